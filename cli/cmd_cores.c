@@ -1,0 +1,53 @@
+#include "cli.h"
+
+#include <string.h>
+
+static const char help[] =
+    "usage: retrogym cores [--help]\n"
+    "\n"
+    "Lists the libretro cores found in the search path ($RETROGYM_CORE_PATH, retrogym's own core folder,\n"
+    "/usr/lib/x86_64-linux-gnu/libretro, /usr/lib/libretro, ~/.config/retroarch/cores): name, library version,\n"
+    "the systems that prefer it, its extensions and its path.\n";
+
+/* The systems that list this core among their preferred cores. */
+static void print_systems(const char *core)
+{
+    int any = 0;
+    for (size_t i = 0; i < rg_system_count(); i++) {
+        const rg_system_info *s = rg_system_at(i);
+        for (size_t j = 0; j < s->n_cores; j++)
+            if (strcmp(s->cores[j], core) == 0) {
+                fprintf(cli_out, "%s%s", any ? "," : "", s->name);
+                any = 1;
+            }
+    }
+    if (!any)
+        fputs("-", cli_out);
+}
+
+int cmd_cores(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(help, cli_out);
+            return 0;
+        }
+        return cli_fail("cores: unexpected argument \"%s\"", argv[i]);
+    }
+    rg_core_list *list;
+    if (rg_core_list_create(&list) != RG_OK)
+        return cli_fail("%s", rg_error_last());
+    fprintf(cli_out, "%-28s %-36s %-22s %-22s %s\n", "core", "library", "systems", "extensions", "path");
+    for (size_t i = 0; i < rg_core_list_count(list); i++) {
+        const rg_core_info *c = rg_core_list_at(list, i);
+        char lib[80];
+        snprintf(lib, sizeof lib, "%s %s", c->library_name, c->library_version);
+        fprintf(cli_out, "%-28s %-36s ", c->name, lib);
+        print_systems(c->name);
+        fprintf(cli_out, "  %-22s %s\n", c->extensions, c->path);
+    }
+    if (rg_core_list_count(list) == 0)
+        fputs("(no cores found; install e.g. libretro-nestopia or set RETROGYM_CORE_PATH)\n", cli_out);
+    rg_core_list_free(list);
+    return 0;
+}

@@ -1,0 +1,58 @@
+/**
+ * @file core.h
+ * Finding and describing emulator cores (libretro shared objects).
+ *
+ * A core is named by its library stem ("nestopia" means `nestopia_libretro.so`) or given as a path. Names are
+ * searched in this order: every folder of `$RETROGYM_CORE_PATH` (colon-separated), retrogym's own core folder
+ * (`RG_OWN_CORE_DIR`, where our native cores are built), `/usr/lib/x86_64-linux-gnu/libretro`, `/usr/lib/libretro`
+ * and `~/.config/retroarch/cores`.
+ */
+#ifndef RETROGYM_CORE_H
+#define RETROGYM_CORE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a core says about itself (retro_get_system_info) and where it was found. */
+typedef struct rg_core_info {
+    const char *name;            /**< library stem: "nestopia" */
+    const char *path;            /**< absolute path of the shared object */
+    const char *library_name;    /**< "Nestopia" */
+    const char *library_version; /**< "1.52.0" */
+    const char *extensions;      /**< "nes|fds|unf|unif" */
+    int need_fullpath;
+} rg_core_info;
+
+typedef struct rg_core_list rg_core_list;
+
+/**
+ * Resolves a core name or path to the path of its shared object.
+ * A value containing '/' or ending in ".so" is taken as a path; otherwise it is a name searched as above.
+ * @param buf receives the path, NUL-terminated
+ * @return RG_OK, RG_EINVAL, RG_ENOTFOUND (message lists the folders searched), RG_ERANGE if buf is too small
+ */
+int rg_core_resolve(const char *name_or_path, char *buf, size_t cap);
+
+/**
+ * Lists the cores found in the search path (first occurrence of each name wins), asking each for its info.
+ * Files that are not loadable cores are skipped. Caller frees with rg_core_list_free().
+ */
+int rg_core_list_create(rg_core_list **out);
+size_t rg_core_list_count(const rg_core_list *list);
+/** The i-th core, or NULL. Valid until rg_core_list_free(). */
+const rg_core_info *rg_core_list_at(const rg_core_list *list, size_t i);
+void rg_core_list_free(rg_core_list *list);
+
+/**
+ * Asks one core (name or path) for its info without keeping it loaded. Caller frees with rg_core_list_free();
+ * the list then holds exactly that core.
+ */
+int rg_core_describe(rg_core_list **out, const char *name_or_path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

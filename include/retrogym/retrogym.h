@@ -1,0 +1,20 @@
+/**
+ * @file retrogym.h
+ * Umbrella header of the retrogym C library.
+ *
+ * Conventions (docs/conventions.md): every function that can fail returns RG_OK or a negative RG_E* code and
+ * leaves a message for rg_error_last(); handles are opaque with create/free pairs and free accepts NULL; the library
+ * never prints, exits or aborts. Objects are thread-compatible: one handle on one thread at a time, distinct handles
+ * on distinct threads at once.
+ */
+#ifndef RETROGYM_RETROGYM_H
+#define RETROGYM_RETROGYM_H
+
+#include "core.h"
+#include "emu.h"
+#include "error.h"
+#include "log.h"
+#include "system.h"
+#include "version.h"
+
+#endif

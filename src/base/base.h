@@ -1,0 +1,54 @@
+/* Internal helpers shared by every layer: errors, logging, files, temporary folders. */
+#ifndef RG_SRC_BASE_BASE_H
+#define RG_SRC_BASE_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "retrogym/error.h"
+#include "retrogym/log.h"
+
+#if defined(__GNUC__)
+#define RG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define RG_PRINTF(f, a)
+#endif
+
+/* Records a message for rg_error_last() on this thread and returns code (so: return rg__error(RG_EINVAL, ...)). */
+int rg__error(int code, const char *fmt, ...) RG_PRINTF(2, 3);
+/* Prefixes the current message: "context: previous message". Returns code. */
+int rg__error_context(int code, const char *fmt, ...) RG_PRINTF(2, 3);
+
+/* A log destination with its level filter. */
+typedef struct rg__logger {
+    rg_log_fn fn;
+    void *user;
+    rg_log_level level;
+} rg__logger;
+
+static inline int rg__log_enabled(const rg__logger *lg, rg_log_level level)
+{
+    return lg->fn != NULL && level >= lg->level && level < RG_LOG_NONE;
+}
+void rg__log(const rg__logger *lg, rg_log_level level, const char *fmt, ...) RG_PRINTF(3, 4);
+void rg__logv(const rg__logger *lg, rg_log_level level, const char *fmt, va_list ap);
+
+/* Reads a whole regular file. RG_ENOTFOUND, RG_EIO, RG_ETOOBIG (over max_size), RG_ENOMEM. *data is freed with free(). */
+int rg__read_file(const char *path, size_t max_size, uint8_t **data, size_t *size);
+/* Writes a file through a temporary file in the same folder, renamed over path on success. */
+int rg__write_file_atomic(const char *path, const void *data, size_t size);
+/* Copies a file to dst (created with mode 0700). */
+int rg__copy_file(const char *src, const char *dst);
+
+/* Creates a private folder under $TMPDIR (or /tmp) named prefix-XXXXXX; *path is freed with free(). */
+int rg__tempdir_create(char **path, const char *prefix);
+/* Removes a folder tree this process created (files and folders, no symlink following). */
+void rg__remove_tree(const char *path);
+
+/* strdup that reports RG_ENOMEM through *rc when it fails (leaves *rc untouched on success). */
+char *rg__strdup(const char *s, int *rc);
+/* snprintf into a fresh buffer. */
+char *rg__asprintf(const char *fmt, ...) RG_PRINTF(1, 2);
+
+#endif

@@ -1,0 +1,143 @@
+#define _POSIX_C_SOURCE 200809L
+#include "base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int rg__read_file(const char *path, size_t max_size, uint8_t **data, size_t *size)
+{
+    *data = NULL;
+    *size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        return rg__error(e == ENOENT || e == ENOTDIR ? RG_ENOTFOUND : RG_EIO, "cannot open %s: %s", path,
+                         strerror(e));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return rg__error(RG_EIO, "cannot stat %s: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return rg__error(RG_EIO, "%s is not a regular file", path);
+    }
+    if ((uint64_t)st.st_size > max_size) {
+        close(fd);
+        return rg__error(RG_ETOOBIG, "%s is %lld bytes, over the limit of %zu", path, (long long)st.st_size,
+                         max_size);
+    }
+    size_t want = (size_t)st.st_size;
+    uint8_t *buf = malloc(want ? want : 1);
+    if (!buf) {
+        close(fd);
+        return rg__error(RG_ENOMEM, "out of memory reading %s (%zu bytes)", path, want);
+    }
+    size_t got = 0;
+    while (got < want) {
+        ssize_t n = read(fd, buf + got, want - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int e = n < 0 ? errno : EIO;
+            free(buf);
+            close(fd);
+            return rg__error(RG_EIO, "cannot read %s: %s", path, n < 0 ? strerror(e) : "file shrank while reading");
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    *data = buf;
+    *size = got;
+    return RG_OK;
+}
+
+static int write_all(int fd, const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+int rg__write_file_atomic(const char *path, const void *data, size_t size)
+{
+    char *tmp = rg__asprintf("%s.tmp-XXXXXX", path);
+    if (!tmp)
+        return rg__error(RG_ENOMEM, "out of memory");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return rg__error(RG_EIO, "cannot create a file beside %s: %s", path, strerror(e));
+    }
+    int ok = write_all(fd, data, size) == 0 && fsync(fd) == 0;
+    int e = errno;
+    if (close(fd) != 0 && ok) {
+        ok = 0;
+        e = errno;
+    }
+    if (ok)
+        (void)chmod(tmp, 0644); /* mkstemp makes 0600; a state or movie is an ordinary file. Best effort. */
+    if (!ok || rename(tmp, path) != 0) {
+        if (ok)
+            e = errno;
+        unlink(tmp);
+        free(tmp);
+        return rg__error(RG_EIO, "cannot write %s: %s", path, strerror(e));
+    }
+    free(tmp);
+    return RG_OK;
+}
+
+int rg__copy_file(const char *src, const char *dst)
+{
+    int in = open(src, O_RDONLY | O_CLOEXEC);
+    if (in < 0) {
+        int e = errno;
+        return rg__error(e == ENOENT ? RG_ENOTFOUND : RG_EIO, "cannot open %s: %s", src, strerror(e));
+    }
+    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+    if (out < 0) {
+        int e = errno;
+        close(in);
+        return rg__error(RG_EIO, "cannot create %s: %s", dst, strerror(e));
+    }
+    char buf[1 << 16];
+    int rc = RG_OK;
+    for (;;) {
+        ssize_t n = read(in, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = rg__error(RG_EIO, "cannot read %s: %s", src, strerror(errno));
+            break;
+        }
+        if (n == 0)
+            break;
+        if (write_all(out, buf, (size_t)n) != 0) {
+            rc = rg__error(RG_EIO, "cannot write %s: %s", dst, strerror(errno));
+            break;
+        }
+    }
+    close(in);
+    if (close(out) != 0 && rc == RG_OK)
+        rc = rg__error(RG_EIO, "cannot write %s: %s", dst, strerror(errno));
+    if (rc != RG_OK)
+        unlink(dst);
+    return rc;
+}

@@ -1,0 +1,155 @@
+#include "addrspace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 1;
+}
+
+static char resolve_endian(char e)
+{
+    if (e == '=')
+        return host_is_little_endian() ? '<' : '>';
+    return e;
+}
+
+/* Inserts or replaces (same base) a block, keeping ascending order. */
+static int put_block(rg__addrspace *as, uint64_t base, size_t size, uint8_t *data)
+{
+    size_t i = 0;
+    while (i < as->n && as->blocks[i].base < base)
+        i++;
+    if (i < as->n && as->blocks[i].base == base) {
+        as->blocks[i].size = size;
+        as->blocks[i].data = data;
+        return RG_OK;
+    }
+    if (as->n == as->cap) {
+        size_t cap = as->cap ? as->cap * 2 : 8;
+        rg_mem_block *b = realloc(as->blocks, cap * sizeof *b);
+        if (!b)
+            return rg__error(RG_ENOMEM, "out of memory");
+        as->blocks = b;
+        as->cap = cap;
+    }
+    memmove(as->blocks + i + 1, as->blocks + i, (as->n - i) * sizeof *as->blocks);
+    as->blocks[i].base = base;
+    as->blocks[i].size = size;
+    as->blocks[i].data = data;
+    as->n++;
+    return RG_OK;
+}
+
+int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_system_info *sys)
+{
+    as->n = 0;
+    as->total = 0;
+    as->word = 1;
+    if (sys->overlay_width > 1 && resolve_endian(sys->overlay_backing) != resolve_endian(sys->overlay_real))
+        as->word = sys->overlay_width;
+    for (size_t i = 0; i < io->n_mem; i++) {
+        const rg__mem_desc *d = &io->mem[i];
+        if ((d->flags & RG__MEMDESC_CONST) || !d->ptr)
+            continue;
+        uint64_t len = d->len;
+        if (d->select != 0) {
+            len = ((~d->select & ~d->start) + 1) & d->select;
+            if (d->len != 0 && d->len < len)
+                len = d->len;
+        }
+        if (len == 0)
+            continue;
+        int rc = put_block(as, d->start, (size_t)len, d->ptr);
+        if (rc != RG_OK)
+            return rc;
+    }
+    if (as->n == 0 && io->system_ram && io->system_ram_size > 0) {
+        int rc = put_block(as, sys->ram_base, io->system_ram_size, io->system_ram);
+        if (rc != RG_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < as->n; i++)
+        as->total += as->blocks[i].size;
+    return RG_OK;
+}
+
+/* The block holding [addr, addr+len), or NULL with the error set. Gaps are errors, as in the reference. */
+static const rg_mem_block *find(const rg__addrspace *as, uint64_t addr, size_t len)
+{
+    for (size_t i = 0; i < as->n; i++) {
+        const rg_mem_block *b = &as->blocks[i];
+        if (addr < b->base)
+            break;
+        if (addr - b->base < b->size) {
+            if (len > b->size - (addr - b->base)) {
+                rg__error(RG_ERANGE, "%zu bytes at 0x%llx run past the end of the block at 0x%llx (%zu bytes)", len,
+                          (unsigned long long)addr, (unsigned long long)b->base, b->size);
+                return NULL;
+            }
+            return b;
+        }
+    }
+    rg__error(RG_ERANGE, "address 0x%llx is not mapped", (unsigned long long)addr);
+    return NULL;
+}
+
+/* Offset in the block's backing bytes of the byte the emulated CPU sees at offset off. */
+static inline size_t backing_offset(const rg__addrspace *as, size_t off)
+{
+    if (as->word == 1)
+        return off;
+    size_t w = as->word;
+    return (off & ~(w - 1)) + (w - 1 - (off & (w - 1)));
+}
+
+int rg__addrspace_read(const rg__addrspace *as, uint64_t addr, void *dst, size_t len)
+{
+    if (len == 0)
+        return RG_OK;
+    const rg_mem_block *b = find(as, addr, len);
+    if (!b)
+        return RG_ERANGE;
+    size_t off = (size_t)(addr - b->base);
+    uint8_t *out = dst;
+    if (as->word == 1) {
+        memcpy(out, b->data + off, len);
+        return RG_OK;
+    }
+    for (size_t i = 0; i < len; i++) {
+        size_t o = backing_offset(as, off + i);
+        if (o >= b->size)
+            return rg__error(RG_ERANGE, "address 0x%llx falls in a partial overlay word",
+                             (unsigned long long)(addr + i));
+        out[i] = b->data[o];
+    }
+    return RG_OK;
+}
+
+int rg__addrspace_write(const rg__addrspace *as, uint64_t addr, const void *src, size_t len)
+{
+    if (len == 0)
+        return RG_OK;
+    const rg_mem_block *b = find(as, addr, len);
+    if (!b)
+        return RG_ERANGE;
+    size_t off = (size_t)(addr - b->base);
+    const uint8_t *in = src;
+    for (size_t i = 0; i < len; i++) {
+        size_t o = backing_offset(as, off + i);
+        if (o >= b->size)
+            return rg__error(RG_ERANGE, "address 0x%llx falls in a partial overlay word",
+                             (unsigned long long)(addr + i));
+    }
+    for (size_t i = 0; i < len; i++)
+        b->data[backing_offset(as, off + i)] = in[i];
+    return RG_OK;
+}
+
+void rg__addrspace_free(rg__addrspace *as)
+{
+    free(as->blocks);
+    memset(as, 0, sizeof *as);
+}

@@ -1,0 +1,371 @@
+/* The emulator instance (public API of emu.h) over the internal core interface. */
+#include "retrogym/emu.h"
+
+#include "retrogym/core.h"
+
+#include "addrspace.h"
+#include "core_iface.h"
+#include "state_file.h"
+#include "video_convert.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_ROM (64u << 20)
+#define MAX_STATE_FILE (256u << 20)
+
+struct rg_emu {
+    rg__core_io io;
+    void *core;
+    const rg__core_ops *ops;
+    const rg_system_info *system;
+    rg__addrspace space;
+    unsigned space_generation;
+    uint64_t frames;
+};
+
+static int sync_space(rg_emu *emu)
+{
+    if (emu->space_generation == emu->io.mem_generation)
+        return RG_OK;
+    emu->space_generation = emu->io.mem_generation;
+    return rg__addrspace_build(&emu->space, &emu->io, emu->system);
+}
+
+static int pick_system(const rg_system_info **sys, const char *rom_path, const rg_emu_options *o)
+{
+    if (o->system)
+        return rg_system_find(sys, o->system);
+    return rg_system_for_path(sys, rom_path);
+}
+
+static int check_rom(const rg_system_info *sys, const char *path, const uint8_t *rom, size_t size)
+{
+    if (size == 0)
+        return rg__error(RG_EINVAL, "ROM %s is empty", path);
+    if (size < sys->min_rom_size)
+        return rg__error(RG_ECORRUPT, "ROM %s is %zu bytes; a %s ROM has at least %zu", path, size, sys->name,
+                         sys->min_rom_size);
+    if (sys->rom_magic_len && (size < sys->rom_magic_len || memcmp(rom, sys->rom_magic, sys->rom_magic_len) != 0))
+        return rg__error(RG_ECORRUPT, "ROM %s lacks the %s file signature", path, sys->name);
+    return RG_OK;
+}
+
+static int pick_core(char *path, size_t cap, const rg_system_info *sys, const rg_emu_options *o)
+{
+    if (o->core)
+        return rg_core_resolve(o->core, path, cap);
+    char tried[512] = "";
+    for (size_t i = 0; i < sys->n_cores; i++) {
+        if (rg_core_resolve(sys->cores[i], path, cap) == RG_OK)
+            return RG_OK;
+        size_t used = strlen(tried);
+        snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "", sys->cores[i]);
+    }
+    return rg__error(RG_ENOTFOUND, "no core for %s is installed (tried %s); install one, e.g. apt-get install "
+                     "libretro-<core>, or name one with the core option", sys->name, tried);
+}
+
+int rg_emu_open(rg_emu **out, const char *rom_path, const rg_emu_options *opts)
+{
+    static const rg_emu_options defaults = RG_EMU_OPTIONS_INIT;
+    if (!out || !rom_path)
+        return rg__error(RG_EINVAL, "rg_emu_open: NULL argument");
+    *out = NULL;
+    const rg_emu_options *o = opts ? opts : &defaults;
+    if (o->version != RG_EMU_OPTIONS_VERSION)
+        return rg__error(RG_EINVAL, "rg_emu_options.version is %u, expected %u (start from RG_EMU_OPTIONS_INIT)",
+                         o->version, RG_EMU_OPTIONS_VERSION);
+    if (o->log_level < RG_LOG_DEBUG || o->log_level > RG_LOG_NONE)
+        return rg__error(RG_EINVAL, "invalid log level %d", (int)o->log_level);
+    const rg_system_info *sys;
+    int rc = pick_system(&sys, rom_path, o);
+    if (rc != RG_OK)
+        return rc;
+    uint8_t *rom;
+    size_t rom_size;
+    rc = rg__read_file(rom_path, o->max_rom_size ? o->max_rom_size : DEFAULT_MAX_ROM, &rom, &rom_size);
+    if (rc != RG_OK)
+        return rg__error_context(rc, "cannot read the ROM");
+    rc = check_rom(sys, rom_path, rom, rom_size);
+    char core_path[4096];
+    if (rc == RG_OK)
+        rc = pick_core(core_path, sizeof core_path, sys, o);
+    rg_emu *emu = rc == RG_OK ? calloc(1, sizeof *emu) : NULL;
+    if (rc == RG_OK && !emu)
+        rc = rg__error(RG_ENOMEM, "out of memory");
+    if (rc != RG_OK) {
+        free(rom);
+        return rc;
+    }
+    emu->system = sys;
+    emu->io.log.fn = o->log;
+    emu->io.log.user = o->log_user;
+    emu->io.log.level = o->log_level;
+    emu->io.capture_audio = o->capture_audio;
+    emu->io.audio_enabled = 1;
+    emu->io.video_enabled = 1;
+    rg__core_open_args args = {core_path, rom_path, rom, rom_size, o, sys, &emu->io};
+    rc = rg__libretro_open(&emu->core, &emu->ops, &args);
+    free(rom);
+    if (rc == RG_OK)
+        rc = sync_space(emu);
+    if (rc != RG_OK) {
+        rg_emu_free(emu);
+        return rc;
+    }
+    *out = emu;
+    return RG_OK;
+}
+
+void rg_emu_free(rg_emu *emu)
+{
+    if (!emu)
+        return;
+    if (emu->ops)
+        emu->ops->destroy(emu->core);
+    rg__addrspace_free(&emu->space);
+    free(emu->io.audio);
+    free(emu);
+}
+
+int rg_emu_run(rg_emu *emu)
+{
+    if (!emu)
+        return rg__error(RG_EINVAL, "rg_emu_run: NULL emulator");
+    int rc = emu->ops->run_frame(emu->core);
+    if (rc != RG_OK)
+        return rc;
+    emu->frames++;
+    if (emu->io.mem_generation != emu->space_generation)
+        return sync_space(emu);
+    return RG_OK;
+}
+
+int rg_emu_set_buttons(rg_emu *emu, unsigned port, uint16_t mask)
+{
+    if (!emu || port >= RG_MAX_PORTS)
+        return rg__error(RG_EINVAL, "rg_emu_set_buttons: port %u is not in 0..%d", port, RG_MAX_PORTS - 1);
+    emu->io.buttons[port] = mask;
+    return RG_OK;
+}
+
+uint16_t rg_emu_buttons(const rg_emu *emu, unsigned port)
+{
+    return emu && port < RG_MAX_PORTS ? emu->io.buttons[port] : 0;
+}
+
+int rg_emu_reset(rg_emu *emu)
+{
+    if (!emu)
+        return rg__error(RG_EINVAL, "rg_emu_reset: NULL emulator");
+    int rc = emu->ops->reset_power_on(emu->core);
+    emu->frames = 0;
+    if (rc == RG_OK)
+        rc = sync_space(emu);
+    return rc;
+}
+
+int rg_emu_soft_reset(rg_emu *emu)
+{
+    if (!emu)
+        return rg__error(RG_EINVAL, "rg_emu_soft_reset: NULL emulator");
+    return emu->ops->reset_soft(emu->core);
+}
+
+int rg_emu_set_av_enable(rg_emu *emu, int video, int audio)
+{
+    if (!emu)
+        return rg__error(RG_EINVAL, "rg_emu_set_av_enable: NULL emulator");
+    emu->io.video_enabled = video != 0;
+    emu->io.audio_enabled = audio != 0;
+    return RG_OK;
+}
+
+uint64_t rg_emu_frame_count(const rg_emu *emu)
+{
+    return emu ? emu->frames : 0;
+}
+
+int rg_emu_frame(const rg_emu *emu, rg_frame *out)
+{
+    if (!emu || !out)
+        return rg__error(RG_EINVAL, "rg_emu_frame: NULL argument");
+    *out = emu->io.video;
+    return RG_OK;
+}
+
+int rg_emu_frame_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
+{
+    if (!emu || !dst)
+        return rg__error(RG_EINVAL, "rg_emu_frame_rgb24: NULL argument");
+    const rg_frame *f = &emu->io.video;
+    if (!f->data)
+        return rg__error(RG_EMISUSE, "no frame yet: run the emulator first");
+    size_t need = (size_t)f->width * f->height * 3;
+    if (cap < need)
+        return rg__error(RG_ERANGE, "a %ux%u RGB24 frame needs %zu bytes, the buffer has %zu", f->width, f->height,
+                         need, cap);
+    rg__convert_rgb24(f, dst);
+    return RG_OK;
+}
+
+double rg_emu_fps(const rg_emu *emu)
+{
+    return emu ? emu->io.fps : 0.0;
+}
+
+double rg_emu_sample_rate(const rg_emu *emu)
+{
+    return emu ? emu->io.sample_rate : 0.0;
+}
+
+int rg_emu_audio(const rg_emu *emu, const int16_t **samples, size_t *frames)
+{
+    if (!emu || !samples || !frames)
+        return rg__error(RG_EINVAL, "rg_emu_audio: NULL argument");
+    *samples = emu->io.audio;
+    *frames = emu->io.audio_frames;
+    return RG_OK;
+}
+
+int rg_emu_mem_blocks(const rg_emu *emu, const rg_mem_block **blocks, size_t *count)
+{
+    if (!emu || !blocks || !count)
+        return rg__error(RG_EINVAL, "rg_emu_mem_blocks: NULL argument");
+    *blocks = emu->space.blocks;
+    *count = emu->space.n;
+    return RG_OK;
+}
+
+int rg_emu_mem_read(const rg_emu *emu, uint64_t addr, void *dst, size_t len)
+{
+    if (!emu || (!dst && len))
+        return rg__error(RG_EINVAL, "rg_emu_mem_read: NULL argument");
+    return rg__addrspace_read(&emu->space, addr, dst, len);
+}
+
+int rg_emu_mem_write(rg_emu *emu, uint64_t addr, const void *src, size_t len)
+{
+    if (!emu || (!src && len))
+        return rg__error(RG_EINVAL, "rg_emu_mem_write: NULL argument");
+    return rg__addrspace_write(&emu->space, addr, src, len);
+}
+
+size_t rg_emu_ram_size(const rg_emu *emu)
+{
+    return emu ? emu->space.total : 0;
+}
+
+int rg_emu_ram_copy(const rg_emu *emu, uint8_t *dst, size_t cap)
+{
+    if (!emu || !dst)
+        return rg__error(RG_EINVAL, "rg_emu_ram_copy: NULL argument");
+    if (cap < emu->space.total)
+        return rg__error(RG_ERANGE, "RAM is %zu bytes, the buffer has %zu", emu->space.total, cap);
+    for (size_t i = 0; i < emu->space.n; i++) {
+        memcpy(dst, emu->space.blocks[i].data, emu->space.blocks[i].size);
+        dst += emu->space.blocks[i].size;
+    }
+    return RG_OK;
+}
+
+int rg_emu_state_size(rg_emu *emu, size_t *out)
+{
+    if (!emu || !out)
+        return rg__error(RG_EINVAL, "rg_emu_state_size: NULL argument");
+    return emu->ops->state_size(emu->core, out);
+}
+
+int rg_emu_state_save(rg_emu *emu, void *dst, size_t cap, size_t *written)
+{
+    if (!emu || !dst)
+        return rg__error(RG_EINVAL, "rg_emu_state_save: NULL argument");
+    size_t size;
+    int rc = emu->ops->state_size(emu->core, &size);
+    if (rc == RG_OK)
+        rc = emu->ops->state_save(emu->core, dst, cap);
+    if (written)
+        *written = rc == RG_OK ? size : 0;
+    return rc;
+}
+
+int rg_emu_state_load(rg_emu *emu, const void *src, size_t len)
+{
+    if (!emu)
+        return rg__error(RG_EINVAL, "rg_emu_state_load: NULL emulator");
+    return emu->ops->state_load(emu->core, src, len);
+}
+
+int rg_emu_state_save_file(rg_emu *emu, const char *path)
+{
+    if (!emu || !path)
+        return rg__error(RG_EINVAL, "rg_emu_state_save_file: NULL argument");
+    size_t size;
+    int rc = rg_emu_state_size(emu, &size);
+    if (rc != RG_OK)
+        return rc;
+    uint8_t *raw = malloc(size);
+    if (!raw)
+        return rg__error(RG_ENOMEM, "out of memory saving a state of %zu bytes", size);
+    rc = rg_emu_state_save(emu, raw, size, &size);
+    uint8_t *gz = NULL;
+    size_t gz_size = 0;
+    if (rc == RG_OK)
+        rc = rg__gzip_compress(raw, size, &gz, &gz_size);
+    free(raw);
+    if (rc == RG_OK)
+        rc = rg__write_file_atomic(path, gz, gz_size);
+    free(gz);
+    return rc;
+}
+
+int rg_emu_state_load_file(rg_emu *emu, const char *path)
+{
+    if (!emu || !path)
+        return rg__error(RG_EINVAL, "rg_emu_state_load_file: NULL argument");
+    size_t limit;
+    int rc = rg_emu_state_size(emu, &limit);
+    if (rc != RG_OK)
+        return rc;
+    uint8_t *file;
+    size_t file_size;
+    rc = rg__read_file(path, MAX_STATE_FILE, &file, &file_size);
+    if (rc != RG_OK)
+        return rg__error_context(rc, "cannot read the state");
+    if (!rg__is_gzip(file, file_size)) {
+        rc = rg_emu_state_load(emu, file, file_size);
+        free(file);
+        return rc == RG_OK ? RG_OK : rg__error_context(rc, "%s (read as an uncompressed state)", path);
+    }
+    uint8_t *raw;
+    size_t raw_size;
+    rc = rg__gzip_decompress(file, file_size, limit, &raw, &raw_size);
+    free(file);
+    if (rc != RG_OK)
+        return rg__error_context(RG_ESTATE, "state %s", path);
+    rc = rg_emu_state_load(emu, raw, raw_size);
+    free(raw);
+    return rc == RG_OK ? RG_OK : rg__error_context(rc, "state %s", path);
+}
+
+const rg_system_info *rg_emu_system(const rg_emu *emu)
+{
+    return emu ? emu->system : NULL;
+}
+
+const char *rg_emu_core_name(const rg_emu *emu)
+{
+    return emu ? emu->ops->name(emu->core) : "";
+}
+
+const char *rg_emu_core_library(const rg_emu *emu)
+{
+    return emu ? emu->ops->library_name(emu->core) : "";
+}
+
+const char *rg_emu_core_version(const rg_emu *emu)
+{
+    return emu ? emu->ops->library_version(emu->core) : "";
+}

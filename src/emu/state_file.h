@@ -1,0 +1,18 @@
+/* Gzipped save-state files, the `.state` format of Gym Retro integrations (compat spec §2.9). */
+#ifndef RG_SRC_EMU_STATE_FILE_H
+#define RG_SRC_EMU_STATE_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Compresses data as one gzip member. *out is freed with free(). */
+int rg__gzip_compress(const uint8_t *data, size_t size, uint8_t **out, size_t *out_size);
+
+/* Decompresses one complete gzip member of at most max_out bytes (more is RG_ETOOBIG: a bomb cannot blow up
+ * memory). Corrupt, truncated or trailing data is RG_ECORRUPT. *out is freed with free(). */
+int rg__gzip_decompress(const uint8_t *data, size_t size, size_t max_out, uint8_t **out, size_t *out_size);
+
+/* True when data starts with the gzip magic. */
+int rg__is_gzip(const uint8_t *data, size_t size);
+
+#endif

@@ -1,0 +1,263 @@
+/* Finding cores by name and listing the cores installed (public API of core.h). */
+#define _GNU_SOURCE
+#include "retrogym/core.h"
+
+#include "lr_internal.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef RG_OWN_CORE_DIR
+#define RG_OWN_CORE_DIR ""
+#endif
+
+#define MAX_DIRS 32
+#define SUFFIX "_libretro.so"
+
+typedef struct search_path {
+    char *dirs[MAX_DIRS];
+    size_t n;
+} search_path;
+
+static void path_add(search_path *sp, const char *dir, size_t len)
+{
+    if (len == 0 || sp->n == MAX_DIRS)
+        return;
+    char *d = malloc(len + 1);
+    if (!d)
+        return;
+    memcpy(d, dir, len);
+    d[len] = '\0';
+    sp->dirs[sp->n++] = d;
+}
+
+static void path_build(search_path *sp)
+{
+    sp->n = 0;
+    const char *env = getenv("RETROGYM_CORE_PATH");
+    while (env && *env) {
+        size_t len = strcspn(env, ":");
+        path_add(sp, env, len);
+        env += len + (env[len] == ':');
+    }
+    path_add(sp, RG_OWN_CORE_DIR, strlen(RG_OWN_CORE_DIR));
+    path_add(sp, "/usr/lib/x86_64-linux-gnu/libretro", strlen("/usr/lib/x86_64-linux-gnu/libretro"));
+    path_add(sp, "/usr/lib/libretro", strlen("/usr/lib/libretro"));
+    const char *home = getenv("HOME");
+    if (home && *home) {
+        char *d = rg__asprintf("%s/.config/retroarch/cores", home);
+        if (d) {
+            path_add(sp, d, strlen(d));
+            free(d);
+        }
+    }
+}
+
+static void path_free(search_path *sp)
+{
+    for (size_t i = 0; i < sp->n; i++)
+        free(sp->dirs[i]);
+    sp->n = 0;
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int looks_like_path(const char *s)
+{
+    size_t n = strlen(s);
+    return strchr(s, '/') != NULL || (n > 3 && strcmp(s + n - 3, ".so") == 0);
+}
+
+int rg_core_resolve(const char *name, char *buf, size_t cap)
+{
+    if (!name || !buf || cap == 0 || !*name)
+        return rg__error(RG_EINVAL, "rg_core_resolve: empty core name");
+    if (looks_like_path(name)) {
+        if (!is_file(name))
+            return rg__error(RG_ENOTFOUND, "core file %s does not exist", name);
+        if ((size_t)snprintf(buf, cap, "%s", name) >= cap)
+            return rg__error(RG_ERANGE, "core path too long");
+        return RG_OK;
+    }
+    search_path sp;
+    path_build(&sp);
+    char searched[1024] = "";
+    for (size_t i = 0; i < sp.n; i++) {
+        char *p = rg__asprintf("%s/%s" SUFFIX, sp.dirs[i], name);
+        if (p && is_file(p)) {
+            int fits = (size_t)snprintf(buf, cap, "%s", p) < cap;
+            free(p);
+            path_free(&sp);
+            return fits ? RG_OK : rg__error(RG_ERANGE, "core path too long");
+        }
+        free(p);
+        size_t used = strlen(searched);
+        snprintf(searched + used, sizeof searched - used, "%s%s", used ? ":" : "", sp.dirs[i]);
+    }
+    path_free(&sp);
+    return rg__error(RG_ENOTFOUND, "core \"%s\" not found (looked for %s" SUFFIX " in %s)", name, name, searched);
+}
+
+struct rg_core_list {
+    rg_core_info *items;
+    size_t count, cap;
+};
+
+static int list_contains(const rg_core_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (strcmp(l->items[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static int list_add_probe(rg_core_list *l, const char *name, const char *path)
+{
+    struct retro_system_info info;
+    void *dl;
+    int rc = rg__lr_api_probe(path, &info, &dl);
+    if (rc != RG_OK)
+        return rc;
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        rg_core_info *items = realloc(l->items, cap * sizeof *items);
+        if (!items) {
+            dlclose(dl);
+            return rg__error(RG_ENOMEM, "out of memory");
+        }
+        l->items = items;
+        l->cap = cap;
+    }
+    rg_core_info *ci = &l->items[l->count];
+    ci->name = rg__asprintf("%s", name);
+    ci->path = rg__asprintf("%s", path);
+    ci->library_name = rg__asprintf("%s", info.library_name ? info.library_name : "");
+    ci->library_version = rg__asprintf("%s", info.library_version ? info.library_version : "");
+    ci->extensions = rg__asprintf("%s", info.valid_extensions ? info.valid_extensions : "");
+    ci->need_fullpath = info.need_fullpath;
+    dlclose(dl);
+    if (!ci->name || !ci->path || !ci->library_name || !ci->library_version || !ci->extensions) {
+        free((void *)ci->name), free((void *)ci->path), free((void *)ci->library_name);
+        free((void *)ci->library_version), free((void *)ci->extensions);
+        return rg__error(RG_ENOMEM, "out of memory");
+    }
+    l->count++;
+    return RG_OK;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const rg_core_info *)a)->name, ((const rg_core_info *)b)->name);
+}
+
+int rg_core_list_create(rg_core_list **out)
+{
+    if (!out)
+        return rg__error(RG_EINVAL, "rg_core_list_create: NULL argument");
+    rg_core_list *l = calloc(1, sizeof *l);
+    if (!l)
+        return rg__error(RG_ENOMEM, "out of memory");
+    search_path sp;
+    path_build(&sp);
+    for (size_t i = 0; i < sp.n; i++) {
+        DIR *d = opendir(sp.dirs[i]);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            size_t n = strlen(e->d_name), sl = strlen(SUFFIX);
+            if (n <= sl || strcmp(e->d_name + n - sl, SUFFIX) != 0)
+                continue;
+            char name[256];
+            if (n - sl >= sizeof name)
+                continue;
+            memcpy(name, e->d_name, n - sl);
+            name[n - sl] = '\0';
+            if (list_contains(l, name))
+                continue;
+            char *path = rg__asprintf("%s/%s", sp.dirs[i], e->d_name);
+            if (path && is_file(path) && list_add_probe(l, name, path) == RG_ENOMEM) {
+                free(path);
+                closedir(d);
+                path_free(&sp);
+                rg_core_list_free(l);
+                return RG_ENOMEM;
+            }
+            free(path);
+        }
+        closedir(d);
+    }
+    path_free(&sp);
+    if (l->count > 1)
+        qsort(l->items, l->count, sizeof *l->items, by_name);
+    *out = l;
+    return RG_OK;
+}
+
+int rg_core_describe(rg_core_list **out, const char *name_or_path)
+{
+    if (!out)
+        return rg__error(RG_EINVAL, "rg_core_describe: NULL argument");
+    *out = NULL;
+    char path[4096];
+    int rc = rg_core_resolve(name_or_path, path, sizeof path);
+    if (rc != RG_OK)
+        return rc;
+    rg_core_list *l = calloc(1, sizeof *l);
+    if (!l)
+        return rg__error(RG_ENOMEM, "out of memory");
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > strlen(SUFFIX) && strcmp(base + n - strlen(SUFFIX), SUFFIX) == 0)
+        n -= strlen(SUFFIX);
+    char *name = malloc(n + 1);
+    if (!name) {
+        rg_core_list_free(l);
+        return rg__error(RG_ENOMEM, "out of memory");
+    }
+    memcpy(name, base, n);
+    name[n] = '\0';
+    rc = list_add_probe(l, name, path);
+    free(name);
+    if (rc != RG_OK) {
+        rg_core_list_free(l);
+        return rc;
+    }
+    *out = l;
+    return RG_OK;
+}
+
+size_t rg_core_list_count(const rg_core_list *l)
+{
+    return l ? l->count : 0;
+}
+
+const rg_core_info *rg_core_list_at(const rg_core_list *l, size_t i)
+{
+    return l && i < l->count ? &l->items[i] : NULL;
+}
+
+void rg_core_list_free(rg_core_list *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->count; i++) {
+        free((void *)l->items[i].name);
+        free((void *)l->items[i].path);
+        free((void *)l->items[i].library_name);
+        free((void *)l->items[i].library_version);
+        free((void *)l->items[i].extensions);
+    }
+    free(l->items);
+    free(l);
+}

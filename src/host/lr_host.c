@@ -1,0 +1,343 @@
+/* A libretro core instance behind the internal core interface (emu/core_iface.h).
+ *
+ * Every call into the core is bracketed by ENTER/LEAVE, which set the thread-local current instance that the
+ * core's callbacks (which carry no user pointer) are routed to. Cores call back synchronously on the calling
+ * thread (libretro-hosting.md §3.1), so this is enough for instances on many threads at once. */
+#define _GNU_SOURCE
+#include "lr_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+_Thread_local rg__lr *rg__lr_current;
+
+#define ENTER(lr) rg__lr *saved_current_ = rg__lr_current; rg__lr_current = (lr)
+#define LEAVE() rg__lr_current = saved_current_
+
+static void video_refresh(const void *data, unsigned width, unsigned height, size_t pitch)
+{
+    rg__lr *lr = rg__lr_current;
+    /* NULL is a dupe (GET_CAN_DUPE): the previous frame stands. A hardware frame is never requested. */
+    if (!lr || !data || data == RETRO_HW_FRAME_BUFFER_VALID)
+        return;
+    rg_frame *f = &lr->io->video;
+    f->data = data;
+    f->width = width;
+    f->height = height;
+    f->pitch = pitch;
+    switch (lr->pixel_format) {
+    case RETRO_PIXEL_FORMAT_XRGB8888: f->format = RG_PIXEL_XRGB8888; break;
+    case RETRO_PIXEL_FORMAT_RGB565: f->format = RG_PIXEL_RGB565; break;
+    default: f->format = RG_PIXEL_0RGB1555; break;
+    }
+}
+
+static void append_audio(rg__core_io *io, const int16_t *data, size_t frames)
+{
+    if (io->audio_frames + frames > io->audio_cap) {
+        size_t cap = io->audio_cap ? io->audio_cap : 2048;
+        while (cap < io->audio_frames + frames)
+            cap *= 2;
+        int16_t *p = realloc(io->audio, cap * 2 * sizeof *p);
+        if (!p) {
+            rg__log(&io->log, RG_LOG_ERROR, "out of memory keeping audio; samples dropped");
+            return;
+        }
+        io->audio = p;
+        io->audio_cap = cap;
+    }
+    memcpy(io->audio + io->audio_frames * 2, data, frames * 2 * sizeof *data);
+    io->audio_frames += frames;
+}
+
+static size_t audio_sample_batch(const int16_t *data, size_t frames)
+{
+    rg__lr *lr = rg__lr_current;
+    if (lr && lr->io->capture_audio && data)
+        append_audio(lr->io, data, frames);
+    return frames;
+}
+
+static void audio_sample(int16_t left, int16_t right)
+{
+    int16_t pair[2] = {left, right};
+    audio_sample_batch(pair, 1);
+}
+
+static void input_poll(void) {}
+
+static int16_t input_state(unsigned port, unsigned device, unsigned index, unsigned id)
+{
+    (void)index;
+    rg__lr *lr = rg__lr_current;
+    if (!lr || port >= RG_MAX_PORTS || (device & RETRO_DEVICE_MASK) != RETRO_DEVICE_JOYPAD)
+        return 0;
+    uint16_t mask = lr->io->buttons[port];
+    if (id == RETRO_DEVICE_ID_JOYPAD_MASK)
+        return (int16_t)mask;
+    return id < 16 ? (int16_t)((mask >> id) & 1) : 0;
+}
+
+static void refresh_system_ram(rg__lr *lr)
+{
+    lr->io->system_ram = lr->api.get_memory_data(RETRO_MEMORY_SYSTEM_RAM);
+    lr->io->system_ram_size = lr->io->system_ram ? lr->api.get_memory_size(RETRO_MEMORY_SYSTEM_RAM) : 0;
+    lr->io->mem_generation++;
+}
+
+static int load_game(rg__lr *lr)
+{
+    struct retro_game_info game = {lr->rom_path, lr->rom, lr->rom_size, NULL};
+    /* Always give both path and data: beetle-pce-fast and gpgx need the path (need_fullpath). */
+    if (!lr->api.load_game(&game))
+        return rg__error(RG_ECORE, "core %s refused the ROM %s", lr->name, lr->rom_path);
+    lr->game_loaded = true;
+    struct retro_system_av_info av;
+    memset(&av, 0, sizeof av);
+    lr->api.get_system_av_info(&av); /* bsnes sets its pixel format from in here */
+    if (av.timing.fps > 0)
+        lr->io->fps = av.timing.fps;
+    if (av.timing.sample_rate > 0)
+        lr->io->sample_rate = av.timing.sample_rate;
+    lr->api.set_controller_port_device(0, RETRO_DEVICE_JOYPAD);
+    lr->api.set_controller_port_device(1, RETRO_DEVICE_JOYPAD);
+    refresh_system_ram(lr);
+    return RG_OK;
+}
+
+static void destroy(void *core)
+{
+    rg__lr *lr = core;
+    if (!lr)
+        return;
+    if (lr->api.dl) {
+        ENTER(lr);
+        if (lr->game_loaded)
+            lr->api.unload_game();
+        if (lr->initialized)
+            lr->api.deinit();
+        LEAVE();
+        rg__lr_api_unload(&lr->api);
+    }
+    free(lr->io->mem);
+    lr->io->mem = NULL;
+    lr->io->n_mem = 0;
+    lr->io->system_ram = NULL;
+    lr->io->system_ram_size = 0;
+    lr->io->video.data = NULL;
+    rg__lr_options_free(&lr->options);
+    if (lr->tmp_dir) {
+        rg__remove_tree(lr->tmp_dir);
+        free(lr->tmp_dir);
+    }
+    free(lr->name);
+    free(lr->core_path);
+    free(lr->system_dir);
+    free(lr->save_dir);
+    free(lr->rom_path);
+    free(lr->rom);
+    free(lr->state_scratch);
+    free(lr);
+}
+
+static int run_frame(void *core)
+{
+    rg__lr *lr = core;
+    lr->io->audio_frames = 0;
+    ENTER(lr);
+    lr->api.run();
+    LEAVE();
+    return RG_OK;
+}
+
+static int reset_power_on(void *core)
+{
+    rg__lr *lr = core;
+    ENTER(lr);
+    if (lr->game_loaded) {
+        lr->api.unload_game();
+        lr->game_loaded = false;
+    }
+    /* Maps are sent again during load; the old pointers may be gone. */
+    free(lr->io->mem);
+    lr->io->mem = NULL;
+    lr->io->n_mem = 0;
+    lr->io->video.data = NULL;
+    lr->io->mem_generation++;
+    int rc = load_game(lr);
+    LEAVE();
+    return rc;
+}
+
+static int reset_soft(void *core)
+{
+    rg__lr *lr = core;
+    ENTER(lr);
+    lr->api.reset();
+    LEAVE();
+    return RG_OK;
+}
+
+static int state_size(void *core, size_t *out)
+{
+    rg__lr *lr = core;
+    ENTER(lr);
+    *out = lr->api.serialize_size();
+    LEAVE();
+    if (*out == 0)
+        return rg__error(RG_EUNSUPPORTED, "core %s cannot make save states", lr->name);
+    return RG_OK;
+}
+
+static int state_save(void *core, void *dst, size_t cap)
+{
+    rg__lr *lr = core;
+    size_t size;
+    int rc = state_size(core, &size);
+    if (rc != RG_OK)
+        return rc;
+    if (cap < size)
+        return rg__error(RG_ERANGE, "a state of core %s needs %zu bytes, the buffer has %zu", lr->name, size, cap);
+    ENTER(lr);
+    bool ok = lr->api.serialize(dst, size);
+    LEAVE();
+    if (!ok)
+        return rg__error(RG_ECORE, "core %s failed to serialize", lr->name);
+    return RG_OK;
+}
+
+static int state_load(void *core, const void *src, size_t len)
+{
+    rg__lr *lr = core;
+    size_t size;
+    if (len == 0 || !src)
+        return rg__error(RG_ESTATE, "the state is empty");
+    int rc = state_size(core, &size);
+    if (rc != RG_OK)
+        return rc;
+    if (len > size)
+        return rg__error(RG_ESTATE, "the state is %zu bytes; core %s takes at most %zu", len, lr->name, size);
+    /* A shorter state is passed with its own length, from a buffer padded to the core's full size so a core
+     * that ignores the length cannot read past it. */
+    if (lr->state_scratch_size < size) {
+        uint8_t *p = realloc(lr->state_scratch, size);
+        if (!p)
+            return rg__error(RG_ENOMEM, "out of memory loading a state");
+        lr->state_scratch = p;
+        lr->state_scratch_size = size;
+    }
+    memcpy(lr->state_scratch, src, len);
+    memset(lr->state_scratch + len, 0, size - len);
+    ENTER(lr);
+    bool ok = lr->api.unserialize(lr->state_scratch, len);
+    LEAVE();
+    if (!ok)
+        return rg__error(RG_ESTATE, "core %s refused the state (%zu bytes)", lr->name, len);
+    return RG_OK;
+}
+
+static const char *core_name(void *core) { return ((rg__lr *)core)->name; }
+static const char *core_library(void *core) { return ((rg__lr *)core)->library_name; }
+static const char *core_version(void *core) { return ((rg__lr *)core)->library_version; }
+
+static const rg__core_ops lr_ops = {
+    run_frame, reset_power_on, reset_soft, state_size, state_save, state_load,
+    core_name, core_library, core_version, destroy,
+};
+
+static char *stem_of(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    const char *suffix = "_libretro.so";
+    size_t sl = strlen(suffix);
+    if (n > sl && strcmp(base + n - sl, suffix) == 0)
+        n -= sl;
+    else if (n > 3 && strcmp(base + n - 3, ".so") == 0)
+        n -= 3;
+    char *s = malloc(n + 1);
+    if (s) {
+        memcpy(s, base, n);
+        s[n] = '\0';
+    }
+    return s;
+}
+
+static int make_dir(char **out, const char *given, const char *tmp_dir, const char *leaf)
+{
+    int rc = RG_OK;
+    if (given) {
+        *out = rg__strdup(given, &rc);
+        return rc;
+    }
+    *out = rg__asprintf("%s/%s", tmp_dir, leaf);
+    if (!*out)
+        return rg__error(RG_ENOMEM, "out of memory");
+    if (mkdir(*out, 0700) != 0)
+        return rg__error(RG_EIO, "cannot create %s", *out);
+    return RG_OK;
+}
+
+static int setup(rg__lr *lr, const rg__core_open_args *a)
+{
+    int rc = RG_OK;
+    if (!(lr->name = stem_of(a->core_path)) || !(lr->core_path = rg__strdup(a->core_path, &rc)) ||
+        !(lr->rom_path = rg__strdup(a->rom_path, &rc)))
+        return rc != RG_OK ? rc : rg__error(RG_ENOMEM, "out of memory");
+    lr->rom = malloc(a->rom_size);
+    if (!lr->rom)
+        return rg__error(RG_ENOMEM, "out of memory copying the ROM (%zu bytes)", a->rom_size);
+    memcpy(lr->rom, a->rom, a->rom_size);
+    lr->rom_size = a->rom_size;
+    lr->options.overrides = a->opts->core_options;
+    lr->options.n_overrides = a->opts->n_core_options;
+    lr->pixel_format = RETRO_PIXEL_FORMAT_0RGB1555; /* libretro's default */
+    if ((rc = rg__tempdir_create(&lr->tmp_dir, "retrogym")) != RG_OK ||
+        (rc = make_dir(&lr->system_dir, a->opts->system_dir, lr->tmp_dir, "system")) != RG_OK ||
+        (rc = make_dir(&lr->save_dir, a->opts->save_dir, lr->tmp_dir, "save")) != RG_OK)
+        return rc;
+    return rg__lr_api_load(&lr->api, a->core_path, lr->tmp_dir);
+}
+
+int rg__libretro_open(void **core, const rg__core_ops **ops, const rg__core_open_args *a)
+{
+    *core = NULL;
+    rg__lr *lr = calloc(1, sizeof *lr);
+    if (!lr)
+        return rg__error(RG_ENOMEM, "out of memory");
+    lr->io = a->io;
+    int rc = setup(lr, a);
+    if (rc != RG_OK) {
+        destroy(lr);
+        return rc;
+    }
+    ENTER(lr);
+    /* No core checks its callbacks for NULL (libretro-hosting.md §5): install all of them before retro_init. */
+    lr->api.set_environment(rg__lr_environment);
+    lr->api.set_video_refresh(video_refresh);
+    lr->api.set_audio_sample(audio_sample);
+    lr->api.set_audio_sample_batch(audio_sample_batch);
+    lr->api.set_input_poll(input_poll);
+    lr->api.set_input_state(input_state);
+    lr->api.init();
+    lr->initialized = true;
+    struct retro_system_info info;
+    memset(&info, 0, sizeof info);
+    lr->api.get_system_info(&info);
+    snprintf(lr->library_name, sizeof lr->library_name, "%s", info.library_name ? info.library_name : lr->name);
+    snprintf(lr->library_version, sizeof lr->library_version, "%s",
+             info.library_version ? info.library_version : "");
+    lr->need_fullpath = info.need_fullpath;
+    rc = load_game(lr);
+    LEAVE();
+    if (rc != RG_OK) {
+        destroy(lr);
+        return rc;
+    }
+    *core = lr;
+    *ops = &lr_ops;
+    return RG_OK;
+}

@@ -1,0 +1,123 @@
+/* Core options. Cores read options with GET_VARIABLE; several crash or change their output when a declared option
+ * has no value (bsnes, gpgx, nestopia, pce: libretro-hosting.md §3.3), so every declared option is answered with
+ * its declared default unless the caller overrides it. The v1/v2 interfaces are accepted too: we answer
+ * GET_CORE_OPTIONS_VERSION with 0 so cores fall back to SET_VARIABLES, but a core that sends v1/v2 anyway is
+ * understood. */
+#include "lr_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static rg__lr_option *find(const rg__lr_options *o, const char *key)
+{
+    for (size_t i = 0; i < o->count; i++)
+        if (strcmp(o->items[i].key, key) == 0)
+            return &o->items[i];
+    return NULL;
+}
+
+static const char *override_for(const rg__lr_options *o, const char *key)
+{
+    for (size_t i = 0; i < o->n_overrides; i++)
+        if (o->overrides[i].key && strcmp(o->overrides[i].key, key) == 0)
+            return o->overrides[i].value;
+    return NULL;
+}
+
+/* Declares key with default value def (len bytes of it); a caller override wins. */
+static bool declare(rg__lr_options *o, const char *key, const char *def, size_t len)
+{
+    const char *ov = override_for(o, key);
+    char *value;
+    if (ov) {
+        len = strlen(ov);
+        def = ov;
+    }
+    value = malloc(len + 1);
+    if (!value)
+        return false;
+    memcpy(value, def, len);
+    value[len] = '\0';
+    rg__lr_option *it = find(o, key);
+    if (it) {
+        free(it->value);
+        it->value = value;
+        return true;
+    }
+    if (o->count == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 32;
+        rg__lr_option *items = realloc(o->items, cap * sizeof *items);
+        if (!items) {
+            free(value);
+            return false;
+        }
+        o->items = items;
+        o->cap = cap;
+    }
+    char *k = malloc(strlen(key) + 1);
+    if (!k) {
+        free(value);
+        return false;
+    }
+    strcpy(k, key);
+    o->items[o->count].key = k;
+    o->items[o->count].value = value;
+    o->count++;
+    return true;
+}
+
+bool rg__lr_options_set_v0(rg__lr_options *o, const struct retro_variable *vars)
+{
+    for (; vars && vars->key; vars++) {
+        /* "Description; first|second|third": the default is the first value. */
+        const char *v = vars->value ? strstr(vars->value, "; ") : NULL;
+        const char *def = v ? v + 2 : "";
+        size_t len = strcspn(def, "|");
+        if (!declare(o, vars->key, def, len))
+            return false;
+    }
+    return true;
+}
+
+bool rg__lr_options_set_v1(rg__lr_options *o, const struct retro_core_option_definition *defs)
+{
+    for (; defs && defs->key; defs++) {
+        const char *def = defs->default_value ? defs->default_value : defs->values[0].value;
+        if (!def)
+            def = "";
+        if (!declare(o, defs->key, def, strlen(def)))
+            return false;
+    }
+    return true;
+}
+
+bool rg__lr_options_set_v2(rg__lr_options *o, const struct retro_core_option_v2_definition *defs)
+{
+    for (; defs && defs->key; defs++) {
+        const char *def = defs->default_value ? defs->default_value : defs->values[0].value;
+        if (!def)
+            def = "";
+        if (!declare(o, defs->key, def, strlen(def)))
+            return false;
+    }
+    return true;
+}
+
+const char *rg__lr_options_get(const rg__lr_options *o, const char *key)
+{
+    const rg__lr_option *it = find(o, key);
+    if (it)
+        return it->value;
+    return override_for(o, key); /* an option the core never declared but the caller set */
+}
+
+void rg__lr_options_free(rg__lr_options *o)
+{
+    for (size_t i = 0; i < o->count; i++) {
+        free(o->items[i].key);
+        free(o->items[i].value);
+    }
+    free(o->items);
+    o->items = NULL;
+    o->count = o->cap = 0;
+}
