@@ -103,6 +103,7 @@ int rg_emu_run(rg_emu *emu);
 
 /**
  * Sets the buttons held by a player from the next frame on: bit i = libretro joypad id i (see system.h).
+ * Bits of ids the system has no button for are dropped (rg_system_info.button_mask).
  * @return RG_OK, RG_EINVAL (port >= RG_MAX_PORTS)
  */
 int rg_emu_set_buttons(rg_emu *emu, unsigned port, uint16_t mask);

@@ -44,6 +44,9 @@ typedef struct rg_system_info {
     size_t min_rom_size;             /**< smaller ROMs are refused before reaching a core */
     const uint8_t *rom_magic;        /**< bytes every ROM must start with (NULL: none) */
     size_t rom_magic_len;
+    size_t copier_header;            /**< size of a copier header (SNES: 512) removed before the ROM reaches the
+                                          core when the file size modulo 1024 equals it; 0: none */
+    uint16_t button_mask;            /**< joypad ids that have a name: the buttons the console really has */
 } rg_system_info;
 
 /** Number of known systems. */

@@ -23,6 +23,8 @@ struct rg_emu {
     rg__addrspace space;
     unsigned space_generation;
     uint64_t frames;
+    uint8_t *backup;       /* the state before a load, to roll back when the core refuses half-way */
+    size_t backup_cap;
 };
 
 static int sync_space(rg_emu *emu)
@@ -106,7 +108,12 @@ int rg_emu_open(rg_emu **out, const char *rom_path, const rg_emu_options *opts)
     emu->io.capture_audio = o->capture_audio;
     emu->io.audio_enabled = 1;
     emu->io.video_enabled = 1;
-    rg__core_open_args args = {core_path, rom_path, rom, rom_size, o, sys, &emu->io};
+    /* Copier headers (512 bytes before a SNES dump) are dropped: not every core skips them (bsnes-mercury does
+     * not, and shows a black screen). */
+    size_t skip = sys->copier_header && rom_size > sys->copier_header && rom_size % 1024 == sys->copier_header
+                      ? sys->copier_header
+                      : 0;
+    rg__core_open_args args = {core_path, rom_path, rom + skip, rom_size - skip, o, sys, &emu->io};
     rc = rg__libretro_open(&emu->core, &emu->ops, &args);
     free(rom);
     if (rc == RG_OK)
@@ -127,6 +134,7 @@ void rg_emu_free(rg_emu *emu)
         emu->ops->destroy(emu->core);
     rg__addrspace_free(&emu->space);
     free(emu->io.audio);
+    free(emu->backup);
     free(emu);
 }
 
@@ -147,7 +155,9 @@ int rg_emu_set_buttons(rg_emu *emu, unsigned port, uint16_t mask)
 {
     if (!emu || port >= RG_MAX_PORTS)
         return rg__error(RG_EINVAL, "rg_emu_set_buttons: port %u is not in 0..%d", port, RG_MAX_PORTS - 1);
-    emu->io.buttons[port] = mask;
+    /* Only the buttons the console has: cores map the spare RetroPad ids to extras such as nestopia's turbo
+     * A/B on X/Y, whose phase is not in save states and would break determinism. */
+    emu->io.buttons[port] = mask & emu->system->button_mask;
     return RG_OK;
 }
 
@@ -295,7 +305,32 @@ int rg_emu_state_load(rg_emu *emu, const void *src, size_t len)
 {
     if (!emu)
         return rg__error(RG_EINVAL, "rg_emu_state_load: NULL emulator");
-    return emu->ops->state_load(emu->core, src, len);
+    if (!src || len == 0)
+        return rg__error(RG_ESTATE, "the state is empty");
+    /* Cores apply a state piece by piece and may refuse it half-way (nestopia does), leaving a mixed machine.
+     * Keep the current state so a refused load changes nothing. */
+    size_t size;
+    int rc = emu->ops->state_size(emu->core, &size);
+    if (rc != RG_OK)
+        return rc;
+    if (emu->backup_cap < size) {
+        uint8_t *p = realloc(emu->backup, size);
+        if (!p)
+            return rg__error(RG_ENOMEM, "out of memory loading a state");
+        emu->backup = p;
+        emu->backup_cap = size;
+    }
+    if (emu->ops->state_save(emu->core, emu->backup, size) != RG_OK)
+        return rg__error_context(RG_ESTATE, "cannot keep the current state before loading");
+    rc = emu->ops->state_load(emu->core, src, len);
+    if (rc != RG_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", rg_error_last());
+        if (emu->ops->state_load(emu->core, emu->backup, size) != RG_OK)
+            return rg__error(RG_ECORE, "%s; restoring the previous state failed too", why);
+        return rg__error(rc, "%s", why);
+    }
+    return RG_OK;
 }
 
 int rg_emu_state_save_file(rg_emu *emu, const char *path)

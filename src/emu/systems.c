@@ -154,6 +154,13 @@ static int parse_system(rg_system_info *sys, json_t *root)
         sys->buttons[i] = buttons[i];
     free((void *)buttons);
     sys->n_buttons = (unsigned)nb;
+    for (size_t i = 0; i < nb; i++)
+        if (sys->buttons[i])
+            sys->button_mask |= (uint16_t)(1u << i);
+    json_t *copier = json_object_get(root, "copier_header");
+    if (copier && (!json_is_integer(copier) || json_integer_value(copier) < 0 || json_integer_value(copier) >= 1024))
+        return -1;
+    sys->copier_header = copier ? (size_t)json_integer_value(copier) : 0;
     json_t *base = json_object_get(root, "ram_base");
     json_t *min = json_object_get(root, "min_rom_size");
     if (!json_is_integer(base) || json_integer_value(base) < 0 || !json_is_integer(min) ||

@@ -80,6 +80,17 @@ static int16_t input_state(unsigned port, unsigned device, unsigned index, unsig
     return id < 16 ? (int16_t)((mask >> id) & 1) : 0;
 }
 
+/* No core checks its callbacks for NULL (libretro-hosting.md §5): all of them are installed before retro_init. */
+static void install_callbacks(rg__lr *lr)
+{
+    lr->api.set_environment(rg__lr_environment);
+    lr->api.set_video_refresh(video_refresh);
+    lr->api.set_audio_sample(audio_sample);
+    lr->api.set_audio_sample_batch(audio_sample_batch);
+    lr->api.set_input_poll(input_poll);
+    lr->api.set_input_state(input_state);
+}
+
 static void refresh_system_ram(rg__lr *lr)
 {
     lr->io->system_ram = lr->api.get_memory_data(RETRO_MEMORY_SYSTEM_RAM);
@@ -152,23 +163,35 @@ static int run_frame(void *core)
     return RG_OK;
 }
 
+static int start_core(rg__lr *lr);
+
+/* A true power-on: the core's private copy is unloaded and loaded again. retro_reset is a soft reset for most
+ * cores, and even unload+load or deinit+init leave state in some cores' statics (gambatte's frame phase: the
+ * picture differs two frames later), so only a fresh image of the shared object reproduces boot for all. */
 static int reset_power_on(void *core)
 {
     rg__lr *lr = core;
     ENTER(lr);
-    if (lr->game_loaded) {
+    if (lr->game_loaded)
         lr->api.unload_game();
-        lr->game_loaded = false;
-    }
-    /* Maps are sent again during load; the old pointers may be gone. */
+    lr->game_loaded = false;
+    if (lr->initialized)
+        lr->api.deinit();
+    lr->initialized = false;
+    LEAVE();
+    rg__lr_api_unload(&lr->api);
     free(lr->io->mem);
     lr->io->mem = NULL;
     lr->io->n_mem = 0;
+    lr->io->system_ram = NULL;
+    lr->io->system_ram_size = 0;
     lr->io->video.data = NULL;
     lr->io->mem_generation++;
-    int rc = load_game(lr);
-    LEAVE();
-    return rc;
+    lr->pixel_format = RETRO_PIXEL_FORMAT_0RGB1555;
+    int rc = rg__lr_api_load(&lr->api, lr->core_path, lr->tmp_dir);
+    if (rc != RG_OK)
+        return rg__error_context(rc, "power-on reset");
+    return start_core(lr);
 }
 
 static int reset_soft(void *core)
@@ -236,6 +259,24 @@ static int state_load(void *core, const void *src, size_t len)
     if (!ok)
         return rg__error(RG_ESTATE, "core %s refused the state (%zu bytes)", lr->name, len);
     return RG_OK;
+}
+
+static int start_core(rg__lr *lr)
+{
+    ENTER(lr);
+    install_callbacks(lr);
+    lr->api.init();
+    lr->initialized = true;
+    struct retro_system_info info;
+    memset(&info, 0, sizeof info);
+    lr->api.get_system_info(&info);
+    snprintf(lr->library_name, sizeof lr->library_name, "%s", info.library_name ? info.library_name : lr->name);
+    snprintf(lr->library_version, sizeof lr->library_version, "%s",
+             info.library_version ? info.library_version : "");
+    lr->need_fullpath = info.need_fullpath;
+    int rc = load_game(lr);
+    LEAVE();
+    return rc;
 }
 
 static const char *core_name(void *core) { return ((rg__lr *)core)->name; }
@@ -314,25 +355,7 @@ int rg__libretro_open(void **core, const rg__core_ops **ops, const rg__core_open
         destroy(lr);
         return rc;
     }
-    ENTER(lr);
-    /* No core checks its callbacks for NULL (libretro-hosting.md §5): install all of them before retro_init. */
-    lr->api.set_environment(rg__lr_environment);
-    lr->api.set_video_refresh(video_refresh);
-    lr->api.set_audio_sample(audio_sample);
-    lr->api.set_audio_sample_batch(audio_sample_batch);
-    lr->api.set_input_poll(input_poll);
-    lr->api.set_input_state(input_state);
-    lr->api.init();
-    lr->initialized = true;
-    struct retro_system_info info;
-    memset(&info, 0, sizeof info);
-    lr->api.get_system_info(&info);
-    snprintf(lr->library_name, sizeof lr->library_name, "%s", info.library_name ? info.library_name : lr->name);
-    snprintf(lr->library_version, sizeof lr->library_version, "%s",
-             info.library_version ? info.library_version : "");
-    lr->need_fullpath = info.need_fullpath;
-    rc = load_game(lr);
-    LEAVE();
+    rc = start_core(lr);
     if (rc != RG_OK) {
         destroy(lr);
         return rc;

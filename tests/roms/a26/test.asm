@@ -54,11 +54,11 @@ CopySig:
         dex
         bpl CopySig
 
-; Cycle counts in the comments start where the CPU resumes after the previous WSYNC.
-Frame:
-        lda #2          ;  2
-        sta VBLANK      ;  5  beam off through VSYNC and VBLANK
-        sta VSYNC       ;  8
+; Cycle counts in the comments are CPU cycles into the current line (WSYNC resumes the CPU at cycle 0).
+Frame:                  ;  7  (dex, bne, jmp after the last overscan WSYNC)
+        lda #2          ;  9
+        sta VBLANK      ; 12  beam off through VSYNC and VBLANK
+        sta VSYNC       ; 15
         sta WSYNC       ;     line 1 of 3 VSYNC lines
         sta WSYNC       ;     line 2
         sta WSYNC       ;     line 3
@@ -104,7 +104,7 @@ OverscanLines:
         sta WSYNC
         dex
         bne OverscanLines
-        jmp Frame       ;     11 cycles from here to the first VSYNC WSYNC
+        jmp Frame
 
 Signature:
         .byte "HOMEBREW"

@@ -41,7 +41,7 @@ _start:
         .byte   0xD6,0x25,0xE4,0x8B,0x38,0x0A,0xAC,0x72,0x21,0xD4,0xF8,0x07
         .org    0xA0
         .ascii  "RETROGYMTEST"              @ title, 12 bytes
-        .ascii  "ZRGE"                      @ game code
+        .ascii  "RGYM"                      @ game code
         .ascii  "00"                        @ maker code
         .byte   0x96                        @ fixed value (mGBA refuses the ROM without it)
         .byte   0x00                        @ main unit: GBA

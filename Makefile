@@ -1,0 +1,62 @@
+# retrogym: the two set-up commands are `make demo` and `make test` (see README.md).
+# Both install what is missing (apt-get, idempotent), build, and run.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE      ?= cmake
+CTEST      ?= ctest
+
+# System packages: build tools and libraries, the Debian libretro cores, libretro.h, the test-ROM toolchains.
+APT_PACKAGES := cmake pkg-config gcc make libjansson-dev libcmocka-dev libpng-dev zlib1g-dev \
+  retroarch-dev libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
+  libretro-beetle-pce-fast cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi
+
+.PHONY: all deps build asan test test-c test-asan demo bench roms clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
+
+asan: deps
+	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRG_SANITIZE=address,undefined \
+	  -DRG_BUILD_BENCH=OFF >/dev/null
+	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
+
+test-c: build
+	$(CTEST) --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-asan: asan
+	$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE no-asan
+
+test: test-c test-asan
+
+# The main job on our own bundled game: run the NES test ROM with scripted input, write the last frame as PNG and
+# print a RAM summary.
+demo: build
+	@mkdir -p $(BUILD)/demo
+	./$(BUILD)/cli/retrogym run tests/roms/bin/test.nes --frames 600 --buttons RIGHT@60 --buttons A+RIGHT@300 \
+	  --png $(BUILD)/demo/last-frame.png --ram 0x10:16 --ram 0x20:8
+	@echo "last frame written to $(BUILD)/demo/last-frame.png"
+
+bench: build
+	./$(BUILD)/bench/bench_host
+
+roms:
+	$(MAKE) -C tests/roms
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The retrogym CLI: help on every command, exit codes, one-line errors, and the outputs of `run`.
+set -u
+cli="$1"
+src="$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() { # name, condition result (0 = ok)
+  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
+}
+expect_rc() { # name, expected rc, command...
+  local name="$1" want="$2"; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ "$rc" -eq "$want" ]; check "$name (rc $rc, wanted $want)" $?
+}
+
+expect_rc "top-level help" 0 "$cli" --help
+grep -q "run ROM" "$tmp/out"; check "help lists run" $?
+expect_rc "no command" 2 "$cli"
+expect_rc "unknown command" 1 "$cli" frobnicate
+[ "$(wc -l <"$tmp/err")" -eq 1 ]; check "unknown command: one-line error" $?
+expect_rc "cores --help" 0 "$cli" cores --help
+expect_rc "run --help" 0 "$cli" run --help
+grep -q -- "--buttons" "$tmp/out"; check "run help documents --buttons" $?
+
+rom="$src/tests/roms/bin/test.nes"
+expect_rc "run without ROM" 1 "$cli" run
+expect_rc "run missing ROM" 1 "$cli" run "$tmp/missing.nes"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "missing.nes" "$tmp/err"; check "missing ROM: one line naming it" $?
+expect_rc "bad option" 1 "$cli" run "$rom" --frobs 3
+expect_rc "bad button name" 1 "$cli" run "$rom" --buttons JUMP@3
+grep -q 'no button named "JUMP"' "$tmp/err"; check "bad button message" $?
+expect_rc "bad frames" 1 "$cli" run "$rom" --frames many
+
+if "$cli" cores | grep -q '^nestopia '; then
+  expect_rc "cores" 0 "$cli" cores
+  grep -q "Nes" "$tmp/out"; check "cores shows the systems" $?
+  expect_rc "run" 0 "$cli" run "$rom" --frames 61 --buttons A@60 --png "$tmp/f.png" --ram 0x10:2 \
+    --ram 0x20:8 --state-out "$tmp/s.state"
+  grep -q "frames/s" "$tmp/out"; check "run reports frames/s" $?
+  grep -q "^00000010  3a 80" "$tmp/out"; check "RAM dump: counter and held A after 61 frames" $?
+  grep -q "^00000020  48 4f 4d 45 42 52 45 57" "$tmp/out"; check "RAM dump: signature" $?
+  [ "$(head -c 8 "$tmp/f.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; check "PNG written" $?
+  [ "$(head -c 2 "$tmp/s.state" | od -An -tx1 | tr -d ' \n')" = "1f8b" ]; check "gzip state written" $?
+  ! grep -q "Plain ROM\|rambanks" "$tmp/out"; check "core chatter kept off stdout" $?
+  # Continue from the saved state: the counter goes on from 0x3a.
+  expect_rc "state-in" 0 "$cli" run "$rom" --frames 1 --state-in "$tmp/s.state" --ram 0x10:1 --quiet
+  [ "$(cat "$tmp/out")" = "00000010  3b" ]; check "state-in continues the run" $?
+  printf 'junk' >"$tmp/bad.state"
+  expect_rc "bad state" 1 "$cli" run "$rom" --frames 1 --state-in "$tmp/bad.state"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

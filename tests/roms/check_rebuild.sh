@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Rebuilds every test ROM from source into a temporary folder and compares with the committed images.
+# Exit 77 (skipped) when a toolchain is missing.
+set -u
+src="$1"
+for tool in ca65 ld65 dasm sdasgb sdasz80 makebin m68k-linux-gnu-as arm-none-eabi-as cc make; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "skipped: $tool is not installed"; exit 77; }
+done
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+if ! make -s -C "$src/tests/roms" OUT="$out" >"$out.log" 2>&1; then
+  cat "$out.log"; rm -f "$out.log"; echo "FAIL: the ROM build failed"; exit 1
+fi
+rm -f "$out.log"
+status=0
+count=0
+for f in "$src"/tests/roms/bin/*; do
+  [ -f "$f" ] || continue
+  count=$((count + 1))
+  name=$(basename "$f")
+  if ! cmp -s "$f" "$out/$name"; then echo "FAIL: $name differs from its rebuild"; status=1; fi
+done
+built=$(find "$out" -maxdepth 1 -type f | wc -l)
+if [ "$built" -ne "$count" ]; then echo "FAIL: built $built images, $count committed"; status=1; fi
+[ "$count" -eq 10 ] || { echo "FAIL: expected 10 committed images, found $count"; status=1; }
+[ $status -eq 0 ] && echo "all $count test ROMs rebuild byte-identical"
+exit $status

@@ -1,0 +1,247 @@
+#define _GNU_SOURCE
+#include "test_support.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef RG_SOURCE_DIR
+#error "RG_SOURCE_DIR must be defined by the build"
+#endif
+
+const char *test_source_path(const char *relative, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s/%s", RG_SOURCE_DIR, relative);
+    return buf;
+}
+
+const char *test_shared_roms(void)
+{
+    static char path[1024];
+    const char *env = getenv("RETROGYM_SHARED");
+    snprintf(path, sizeof path, "%s/roms", env && *env ? env : RG_SOURCE_DIR "/../shared");
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? path : NULL;
+}
+
+int test_core_installed(const char *name)
+{
+    char buf[1024];
+    return rg_core_resolve(name, buf, sizeof buf) == RG_OK;
+}
+
+static uint64_t u64_field(json_t *obj, const char *key, const char *file)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_integer(v))
+        fail_msg("%s: \"%s\" must be an integer", file, key);
+    return (uint64_t)json_integer_value(v);
+}
+
+static void copy_str(char *dst, size_t cap, json_t *v)
+{
+    const char *s = json_is_string(v) ? json_string_value(v) : "";
+    snprintf(dst, cap, "%s", s);
+}
+
+static void parse_manifest(const char *file, test_rom *r)
+{
+    json_error_t err;
+    json_t *root = json_load_file(file, 0, &err);
+    if (!root)
+        fail_msg("%s:%d: %s", file, err.line, err.text);
+    memset(r, 0, sizeof *r);
+    copy_str(r->system, sizeof r->system, json_object_get(root, "system"));
+    char rel[256];
+    copy_str(rel, sizeof rel, json_object_get(root, "rom"));
+    snprintf(r->path, sizeof r->path, "%s/tests/roms/bin/%s", RG_SOURCE_DIR, rel);
+    copy_str(r->core, sizeof r->core, json_object_get(root, "core"));
+    copy_str(r->romfix, sizeof r->romfix, json_object_get(root, "romfix"));
+    r->signature_addr = u64_field(json_object_get(root, "signature"), "addr", file);
+    json_t *counter = json_object_get(root, "counter");
+    r->counter_addr = u64_field(counter, "addr", file);
+    r->warmup = (unsigned)u64_field(counter, "warmup", file);
+    json_t *pad = json_object_get(root, "pad");
+    r->pad_addr = u64_field(pad, "addr", file);
+    r->pad_bytes = (unsigned)u64_field(pad, "bytes", file);
+    r->pad_lag = (unsigned)u64_field(pad, "lag", file);
+    const char *endian = json_string_value(json_object_get(pad, "endian"));
+    r->pad_big_endian = endian && strcmp(endian, "big") == 0;
+    if (r->pad_bytes < 1 || r->pad_bytes > 4 || r->pad_lag < 1)
+        fail_msg("%s: pad bytes must be 1..4 and lag >= 1", file);
+    const char *key;
+    json_t *val;
+    json_object_foreach(json_object_get(pad, "bits"), key, val) {
+        if (r->n_pad_bits == 16 || !json_is_integer(val))
+            fail_msg("%s: bad pad bits", file);
+        snprintf(r->pad_bits[r->n_pad_bits].button, sizeof r->pad_bits[0].button, "%s", key);
+        r->pad_bits[r->n_pad_bits++].bits = (uint32_t)json_integer_value(val);
+    }
+    size_t i;
+    json_t *check;
+    json_array_foreach(json_object_get(root, "checks"), i, check) {
+        if (r->n_checks == 8)
+            break;
+        r->checks[r->n_checks].addr = u64_field(check, "addr", file);
+        r->checks[r->n_checks++].value = (unsigned)u64_field(check, "value", file);
+    }
+    json_decref(root);
+}
+
+size_t test_roms_load(test_rom *out, size_t cap)
+{
+    char dir[1024];
+    test_source_path("tests/roms", dir, sizeof dir);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    char names[32][64];
+    size_t n = 0;
+    while ((e = readdir(d)) != NULL && n < 32) {
+        char file[1200];
+        snprintf(file, sizeof file, "%s/%s/rom.json", dir, e->d_name);
+        if (e->d_name[0] != '.' && access(file, R_OK) == 0)
+            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+    }
+    closedir(d);
+    /* Stable order: by folder name. */
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = a + 1; b < n; b++)
+            if (strcmp(names[a], names[b]) > 0) {
+                char t[64];
+                memcpy(t, names[a], 64);
+                memcpy(names[a], names[b], 64);
+                memcpy(names[b], t, 64);
+            }
+    size_t count = 0;
+    for (size_t i = 0; i < n && count < cap; i++) {
+        char file[1200];
+        snprintf(file, sizeof file, "%s/%s/rom.json", dir, names[i]);
+        parse_manifest(file, &out[count++]);
+    }
+    return count;
+}
+
+void test_rom_get(const char *system, test_rom *out)
+{
+    test_rom all[16];
+    size_t n = test_roms_load(all, 16);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(all[i].system, system) == 0) {
+            *out = all[i];
+            return;
+        }
+    fail_msg("no test ROM manifest for %s", system);
+}
+
+uint64_t test_hash(const void *data, size_t len, uint64_t h)
+{
+    const uint8_t *p = data;
+    if (h == 0)
+        h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+uint64_t test_frame_hash(const rg_emu *emu)
+{
+    rg_frame f;
+    assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
+    if (!f.data)
+        return 0;
+    size_t size = (size_t)f.width * f.height * 3;
+    uint8_t *rgb = malloc(size);
+    assert_non_null(rgb);
+    assert_int_equal(rg_emu_frame_rgb24(emu, rgb, size), RG_OK);
+    uint64_t h = test_hash(rgb, size, 0);
+    free(rgb);
+    return test_hash(&f.width, sizeof f.width, h);
+}
+
+uint64_t test_ram_hash(const rg_emu *emu)
+{
+    const rg_mem_block *b;
+    size_t n;
+    assert_int_equal(rg_emu_mem_blocks(emu, &b, &n), RG_OK);
+    uint64_t h = 0;
+    for (size_t i = 0; i < n; i++)
+        h = test_hash(b[i].data, b[i].size, h);
+    return h;
+}
+
+uint32_t test_read_pad(const rg_emu *emu, const test_rom *rom)
+{
+    uint8_t b[4] = {0};
+    if (rg_emu_mem_read(emu, rom->pad_addr, b, rom->pad_bytes) != RG_OK)
+        fail_msg("%s: cannot read the pad at 0x%llx: %s", rom->system, (unsigned long long)rom->pad_addr,
+                 rg_error_last());
+    uint32_t v = 0;
+    for (unsigned i = 0; i < rom->pad_bytes; i++) {
+        unsigned idx = rom->pad_big_endian ? i : rom->pad_bytes - 1 - i;
+        v = (v << 8) | b[idx];
+    }
+    return v;
+}
+
+long test_rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long kib = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+            break;
+    fclose(f);
+    return kib;
+}
+
+int test_open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    int n = 0;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+int test_tmp_entries(void)
+{
+    const char *root = getenv("TMPDIR");
+    DIR *d = opendir(root && *root ? root : "/tmp");
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        n += strncmp(e->d_name, "retrogym-", 9) == 0;
+    closedir(d);
+    return n;
+}
+
+void test_quiet_log(rg_log_level level, const char *message, void *user)
+{
+    (void)level, (void)message, (void)user;
+}
+
+rg_emu *test_open(const char *rom_path, const char *core)
+{
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.core = core;
+    o.log = test_quiet_log;
+    rg_emu *emu = NULL;
+    if (rg_emu_open(&emu, rom_path, &o) != RG_OK)
+        fail_msg("cannot open %s in %s: %s", rom_path, core ? core : "the default core", rg_error_last());
+    return emu;
+}

@@ -1,0 +1,63 @@
+/* Helpers shared by the C tests: paths of our test data, the ROM manifests, hashing, process figures. */
+#ifndef RG_TESTS_SUPPORT_H
+#define RG_TESTS_SUPPORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "retrogym/retrogym.h"
+
+/* The facts of one test ROM, from tests/roms/<system>/rom.json (see tests/roms/README.md). */
+typedef struct test_rom {
+    char system[32];
+    char path[512];          /* absolute path of the image in tests/roms/bin */
+    char core[64];           /* "" when no Debian core runs it */
+    char romfix[16];         /* "" when there is no checksum to verify */
+    uint64_t signature_addr;
+    uint64_t counter_addr;
+    unsigned warmup;
+    uint64_t pad_addr;
+    unsigned pad_bytes;
+    int pad_big_endian;
+    unsigned pad_lag;
+    struct { char button[16]; uint32_t bits; } pad_bits[16];
+    size_t n_pad_bits;
+    struct { uint64_t addr; unsigned value; } checks[8];
+    size_t n_checks;
+} test_rom;
+
+/* Loads every tests/roms/<system>/rom.json; fails the test on malformed manifests. Returns the count. */
+size_t test_roms_load(test_rom *out, size_t cap);
+/* The manifest for a system, or fails the test. */
+void test_rom_get(const char *system, test_rom *out);
+
+/* Folder of the third-party demo ROMs (../shared/roms beside the checkout), or NULL when absent. */
+const char *test_shared_roms(void);
+/* Absolute path inside the source tree. */
+const char *test_source_path(const char *relative, char *buf, size_t cap);
+/* True when the named core is installed. */
+int test_core_installed(const char *name);
+
+uint64_t test_hash(const void *data, size_t len, uint64_t seed);
+/* Hash of the current RGB24 frame and of all memory blocks. */
+uint64_t test_frame_hash(const rg_emu *emu);
+uint64_t test_ram_hash(const rg_emu *emu);
+/* The pad value the ROM stored (manifest layout). */
+uint32_t test_read_pad(const rg_emu *emu, const test_rom *rom);
+
+/* Resident set size in KiB, and the number of open file descriptors of this process. */
+long test_rss_kib(void);
+int test_open_fds(void);
+/* Number of entries named retrogym-* in $TMPDIR or /tmp. */
+int test_tmp_entries(void);
+
+/* A log callback that drops everything (cores are chatty). */
+void test_quiet_log(rg_log_level level, const char *message, void *user);
+
+/* Opens ROM in the given core (NULL: default) or fails the test. */
+rg_emu *test_open(const char *rom_path, const char *core);
+
+#endif
