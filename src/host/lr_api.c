@@ -56,12 +56,20 @@ fail:
 int rg__lr_api_load(rg__lr_api *api, const char *path, const char *dir)
 {
     memset(api, 0, sizeof *api);
+    /* A unique name per load: glibc reuses a loaded object whose path matches, and a reload must be fresh. */
     const char *base = strrchr(path, '/');
-    char *copy = rg__asprintf("%s/%s", dir, base ? base + 1 : path);
+    char *copy = rg__asprintf("%s/XXXXXX-%s", dir, base ? base + 1 : path);
     if (!copy)
         return rg__error(RG_ENOMEM, "out of memory");
+    int fd = mkstemps(copy, (int)strlen(base ? base + 1 : path) + 1);
+    if (fd < 0) {
+        free(copy);
+        return rg__error(RG_EIO, "cannot create a private copy of the core in %s", dir);
+    }
+    close(fd);
     int rc = rg__copy_file(path, copy);
     if (rc != RG_OK) {
+        unlink(copy);
         free(copy);
         return rg__error_context(rc, "cannot make a private copy of the core");
     }
@@ -95,7 +103,11 @@ void rg__lr_api_unload(rg__lr_api *api)
 
 int rg__lr_api_probe(const char *path, struct retro_system_info *info, void **dl)
 {
-    *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    int flags = RTLD_NOW | RTLD_LOCAL;
+#ifdef RG_SANITIZED
+    flags |= RTLD_NODELETE; /* see rg__lr_api_load */
+#endif
+    *dl = dlopen(path, flags);
     if (!*dl) {
         const char *why = dlerror();
         return rg__error(RG_ECORE, "cannot load core %s: %s", path, why ? why : "unknown dlopen failure");
