@@ -9,20 +9,19 @@ static const char help[] =
     "/usr/lib/x86_64-linux-gnu/libretro, /usr/lib/libretro, ~/.config/retroarch/cores): name, library version,\n"
     "the systems that prefer it, its extensions and its path.\n";
 
-/* The systems that list this core among their preferred cores. */
-static void print_systems(const char *core)
+/* The systems that list this core among their preferred cores, comma-separated ("-" when none). */
+static void systems_of(const char *core, char *buf, size_t cap)
 {
-    int any = 0;
+    size_t used = 0;
+    buf[0] = '\0';
     for (size_t i = 0; i < rg_system_count(); i++) {
         const rg_system_info *s = rg_system_at(i);
         for (size_t j = 0; j < s->n_cores; j++)
-            if (strcmp(s->cores[j], core) == 0) {
-                fprintf(cli_out, "%s%s", any ? "," : "", s->name);
-                any = 1;
-            }
+            if (strcmp(s->cores[j], core) == 0 && used < cap)
+                used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? "," : "", s->name);
     }
-    if (!any)
-        fputs("-", cli_out);
+    if (!buf[0])
+        snprintf(buf, cap, "-");
 }
 
 int cmd_cores(int argc, char **argv)
@@ -37,14 +36,14 @@ int cmd_cores(int argc, char **argv)
     rg_core_list *list;
     if (rg_core_list_create(&list) != RG_OK)
         return cli_fail("%s", rg_error_last());
-    fprintf(cli_out, "%-28s %-36s %-22s %-22s %s\n", "core", "library", "systems", "extensions", "path");
+    fprintf(cli_out, "%-28s %-36s %-26s %-22s %s\n", "core", "library", "systems", "extensions", "path");
     for (size_t i = 0; i < rg_core_list_count(list); i++) {
         const rg_core_info *c = rg_core_list_at(list, i);
         char lib[80];
         snprintf(lib, sizeof lib, "%s %s", c->library_name, c->library_version);
-        fprintf(cli_out, "%-28s %-36s ", c->name, lib);
-        print_systems(c->name);
-        fprintf(cli_out, "  %-22s %s\n", c->extensions, c->path);
+        char systems[128];
+        systems_of(c->name, systems, sizeof systems);
+        fprintf(cli_out, "%-28s %-36s %-26s %-22s %s\n", c->name, lib, systems, c->extensions, c->path);
     }
     if (rg_core_list_count(list) == 0)
         fputs("(no cores found; install e.g. libretro-nestopia or set RETROGYM_CORE_PATH)\n", cli_out);

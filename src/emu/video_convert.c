@@ -77,9 +77,42 @@ __attribute__((target("ssse3"))) static void row_8888_ssse3(const uint32_t *s, u
     row_8888(s + x, d, w - x);
 }
 
-static int have_ssse3(void)
+/* Two groups of 8 pixels per iteration, one per 128-bit lane (shuffles stay inside a lane). */
+__attribute__((target("avx2"))) static void row_565_avx2(const uint16_t *s, uint8_t *d, unsigned w)
 {
-    return __builtin_cpu_supports("ssse3");
+    const __m256i mr = _mm256_set1_epi16(0xF8), mg = _mm256_set1_epi16(0xFC);
+    const __m256i lo_rg = _mm256_setr_epi8(0, 1, -1, 2, 3, -1, 4, 5, -1, 6, 7, -1, 8, 9, -1, 10, 0, 1, -1, 2, 3, -1,
+                                           4, 5, -1, 6, 7, -1, 8, 9, -1, 10);
+    const __m256i lo_b = _mm256_setr_epi8(-1, -1, 0, -1, -1, 1, -1, -1, 2, -1, -1, 3, -1, -1, 4, -1, -1, -1, 0, -1,
+                                          -1, 1, -1, -1, 2, -1, -1, 3, -1, -1, 4, -1);
+    const __m256i hi_rg = _mm256_setr_epi8(11, -1, 12, 13, -1, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, 11, -1, 12,
+                                           13, -1, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m256i hi_b = _mm256_setr_epi8(-1, 5, -1, -1, 6, -1, -1, 7, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5, -1, -1,
+                                          6, -1, -1, 7, -1, -1, -1, -1, -1, -1, -1, -1);
+    unsigned x = 0;
+    for (; x + 16 <= w; x += 16, d += 48) {
+        __m256i p = _mm256_loadu_si256((const __m256i *)(s + x));
+        __m256i r = _mm256_and_si256(_mm256_srli_epi16(p, 8), mr);
+        __m256i g = _mm256_and_si256(_mm256_srli_epi16(p, 3), mg);
+        __m256i b = _mm256_and_si256(_mm256_slli_epi16(p, 3), mr);
+        __m256i rg = _mm256_or_si256(r, _mm256_slli_epi16(g, 8));
+        __m256i bb = _mm256_packus_epi16(b, b);
+        __m256i o0 = _mm256_or_si256(_mm256_shuffle_epi8(rg, lo_rg), _mm256_shuffle_epi8(bb, lo_b));
+        __m256i o1 = _mm256_or_si256(_mm256_shuffle_epi8(rg, hi_rg), _mm256_shuffle_epi8(bb, hi_b));
+        _mm_storeu_si128((__m128i *)d, _mm256_castsi256_si128(o0));
+        _mm_storel_epi64((__m128i *)(d + 16), _mm256_castsi256_si128(o1));
+        _mm_storeu_si128((__m128i *)(d + 24), _mm256_extracti128_si256(o0, 1));
+        _mm_storel_epi64((__m128i *)(d + 40), _mm256_extracti128_si256(o1, 1));
+    }
+    row_565_ssse3(s + x, d, w - x);
+}
+
+/* 0 = scalar, 1 = SSSE3, 2 = AVX2 */
+static int simd_level(void)
+{
+    if (__builtin_cpu_supports("avx2"))
+        return 2;
+    return __builtin_cpu_supports("ssse3") ? 1 : 0;
 }
 #endif
 
@@ -92,6 +125,10 @@ static void convert(const rg_frame *f, uint8_t *dst, int simd)
         switch (f->format) {
         case RG_PIXEL_RGB565:
 #ifdef RG_HAVE_X86
+            if (simd == 2) {
+                row_565_avx2((const uint16_t *)src, dst, f->width);
+                break;
+            }
             if (simd) {
                 row_565_ssse3((const uint16_t *)src, dst, f->width);
                 break;
@@ -118,7 +155,7 @@ static void convert(const rg_frame *f, uint8_t *dst, int simd)
 void rg__convert_rgb24(const rg_frame *f, uint8_t *dst)
 {
 #ifdef RG_HAVE_X86
-    convert(f, dst, have_ssse3());
+    convert(f, dst, simd_level());
 #else
     convert(f, dst, 0);
 #endif
