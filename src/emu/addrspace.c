@@ -105,6 +105,16 @@ static inline size_t backing_offset(const rg__addrspace *as, size_t off)
     return (off & ~(w - 1)) + (w - 1 - (off & (w - 1)));
 }
 
+/* Every byte of [off, off+len) must map inside the block through the overlay (a partial last word does not). */
+static int check_words(const rg__addrspace *as, const rg_mem_block *b, uint64_t addr, size_t off, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (backing_offset(as, off + i) >= b->size)
+            return rg__error(RG_ERANGE, "address 0x%llx falls in a partial overlay word",
+                             (unsigned long long)(addr + i));
+    return RG_OK;
+}
+
 int rg__addrspace_read(const rg__addrspace *as, uint64_t addr, void *dst, size_t len)
 {
     if (len == 0)
@@ -118,13 +128,10 @@ int rg__addrspace_read(const rg__addrspace *as, uint64_t addr, void *dst, size_t
         memcpy(out, b->data + off, len);
         return RG_OK;
     }
-    for (size_t i = 0; i < len; i++) {
-        size_t o = backing_offset(as, off + i);
-        if (o >= b->size)
-            return rg__error(RG_ERANGE, "address 0x%llx falls in a partial overlay word",
-                             (unsigned long long)(addr + i));
-        out[i] = b->data[o];
-    }
+    if (check_words(as, b, addr, off, len) != RG_OK)
+        return RG_ERANGE;
+    for (size_t i = 0; i < len; i++)
+        out[i] = b->data[backing_offset(as, off + i)];
     return RG_OK;
 }
 
@@ -137,12 +144,8 @@ int rg__addrspace_write(const rg__addrspace *as, uint64_t addr, const void *src,
         return RG_ERANGE;
     size_t off = (size_t)(addr - b->base);
     const uint8_t *in = src;
-    for (size_t i = 0; i < len; i++) {
-        size_t o = backing_offset(as, off + i);
-        if (o >= b->size)
-            return rg__error(RG_ERANGE, "address 0x%llx falls in a partial overlay word",
-                             (unsigned long long)(addr + i));
-    }
+    if (check_words(as, b, addr, off, len) != RG_OK)
+        return RG_ERANGE;
     for (size_t i = 0; i < len; i++)
         b->data[backing_offset(as, off + i)] = in[i];
     return RG_OK;

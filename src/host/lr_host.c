@@ -118,11 +118,9 @@ static int load_game(rg__lr *lr)
     return RG_OK;
 }
 
-static void destroy(void *core)
+/* Stops the core and unloads its copy; everything the core pointed us at is forgotten. */
+static void stop_core(rg__lr *lr)
 {
-    rg__lr *lr = core;
-    if (!lr)
-        return;
     if (lr->api.dl) {
         ENTER(lr);
         if (lr->game_loaded)
@@ -132,12 +130,23 @@ static void destroy(void *core)
         LEAVE();
         rg__lr_api_unload(&lr->api);
     }
+    lr->game_loaded = false;
+    lr->initialized = false;
     free(lr->io->mem);
     lr->io->mem = NULL;
     lr->io->n_mem = 0;
     lr->io->system_ram = NULL;
     lr->io->system_ram_size = 0;
     lr->io->video.data = NULL;
+    lr->io->mem_generation++;
+}
+
+static void destroy(void *core)
+{
+    rg__lr *lr = core;
+    if (!lr)
+        return;
+    stop_core(lr);
     rg__lr_options_free(&lr->options);
     if (lr->tmp_dir) {
         rg__remove_tree(lr->tmp_dir);
@@ -171,22 +180,7 @@ static int start_core(rg__lr *lr);
 static int reset_power_on(void *core)
 {
     rg__lr *lr = core;
-    ENTER(lr);
-    if (lr->game_loaded)
-        lr->api.unload_game();
-    lr->game_loaded = false;
-    if (lr->initialized)
-        lr->api.deinit();
-    lr->initialized = false;
-    LEAVE();
-    rg__lr_api_unload(&lr->api);
-    free(lr->io->mem);
-    lr->io->mem = NULL;
-    lr->io->n_mem = 0;
-    lr->io->system_ram = NULL;
-    lr->io->system_ram_size = 0;
-    lr->io->video.data = NULL;
-    lr->io->mem_generation++;
+    stop_core(lr);
     lr->pixel_format = RETRO_PIXEL_FORMAT_0RGB1555;
     int rc = rg__lr_api_load(&lr->api, lr->core_path, lr->tmp_dir);
     if (rc != RG_OK)

@@ -79,27 +79,28 @@ bool rg__lr_options_set_v0(rg__lr_options *o, const struct retro_variable *vars)
     return true;
 }
 
+/* The v1 and v2 definitions share their first fields' meaning: key, values[], default_value. */
+static bool declare_default(rg__lr_options *o, const char *key, const char *def, const char *first)
+{
+    const char *v = def ? def : first;
+    if (!v)
+        v = "";
+    return declare(o, key, v, strlen(v));
+}
+
 bool rg__lr_options_set_v1(rg__lr_options *o, const struct retro_core_option_definition *defs)
 {
-    for (; defs && defs->key; defs++) {
-        const char *def = defs->default_value ? defs->default_value : defs->values[0].value;
-        if (!def)
-            def = "";
-        if (!declare(o, defs->key, def, strlen(def)))
+    for (; defs && defs->key; defs++)
+        if (!declare_default(o, defs->key, defs->default_value, defs->values[0].value))
             return false;
-    }
     return true;
 }
 
 bool rg__lr_options_set_v2(rg__lr_options *o, const struct retro_core_option_v2_definition *defs)
 {
-    for (; defs && defs->key; defs++) {
-        const char *def = defs->default_value ? defs->default_value : defs->values[0].value;
-        if (!def)
-            def = "";
-        if (!declare(o, defs->key, def, strlen(def)))
+    for (; defs && defs->key; defs++)
+        if (!declare_default(o, defs->key, defs->default_value, defs->values[0].value))
             return false;
-    }
     return true;
 }
 
