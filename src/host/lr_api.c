@@ -53,6 +53,17 @@ fail:
     return rc;
 }
 
+static int dlopen_flags(void)
+{
+#ifdef RG_SANITIZED
+    /* Sanitizer builds keep unloaded cores mapped so that leaks inside third-party cores (nestopia leaks ~1 MB
+     * per instance) can be attributed to the core's module and suppressed (tests/lsan.supp). */
+    return RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE;
+#else
+    return RTLD_NOW | RTLD_LOCAL;
+#endif
+}
+
 int rg__lr_api_load(rg__lr_api *api, const char *path, const char *dir)
 {
     memset(api, 0, sizeof *api);
@@ -73,13 +84,7 @@ int rg__lr_api_load(rg__lr_api *api, const char *path, const char *dir)
         free(copy);
         return rg__error_context(rc, "cannot make a private copy of the core");
     }
-    int flags = RTLD_NOW | RTLD_LOCAL;
-#ifdef RG_SANITIZED
-    /* Sanitizer builds keep unloaded copies mapped so that leaks inside third-party cores (nestopia leaks ~1 MB
-     * per instance) can be attributed to the core's module and suppressed (tests/lsan.supp). */
-    flags |= RTLD_NODELETE;
-#endif
-    api->dl = dlopen(copy, flags);
+    api->dl = dlopen(copy, dlopen_flags());
     unlink(copy);
     free(copy);
     if (!api->dl) {
@@ -103,11 +108,7 @@ void rg__lr_api_unload(rg__lr_api *api)
 
 int rg__lr_api_probe(const char *path, struct retro_system_info *info, void **dl)
 {
-    int flags = RTLD_NOW | RTLD_LOCAL;
-#ifdef RG_SANITIZED
-    flags |= RTLD_NODELETE; /* see rg__lr_api_load */
-#endif
-    *dl = dlopen(path, flags);
+    *dl = dlopen(path, dlopen_flags());
     if (!*dl) {
         const char *why = dlerror();
         return rg__error(RG_ECORE, "cannot load core %s: %s", path, why ? why : "unknown dlopen failure");

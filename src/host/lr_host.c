@@ -181,7 +181,6 @@ static int reset_power_on(void *core)
 {
     rg__lr *lr = core;
     stop_core(lr);
-    lr->pixel_format = RETRO_PIXEL_FORMAT_0RGB1555;
     int rc = rg__lr_api_load(&lr->api, lr->core_path, lr->tmp_dir);
     if (rc != RG_OK)
         return rg__error_context(rc, "power-on reset");
@@ -257,6 +256,7 @@ static int state_load(void *core, const void *src, size_t len)
 
 static int start_core(rg__lr *lr)
 {
+    lr->pixel_format = RETRO_PIXEL_FORMAT_0RGB1555; /* libretro's default, until the core asks for another */
     ENTER(lr);
     install_callbacks(lr);
     lr->api.init();
@@ -329,7 +329,6 @@ static int setup(rg__lr *lr, const rg__core_open_args *a)
     lr->rom_size = a->rom_size;
     lr->options.overrides = a->opts->core_options;
     lr->options.n_overrides = a->opts->n_core_options;
-    lr->pixel_format = RETRO_PIXEL_FORMAT_0RGB1555; /* libretro's default */
     if ((rc = rg__tempdir_create(&lr->tmp_dir, "retrogym")) != RG_OK ||
         (rc = make_dir(&lr->system_dir, a->opts->system_dir, lr->tmp_dir, "system")) != RG_OK ||
         (rc = make_dir(&lr->save_dir, a->opts->save_dir, lr->tmp_dir, "save")) != RG_OK)
