@@ -10,7 +10,7 @@ CTEST      ?= ctest
 # System packages: build tools and libraries, the Debian libretro cores, libretro.h, the test-ROM toolchains.
 APT_PACKAGES := cmake pkg-config gcc make libjansson-dev libcmocka-dev libpng-dev zlib1g-dev \
   retroarch-dev libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
-  libretro-beetle-pce-fast cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi
+  libretro-beetle-pce-fast liblua5.1-0-dev libzip-dev nettle-dev cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi
 
 .PHONY: all deps build asan test test-c test-asan demo bench roms clean
 

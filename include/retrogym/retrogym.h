@@ -10,10 +10,14 @@
 #ifndef RETROGYM_RETROGYM_H
 #define RETROGYM_RETROGYM_H
 
+#include "actions.h"
 #include "core.h"
+#include "datatype.h"
 #include "emu.h"
 #include "error.h"
+#include "gamedata.h"
 #include "log.h"
+#include "scenario.h"
 #include "system.h"
 #include "version.h"
 

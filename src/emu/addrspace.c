@@ -76,6 +76,29 @@ int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_syste
     return RG_OK;
 }
 
+int rg__addrspace_from_blocks(rg__addrspace *as, const rg_mem_block *blocks, size_t n, unsigned word)
+{
+    as->n = 0;
+    as->total = 0;
+    as->word = 1;
+    if (word > 1) {
+        if (word & (word - 1))
+            return rg__error(RG_EINVAL, "an overlay word of %u bytes is not a power of two", word);
+        as->word = word;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!blocks[i].data && blocks[i].size)
+            return rg__error(RG_EINVAL, "memory block %zu has no bytes", i);
+        if (blocks[i].size == 0)
+            continue;
+        int rc = put_block(as, blocks[i].base, blocks[i].size, blocks[i].data);
+        if (rc != RG_OK)
+            return rc;
+        as->total += blocks[i].size;
+    }
+    return RG_OK;
+}
+
 /* The block holding [addr, addr+len), or NULL with the error set. Gaps are errors, as in the reference. */
 static const rg_mem_block *find(const rg__addrspace *as, uint64_t addr, size_t len)
 {

@@ -14,6 +14,8 @@ typedef struct rg__addrspace {
 
 /* Rebuilds the blocks from the core's memory map (non-const descriptors) or its SYSTEM_RAM at the system's base. */
 int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_system_info *sys);
+/* Rebuilds the blocks from caller descriptors (the bytes stay the caller's); word > 1 swaps bytes in each word. */
+int rg__addrspace_from_blocks(rg__addrspace *as, const rg_mem_block *blocks, size_t n, unsigned word);
 int rg__addrspace_read(const rg__addrspace *as, uint64_t addr, void *dst, size_t len);
 int rg__addrspace_write(const rg__addrspace *as, uint64_t addr, const void *src, size_t len);
 void rg__addrspace_free(rg__addrspace *as);

@@ -1,0 +1,207 @@
+/* Scenario evaluation: reset and the per-frame update (compat spec §5.2-5.5, §9 call order). */
+#include "gamedata_internal.h"
+#include "scenario_types.h"
+
+#include <string.h>
+
+static int resolve_name(const rg_gamedata *gd, const char *name, long *idx)
+{
+    *idx = rg__gd_index(gd, name);
+    if (*idx < 0)
+        return rg__error(RG_ENOTFOUND, "scenario variable \"%s\" is not defined in the game data", name);
+    return RG_OK;
+}
+
+static int resolve_node(const rg_gamedata *gd, rg__done_node *node)
+{
+    for (size_t i = 0; i < node->n; i++) {
+        int rc = resolve_name(gd, node->terms[i].name, &node->terms[i].idx);
+        if (rc != RG_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < node->n_nodes; i++) {
+        int rc = resolve_node(gd, &node->nodes[i]);
+        if (rc != RG_OK)
+            return rc;
+    }
+    return RG_OK;
+}
+
+/* Variable names become gamedata indices once per gamedata and variable set. */
+static int resolve(rg_scenario *sc, const rg_gamedata *gd)
+{
+    if (sc->resolved_gd == gd && sc->resolved_gen == rg__gd_generation(gd))
+        return RG_OK;
+    for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++) {
+        rg__player_rewards *pr = &sc->players[p];
+        if (pr->script)
+            continue;
+        for (size_t i = 0; i < pr->n; i++) {
+            int rc = resolve_name(gd, pr->terms[i].name, &pr->terms[i].idx);
+            if (rc != RG_OK)
+                return rc;
+        }
+    }
+    if (!sc->done_script) {
+        int rc = resolve_node(gd, &sc->done);
+        if (rc != RG_OK)
+            return rc;
+    }
+    sc->resolved_gd = gd;
+    sc->resolved_gen = rg__gd_generation(gd);
+    return RG_OK;
+}
+
+static int measure(const rg_gamedata *gd, long idx, rg_measurement m, int64_t *v)
+{
+    return m == RG_MEASURE_DELTA ? rg__gd_delta_at(gd, (size_t)idx, v) : rg__gd_value_at(gd, (size_t)idx, v);
+}
+
+static float contribution(const rg_reward_spec *s, int64_t measured)
+{
+    int64_t m = rg_op_apply(s->op, measured, s->reference);
+    if (m > 0)
+        return (float)m * s->reward;
+    if (m < 0)
+        return (float)m * s->penalty;
+    return 0.0f;
+}
+
+static int node_done(const rg_gamedata *gd, const rg__done_node *node, int *done)
+{
+    for (size_t i = 0; i < node->n; i++) {
+        const rg__done_term *t = &node->terms[i];
+        int64_t v;
+        rg_measurement m = t->spec.measurement == RG_MEASURE_DELTA ? RG_MEASURE_DELTA : RG_MEASURE_ABSOLUTE;
+        int rc = measure(gd, t->idx, m, &v);
+        if (rc != RG_OK)
+            return rc;
+        int fires = rg_op_apply(t->spec.op, v, t->spec.reference) > 0;
+        if (fires && !node->all) {
+            *done = 1;
+            return RG_OK;
+        }
+        if (!fires && node->all) {
+            *done = 0;
+            return RG_OK;
+        }
+    }
+    for (size_t i = 0; i < node->n_nodes; i++) {
+        int fires;
+        int rc = node_done(gd, &node->nodes[i], &fires);
+        if (rc != RG_OK)
+            return rc;
+        if (fires && !node->all) {
+            *done = 1;
+            return RG_OK;
+        }
+        if (!fires && node->all) {
+            *done = 0;
+            return RG_OK;
+        }
+    }
+    *done = node->all;
+    return RG_OK;
+}
+
+static int player_reward(rg_scenario *sc, const rg_gamedata *gd, unsigned p, float *out)
+{
+    const rg__player_rewards *pr = &sc->players[p];
+    *out = 0.0f;
+    if (pr->script) {
+        double r;
+        int rc = rg__lua_call(sc->lua, pr->script, &r);
+        if (rc != RG_OK)
+            return rc;
+        *out = (float)r;
+        return RG_OK;
+    }
+    float total = 0.0f;
+    if (pr->has_time)
+        total += contribution(&pr->time, 1);
+    for (size_t i = 0; i < pr->n; i++) {
+        const rg__reward_term *t = &pr->terms[i];
+        int64_t v;
+        rg_measurement m = t->spec.measurement == RG_MEASURE_ABSOLUTE ? RG_MEASURE_ABSOLUTE : RG_MEASURE_DELTA;
+        int rc = measure(gd, t->idx, m, &v);
+        if (rc != RG_OK)
+            return rc;
+        total += contribution(&t->spec, v);
+    }
+    *out = total;
+    return RG_OK;
+}
+
+static int needs_lua(const rg_scenario *sc)
+{
+    if (sc->n_scripts || sc->done_script)
+        return 1;
+    for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++)
+        if (sc->players[p].script)
+            return 1;
+    return 0;
+}
+
+static int load_scripts(rg_scenario *sc, rg_gamedata *gd)
+{
+    rg__lua_free(sc->lua);
+    sc->lua = NULL;
+    if (!needs_lua(sc))
+        return RG_OK;
+    int rc = rg__lua_create(&sc->lua, &sc->limits, &sc->frame);
+    if (rc != RG_OK)
+        return rc;
+    rg__lua_bind(sc->lua, gd);
+    for (size_t i = 0; i < sc->n_scripts; i++)
+        if ((rc = rg__lua_run(sc->lua, sc->scripts[i].name, sc->scripts[i].source)) != RG_OK)
+            return rc;
+    return RG_OK;
+}
+
+int rg_scenario_reset(rg_scenario *sc, rg_gamedata *gd)
+{
+    if (!sc || !gd)
+        return rg__error(RG_EINVAL, "rg_scenario_reset: NULL argument");
+    memset(sc->reward, 0, sizeof sc->reward);
+    memset(sc->total, 0, sizeof sc->total);
+    sc->done_flag = 0;
+    sc->frame = 0;
+    rg_gamedata_clear_custom(gd);
+    return load_scripts(sc, gd);
+}
+
+int rg_scenario_update(rg_scenario *sc, rg_gamedata *gd)
+{
+    if (!sc || !gd)
+        return rg__error(RG_EINVAL, "rg_scenario_update: NULL argument");
+    int rc = rg_gamedata_update(gd);
+    if (rc != RG_OK)
+        return rc;
+    if ((rc = resolve(sc, gd)) != RG_OK)
+        return rc;
+    if (needs_lua(sc)) {
+        if (!sc->lua && (rc = load_scripts(sc, gd)) != RG_OK)
+            return rc;
+        rg__lua_bind(sc->lua, gd);
+    }
+    int done = 0;
+    if (sc->done_script) {
+        double d;
+        if ((rc = rg__lua_call(sc->lua, sc->done_script, &d)) != RG_OK)
+            return rc;
+        done = d != 0;
+    } else if ((rc = node_done(gd, &sc->done, &done)) != RG_OK) {
+        return rc;
+    }
+    float reward[RG_SCENARIO_MAX_PLAYERS];
+    for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++)
+        if ((rc = player_reward(sc, gd, p, &reward[p])) != RG_OK)
+            return rc;
+    sc->done_flag = done;
+    for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++) {
+        sc->reward[p] = reward[p];
+        sc->total[p] += reward[p];
+    }
+    sc->frame++;
+    return RG_OK;
+}

@@ -1,0 +1,320 @@
+/* Lua 5.1 scripting for scenarios (compat spec §9). PUC Lua is used rather than LuaJIT because its count hook
+ * fires in every loop, which is what makes the instruction and time limits reliable. */
+#define _POSIX_C_SOURCE 200809L
+#include "script_lua.h"
+
+#include "base/base.h"
+#include "gamedata_internal.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define HOOK_EVERY 1000
+#define SCRIPT_MAX_SIZE (4u << 20)
+
+struct rg__lua {
+    lua_State *L;
+    rg_gamedata *gd;
+    const uint64_t *frame;
+    size_t mem_used, mem_cap;
+    uint64_t max_instr, instr;
+    double max_seconds, deadline;
+    int over_budget; /* 1 instructions, 2 time */
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    rg__lua *ctx = ud;
+    if (nsize == 0) {
+        free(ptr);
+        ctx->mem_used -= osize;
+        return NULL;
+    }
+    if (nsize > osize && ctx->mem_used - osize + nsize > ctx->mem_cap)
+        return NULL;
+    void *p = realloc(ptr, nsize);
+    if (p)
+        ctx->mem_used = ctx->mem_used - osize + nsize;
+    return p;
+}
+
+static rg__lua *ctx_of(lua_State *L)
+{
+    void *ud;
+    lua_getallocf(L, &ud);
+    return ud;
+}
+
+static void budget_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    rg__lua *ctx = ctx_of(L);
+    ctx->instr += HOOK_EVERY;
+    if (ctx->instr > ctx->max_instr) {
+        ctx->over_budget = 1;
+        luaL_error(L, "script exceeded its budget of %llu instructions", (unsigned long long)ctx->max_instr);
+    }
+    if (now_seconds() > ctx->deadline) {
+        ctx->over_budget = 2;
+        luaL_error(L, "script exceeded its time budget of %g s", ctx->max_seconds);
+    }
+}
+
+/* ---- the `data` global ---- */
+
+static int data_index(lua_State *L)
+{
+    rg__lua *ctx = ctx_of(L);
+    if (lua_type(L, 2) == LUA_TNUMBER) {
+        lua_Number a = lua_tonumber(L, 2);
+        uint8_t byte;
+        if (!(a >= 0) || a >= 18446744073709551616.0 || rg_gamedata_read(ctx->gd, (uint64_t)a, &byte, 1) != RG_OK)
+            return luaL_error(L, "Out of bounds access");
+        lua_pushnumber(L, byte);
+        return 1;
+    }
+    if (lua_type(L, 2) != LUA_TSTRING)
+        return luaL_error(L, "Invalid variable name");
+    const char *name = lua_tostring(L, 2);
+    long i = rg__gd_index(ctx->gd, name);
+    if (i >= 0) {
+        int64_t v;
+        if (rg__gd_value_at(ctx->gd, (size_t)i, &v) != RG_OK)
+            return luaL_error(L, "%s", rg_error_last());
+        lua_pushnumber(L, (lua_Number)v);
+        return 1;
+    }
+    rg_value cv;
+    if (rg_gamedata_custom_get(ctx->gd, name, &cv) != RG_OK)
+        return luaL_error(L, "Unknown variable: %s", name);
+    if (cv.kind == RG_VALUE_BOOL)
+        lua_pushboolean(L, cv.number != 0);
+    else if (cv.kind == RG_VALUE_NUMBER)
+        lua_pushnumber(L, cv.number);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int data_newindex(lua_State *L)
+{
+    rg__lua *ctx = ctx_of(L);
+    if (!lua_isstring(L, 2)) /* numbers are coerced to names, as in Gym Retro */
+        return luaL_error(L, "Invalid variable name");
+    const char *name = lua_tostring(L, 2);
+    int t = lua_type(L, 3);
+    if (t != LUA_TNUMBER && t != LUA_TBOOLEAN && t != LUA_TNIL)
+        return luaL_error(L, "Invalid variable type");
+    long i = rg__gd_index(ctx->gd, name);
+    if (i >= 0) {
+        double d = t == LUA_TNUMBER ? lua_tonumber(L, 3) : t == LUA_TBOOLEAN ? lua_toboolean(L, 3) : 0;
+        int64_t v = (d > -9223372036854775808.0 && d < 9223372036854775808.0) ? (int64_t)d : 0;
+        if (rg__gd_set_at(ctx->gd, (size_t)i, v) != RG_OK)
+            return luaL_error(L, "%s", rg_error_last());
+        return 0;
+    }
+    rg_value cv = {RG_VALUE_NIL, 0};
+    if (t == LUA_TNUMBER)
+        cv = (rg_value){RG_VALUE_NUMBER, lua_tonumber(L, 3)};
+    else if (t == LUA_TBOOLEAN)
+        cv = (rg_value){RG_VALUE_BOOL, lua_toboolean(L, 3)};
+    if (rg_gamedata_custom_set(ctx->gd, name, cv) != RG_OK)
+        return luaL_error(L, "%s", rg_error_last());
+    return 0;
+}
+
+/* ---- the `scenario` global ---- */
+
+static int scenario_index(lua_State *L)
+{
+    rg__lua *ctx = ctx_of(L);
+    const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "";
+    if (strcmp(key, "frame") == 0)
+        lua_pushnumber(L, (lua_Number)*ctx->frame);
+    else if (strcmp(key, "timestep") == 0)
+        lua_pushnumber(L, (lua_Number)(*ctx->frame / 4));
+    else
+        return luaL_error(L, "Unknown scenario property");
+    return 1;
+}
+
+static int ignore_assignment(lua_State *L)
+{
+    (void)L;
+    return 0;
+}
+
+static int no_print(lua_State *L)
+{
+    (void)L;
+    return 0;
+}
+
+static void make_proxy(lua_State *L, const char *global, lua_CFunction index, lua_CFunction newindex)
+{
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_pushcfunction(L, index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable"); /* getmetatable/setmetatable cannot reach it */
+    lua_setmetatable(L, -2);
+    lua_setglobal(L, global);
+}
+
+static void open_lib(lua_State *L, lua_CFunction open, const char *name)
+{
+    lua_pushcfunction(L, open);
+    lua_pushstring(L, name);
+    lua_call(L, 1, 0);
+}
+
+static void remove_global(lua_State *L, const char *table, const char *name)
+{
+    if (table) {
+        lua_getglobal(L, table);
+        lua_pushnil(L);
+        lua_setfield(L, -2, name);
+        lua_pop(L, 1);
+    } else {
+        lua_pushnil(L);
+        lua_setglobal(L, name);
+    }
+}
+
+static int setup(lua_State *L)
+{
+    open_lib(L, luaopen_base, "");
+    open_lib(L, luaopen_table, LUA_TABLIBNAME);
+    open_lib(L, luaopen_string, LUA_STRLIBNAME);
+    open_lib(L, luaopen_math, LUA_MATHLIBNAME);
+    /* Everything that reaches files, loads code other than our own, or leaves the sandbox goes. */
+    static const char *const banned[] = {"dofile", "loadfile", "load", "loadstring", "require", "module",
+                                         "getfenv", "setfenv", "newproxy", "collectgarbage", "gcinfo"};
+    for (size_t i = 0; i < sizeof banned / sizeof *banned; i++)
+        remove_global(L, NULL, banned[i]);
+    remove_global(L, "string", "dump");
+    remove_global(L, "coroutine", "create"); /* coroutines would run outside the budget hook's thread */
+    remove_global(L, "coroutine", "wrap");
+    lua_pushcfunction(L, no_print);
+    lua_setglobal(L, "print");
+    make_proxy(L, "data", data_index, data_newindex);
+    make_proxy(L, "scenario", scenario_index, ignore_assignment);
+    return 0;
+}
+
+static void arm(rg__lua *ctx)
+{
+    ctx->instr = 0;
+    ctx->over_budget = 0;
+    ctx->deadline = now_seconds() + ctx->max_seconds;
+}
+
+/* Maps a failed pcall to an error code and message, and pops the message. */
+static int call_error(rg__lua *ctx, int status, const char *what)
+{
+    const char *msg = lua_tostring(ctx->L, -1);
+    int code = ctx->over_budget ? RG_ERANGE : status == LUA_ERRMEM ? RG_ENOMEM : RG_ECORRUPT;
+    rg__error(code, "Lua %s failed: %s", what, msg ? msg : "(error object is not a string)");
+    lua_pop(ctx->L, 1);
+    return code;
+}
+
+int rg__lua_create(rg__lua **out, const rg_script_limits *limits, const uint64_t *frame)
+{
+    rg__lua *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return rg__error(RG_ENOMEM, "out of memory");
+    ctx->mem_cap = limits && limits->memory ? limits->memory : (size_t)64 << 20;
+    ctx->max_instr = limits && limits->instructions ? limits->instructions : 50000000u;
+    ctx->max_seconds = limits && limits->seconds > 0 ? limits->seconds : 2.0;
+    ctx->frame = frame;
+    ctx->L = lua_newstate(lua_alloc, ctx);
+    if (!ctx->L) {
+        free(ctx);
+        return rg__error(RG_ENOMEM, "cannot create a Lua interpreter");
+    }
+    lua_atpanic(ctx->L, NULL);
+    int st = lua_cpcall(ctx->L, setup, NULL);
+    if (st != 0) {
+        int rc = call_error(ctx, st, "setup");
+        rg__lua_free(ctx);
+        return rc;
+    }
+    lua_sethook(ctx->L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    *out = ctx;
+    return RG_OK;
+}
+
+void rg__lua_free(rg__lua *lua)
+{
+    if (!lua)
+        return;
+    if (lua->L)
+        lua_close(lua->L);
+    free(lua);
+}
+
+void rg__lua_bind(rg__lua *lua, rg_gamedata *gd)
+{
+    lua->gd = gd;
+}
+
+int rg__lua_run(rg__lua *lua, const char *name, const char *source)
+{
+    uint8_t *file = NULL;
+    size_t len;
+    if (!source) {
+        int rc = rg__read_file(name, SCRIPT_MAX_SIZE, &file, &len);
+        if (rc != RG_OK)
+            return rg__error_context(rc, "script");
+        source = (const char *)file;
+    } else {
+        len = strlen(source);
+    }
+    if (len > 0 && source[0] == LUA_SIGNATURE[0]) {
+        free(file);
+        return rg__error(RG_ECORRUPT, "script %s is precompiled Lua bytecode, which is not accepted", name);
+    }
+    char chunk[256];
+    snprintf(chunk, sizeof chunk, "@%s", name);
+    int st = luaL_loadbuffer(lua->L, source, len, chunk);
+    free(file);
+    if (st != 0)
+        return call_error(lua, st, "load");
+    arm(lua);
+    st = lua_pcall(lua->L, 0, 0, 0);
+    return st == 0 ? RG_OK : call_error(lua, st, "script");
+}
+
+int rg__lua_call(rg__lua *lua, const char *function, double *result)
+{
+    lua_State *L = lua->L;
+    lua_getglobal(L, function);
+    if (!lua_isfunction(L, -1)) {
+        lua_pop(L, 1);
+        return rg__error(RG_ENOTFOUND, "Lua call failed: no function named \"%s\"", function);
+    }
+    arm(lua);
+    int st = lua_pcall(L, 0, 1, 0);
+    if (st != 0)
+        return call_error(lua, st, "call");
+    int t = lua_type(L, -1);
+    *result = t == LUA_TNUMBER ? lua_tonumber(L, -1) : t == LUA_TBOOLEAN ? lua_toboolean(L, -1) : 0;
+    lua_pop(L, 1);
+    return RG_OK;
+}

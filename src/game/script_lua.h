@@ -1,0 +1,21 @@
+/* A sandboxed Lua 5.1 interpreter for one scenario: base/table/string/math only, the `data` and `scenario`
+ * globals of compat spec §9, and limits on instructions, time and memory for every call. */
+#ifndef RG_SRC_GAME_SCRIPT_LUA_H
+#define RG_SRC_GAME_SCRIPT_LUA_H
+
+#include <retrogym/gamedata.h>
+#include <retrogym/scenario.h>
+
+typedef struct rg__lua rg__lua;
+
+/* *frame points at the scenario's frame counter (read by scenario.frame / scenario.timestep). */
+int rg__lua_create(rg__lua **out, const rg_script_limits *limits, const uint64_t *frame);
+void rg__lua_free(rg__lua *lua);
+/* The gamedata that `data` reads and writes (set before each use). */
+void rg__lua_bind(rg__lua *lua, rg_gamedata *gd);
+/* Runs a chunk (source text, or the file when source is NULL). Binary chunks are refused. */
+int rg__lua_run(rg__lua *lua, const char *name, const char *source);
+/* Calls a global function with no arguments. Numbers give their value, booleans 0/1, anything else 0. */
+int rg__lua_call(rg__lua *lua, const char *function, double *result);
+
+#endif
