@@ -12,6 +12,11 @@ extern FILE *cli_out;
 
 int cmd_cores(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_games(int argc, char **argv);
+int cmd_states(int argc, char **argv);
+int cmd_scenarios(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* Prints "retrogym: <message>" on stderr and returns 1 (the exit status of a failed command). */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -19,5 +24,28 @@ int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_parse_u64(const char *s, uint64_t *out);
 /* Writes a packed RGB24 image as PNG. Returns 0 on success. */
 int cli_write_png(const char *path, const uint8_t *rgb, unsigned width, unsigned height);
+
+/* The integration-data options shared by games, states, scenarios, validate and import (data_args.c). */
+#define CLI_MAX_CUSTOM 64
+typedef struct cli_data_args {
+    const char *data_path;    /* --data-path DIR */
+    const char *integrations; /* --integrations NAME */
+    const char *custom[CLI_MAX_CUSTOM]; /* --custom-path DIR, repeatable */
+    size_t n_custom;
+} cli_data_args;
+/* Consumes a data option at argv[*i] (and its value): 1 when it was one, 0 when not, -1 after printing an error. */
+int cli_data_option(cli_data_args *a, int argc, char **argv, int *i);
+/* Opens the data root; custom paths are added as custom integrations (so the default includes them); *flags is
+ * --integrations or fallback_flags. Returns 0, or 1 after printing the error. */
+int cli_data_open(const cli_data_args *a, unsigned fallback_flags, rg_datapaths **dp, unsigned *flags);
+/* Whether an argument asks for help. */
+int cli_is_help(const char *arg);
+/* The help lines of the shared options. */
+#define CLI_DATA_OPTIONS_HELP                                                                                     \
+    "  --data-path DIR         data root (default: $RETROGYM_DATA_PATH, else the data folder of the source tree)\n" \
+    "  --custom-path DIR       a custom integration folder, absolute or relative to the data root (repeatable;\n"  \
+    "                          included in the default search)\n"                                                 \
+    "  --integrations NAME     stable|contrib|experimental|custom|all, or contrib-only, experimental-only,\n"        \
+    "                          custom-only; several joined with '|' or ','\n"
 
 #endif

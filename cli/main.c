@@ -15,6 +15,12 @@ static const char usage[] =
     "commands:\n"
     "  cores            list the emulator cores found, their version, systems and extensions\n"
     "  run ROM          run a ROM headless and report frames/s\n"
+    "  games            list the integrated games\n"
+    "  states GAME      list a game's save states\n"
+    "  scenarios GAME   list a game's scenarios\n"
+    "  validate [GAME|PATH...]\n"
+    "                   check integrations (files, data.json, scenarios, default state, ROM hash)\n"
+    "  import [PATH...] copy known ROMs from files, folders and zip archives into their game folders\n"
     "\n"
     "Run 'retrogym <command> --help' for a command's options.\n";
 
@@ -72,6 +78,16 @@ int main(int argc, char **argv)
         rc = cmd_cores(argc - 1, argv + 1);
     else if (strcmp(argv[1], "run") == 0)
         rc = cmd_run(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "games") == 0)
+        rc = cmd_games(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "states") == 0)
+        rc = cmd_states(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "scenarios") == 0)
+        rc = cmd_scenarios(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "validate") == 0)
+        rc = cmd_validate(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "import") == 0)
+        rc = cmd_import(argc - 1, argv + 1);
     else
         rc = cli_fail("unknown command \"%s\" (try retrogym --help)", argv[1]);
     if (fflush(cli_out) != 0 && rc == 0)

@@ -16,6 +16,7 @@
 #include "emu.h"
 #include "error.h"
 #include "gamedata.h"
+#include "integration.h"
 #include "log.h"
 #include "scenario.h"
 #include "system.h"

@@ -25,6 +25,7 @@ struct rg__lua {
     uint64_t max_instr, instr;
     double max_seconds, deadline;
     int over_budget; /* 1 instructions, 2 time */
+    int out_of_memory;
 };
 
 static double now_seconds(void)
@@ -42,8 +43,10 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         ctx->mem_used -= osize;
         return NULL;
     }
-    if (nsize > osize && ctx->mem_used - osize + nsize > ctx->mem_cap)
+    if (nsize > osize && ctx->mem_used - osize + nsize > ctx->mem_cap) {
+        ctx->out_of_memory = 1;
         return NULL;
+    }
     void *p = realloc(ptr, nsize);
     if (p)
         ctx->mem_used = ctx->mem_used - osize + nsize;
@@ -156,6 +159,33 @@ static int ignore_assignment(lua_State *L)
     return 0;
 }
 
+/* pcall and xpcall that cannot swallow the end of a budget or of memory: those errors go on to our caller. */
+static int finish_pcall(lua_State *L, int status, int base)
+{
+    rg__lua *ctx = ctx_of(L);
+    if (ctx->over_budget || ctx->out_of_memory)
+        return lua_error(L);
+    lua_pushboolean(L, status == 0);
+    lua_insert(L, base);
+    return lua_gettop(L) - base + 1;
+}
+
+static int guarded_pcall(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    int st = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    return finish_pcall(L, st, 1);
+}
+
+static int guarded_xpcall(lua_State *L)
+{
+    luaL_checkany(L, 2);
+    lua_settop(L, 2);
+    lua_insert(L, 1); /* handler, function */
+    int st = lua_pcall(L, 0, LUA_MULTRET, 1);
+    return finish_pcall(L, st, 2);
+}
+
 static int no_print(lua_State *L)
 {
     (void)L;
@@ -212,6 +242,10 @@ static int setup(lua_State *L)
     remove_global(L, "coroutine", "wrap");
     lua_pushcfunction(L, no_print);
     lua_setglobal(L, "print");
+    lua_pushcfunction(L, guarded_pcall);
+    lua_setglobal(L, "pcall");
+    lua_pushcfunction(L, guarded_xpcall);
+    lua_setglobal(L, "xpcall");
     make_proxy(L, "data", data_index, data_newindex);
     make_proxy(L, "scenario", scenario_index, ignore_assignment);
     return 0;
@@ -221,6 +255,7 @@ static void arm(rg__lua *ctx)
 {
     ctx->instr = 0;
     ctx->over_budget = 0;
+    ctx->out_of_memory = 0;
     ctx->deadline = now_seconds() + ctx->max_seconds;
 }
 
@@ -228,7 +263,7 @@ static void arm(rg__lua *ctx)
 static int call_error(rg__lua *ctx, int status, const char *what)
 {
     const char *msg = lua_tostring(ctx->L, -1);
-    int code = ctx->over_budget ? RG_ERANGE : status == LUA_ERRMEM ? RG_ENOMEM : RG_ECORRUPT;
+    int code = ctx->over_budget ? RG_ERANGE : (status == LUA_ERRMEM || ctx->out_of_memory) ? RG_ENOMEM : RG_ECORRUPT;
     rg__error(code, "Lua %s failed: %s", what, msg ? msg : "(error object is not a string)");
     lua_pop(ctx->L, 1);
     return code;

@@ -1,0 +1,136 @@
+/* `retrogym import PATH...`: copies known ROMs into their integration folders (Gym Retro's `retro.import`). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char help[] =
+    "usage: retrogym import [PATH...] [options]\n"
+    "\n"
+    "Looks through files, folders (recursively) and .zip archives (and zips inside them) for ROMs whose SHA-1\n"
+    "is listed in a game's rom.sha, in any integration folder, and writes each one as rom.<ext> into that game's\n"
+    "folder. Default PATH: the current folder. Prints \"Importing GAME\" per ROM and \"Imported N games\";\n"
+    "skipped files and archive members are reported on stderr. Candidates over 32 MiB are skipped.\n"
+    "\n"
+    "options:\n"
+    "  --data-path DIR         data root (default: $RETROGYM_DATA_PATH, else the data folder of the source tree)\n"
+    "  --custom-path DIR       a custom integration folder whose games are imported too (repeatable)\n"
+    "  --quiet                 no progress, no per-ROM lines, no warnings: only the summary\n";
+
+typedef struct import_ui {
+    int tty;          /* stderr is a terminal: a progress line is drawn there */
+    int quiet;
+    int line_drawn;   /* a progress line is on screen and must be cleared before other output */
+    double last_draw; /* seconds (monotonic) of the last drawing */
+} import_ui;
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void clear_line(import_ui *ui)
+{
+    if (ui->line_drawn) {
+        fputs("\r\033[K", stderr);
+        ui->line_drawn = 0;
+    }
+}
+
+static void on_progress(size_t done, size_t total, const char *current, void *user)
+{
+    import_ui *ui = user;
+    if (ui->quiet || !ui->tty)
+        return;
+    double now = seconds();
+    if (done != total && now - ui->last_draw < 0.05) /* at most 20 drawings a second */
+        return;
+    ui->last_draw = now;
+    enum { WIDTH = 30 };
+    size_t fill = total ? done * WIDTH / total : WIDTH;
+    char bar[WIDTH + 1];
+    memset(bar, '#', fill);
+    memset(bar + fill, '.', WIDTH - fill);
+    bar[WIDTH] = '\0';
+    const char *name = strrchr(current, '/');
+    name = name ? name + 1 : current;
+    fprintf(stderr, "\r\033[K[%s] %zu/%zu %.40s", bar, done, total, name);
+    fflush(stderr);
+    ui->line_drawn = 1;
+}
+
+static void on_warning(const char *message, void *user)
+{
+    import_ui *ui = user;
+    if (ui->quiet)
+        return;
+    clear_line(ui);
+    fprintf(stderr, "retrogym: warning: %s\n", message);
+}
+
+static void on_imported(const char *game, const char *path, void *user)
+{
+    import_ui *ui = user;
+    (void)path;
+    if (ui->quiet)
+        return;
+    clear_line(ui);
+    fprintf(cli_out, "Importing %s\n", game);
+    fflush(cli_out);
+}
+
+int cmd_import(int argc, char **argv)
+{
+    cli_data_args a = {0};
+    const char *paths[1024];
+    size_t n_paths = 0;
+    import_ui ui = {.tty = isatty(STDERR_FILENO)};
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(help, cli_out);
+            return 0;
+        }
+        if (strcmp(argv[i], "--integrations") == 0)
+            return cli_fail("import: --integrations does not apply (every integration folder is searched)");
+        int r = cli_data_option(&a, argc, argv, &i);
+        if (r < 0)
+            return 1;
+        if (r > 0)
+            continue;
+        if (strcmp(argv[i], "--quiet") == 0)
+            ui.quiet = 1;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_fail("import: unknown option \"%s\"", argv[i]);
+        else if (n_paths == sizeof paths / sizeof paths[0])
+            return cli_fail("import: too many paths");
+        else
+            paths[n_paths++] = argv[i];
+    }
+    if (n_paths == 0)
+        paths[n_paths++] = ".";
+    rg_datapaths *dp;
+    unsigned flags;
+    if (cli_data_open(&a, RG_INTEGRATIONS_ALL, &dp, &flags) != 0)
+        return 1;
+    rg_import_options opts = RG_IMPORT_OPTIONS_INIT;
+    opts.progress = on_progress;
+    opts.warning = on_warning;
+    opts.imported = on_imported;
+    opts.user = &ui;
+    rg_import_report rep = {0};
+    int rc = rg_import(dp, paths, n_paths, &opts, &rep);
+    clear_line(&ui);
+    rg_datapaths_free(dp);
+    fprintf(cli_out, "Imported %zu games\n", rep.imported); /* Gym Retro's wording, whatever the number */
+    if (!ui.quiet)
+        fprintf(stderr, "retrogym: %zu file%s found, %zu candidate%s hashed, %zu skipped, %zu known hashes\n",
+                rep.files, rep.files == 1 ? "" : "s", rep.scanned, rep.scanned == 1 ? "" : "s", rep.skipped,
+                rep.known);
+    if (rc != RG_OK)
+        return cli_fail("import: %s", rg_error_last());
+    return 0;
+}

@@ -1,0 +1,295 @@
+/**
+ * @file integration.h
+ * Game integration data (compat spec §6, §11.2): the data root and its integration folders, finding files of a
+ * game, listing games/states/scenarios, `metadata.json`, `rom.sha` and ROM hashing, importing ROMs, and the
+ * validators of the integration test-suite. See docs/integrations.md.
+ *
+ * A game lives in `<root>/<integration>/<Game>-<System>/`, where `<integration>` is `stable`, `contrib`,
+ * `experimental` or a custom path. Which folders are searched, and in which order, is decided by an
+ * rg_datapaths handle and a set of integration flags; there is no process-wide state.
+ */
+#ifndef RETROGYM_INTEGRATION_H
+#define RETROGYM_INTEGRATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* String lists                                                                                                 */
+
+/** A list of strings returned by the library (game names, state names, search folders, hashes). */
+typedef struct rg_strlist rg_strlist;
+
+size_t rg_strlist_count(const rg_strlist *list);
+/** The i-th string, or NULL when out of range. Valid until rg_strlist_free(). */
+const char *rg_strlist_at(const rg_strlist *list, size_t i);
+void rg_strlist_free(rg_strlist *list);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Data root and integration flags                                                                              */
+
+/** Integration flags, with Gym Retro's values. A set of flags is an `unsigned`; 0 means the handle's default. */
+typedef enum rg_integrations {
+    RG_INTEGRATIONS_DEFAULT = 0,           /**< the handle's default (initially STABLE) */
+    RG_INTEGRATIONS_STABLE = 1,
+    RG_INTEGRATIONS_EXPERIMENTAL_ONLY = 2,
+    RG_INTEGRATIONS_CONTRIB_ONLY = 4,
+    RG_INTEGRATIONS_CUSTOM_ONLY = 8,
+    RG_INTEGRATIONS_EXPERIMENTAL = 3,      /**< STABLE | EXPERIMENTAL_ONLY */
+    RG_INTEGRATIONS_CONTRIB = 5,           /**< STABLE | CONTRIB_ONLY */
+    RG_INTEGRATIONS_CUSTOM = 9,            /**< STABLE | CUSTOM_ONLY */
+    RG_INTEGRATIONS_ALL = 15
+} rg_integrations;
+
+/** Environment variable naming the data root. */
+#define RG_DATA_PATH_ENV "RETROGYM_DATA_PATH"
+
+/** Where integration data is searched: a data root, a default set of flags and an ordered list of custom paths. */
+typedef struct rg_datapaths rg_datapaths;
+
+/**
+ * Creates a handle. The data root is `root` when non-NULL and non-empty, else `$RETROGYM_DATA_PATH` when set and
+ * non-empty, else the data folder of the source tree the library was built from. The default flags are STABLE;
+ * there are no custom paths.
+ * @return RG_OK, RG_ENOMEM, RG_ENOTFOUND when the root is not a folder
+ */
+int rg_datapaths_create(rg_datapaths **out, const char *root);
+void rg_datapaths_free(rg_datapaths *dp);
+
+/** The data root (as given, without trailing '/'). Valid until rg_datapaths_free(). */
+const char *rg_datapaths_root(const rg_datapaths *dp);
+
+/** Appends a custom integration folder: absolute, or relative to the data root. Order is kept; no duplicates check. */
+int rg_datapaths_add_custom_path(rg_datapaths *dp, const char *path);
+/** Removes every custom path (the default flags are unchanged). */
+void rg_datapaths_clear_custom_paths(rg_datapaths *dp);
+/** rg_datapaths_add_custom_path() and ORs CUSTOM_ONLY into the default flags (Gym Retro's add_custom_integration). */
+int rg_datapaths_add_custom_integration(rg_datapaths *dp, const char *path);
+/** ORs flags into the default. @return RG_OK, RG_EINVAL for bits outside ALL */
+int rg_datapaths_add_integrations(rg_datapaths *dp, unsigned flags);
+/** Sets the default back to STABLE; custom paths remain. */
+void rg_datapaths_reset_default(rg_datapaths *dp);
+/** The default flags. */
+unsigned rg_datapaths_default(const rg_datapaths *dp);
+
+/**
+ * The folders searched for `flags`, in priority order, as written: "contrib", "experimental", the custom paths in
+ * insertion order, "stable" (each only when its flag is set). Gym Retro's `Integrations.paths`.
+ * @return RG_OK, RG_EINVAL (NULL, bits outside ALL), RG_ENOMEM
+ */
+int rg_datapaths_dirs(const rg_datapaths *dp, unsigned flags, rg_strlist **out);
+
+/**
+ * Parses integration names for a command line: "stable", "contrib", "experimental", "custom" (each including
+ * stable, as in Gym Retro), "contrib-only", "experimental-only", "custom-only", "all", "default"; several may be
+ * joined with '|' or ','. @return RG_OK or RG_EINVAL with a message naming the unknown word
+ */
+int rg_integrations_parse(const char *text, unsigned *flags);
+/** A name for flags: "all" for ALL, "default" for 0, else the set names joined by '|' ("stable|contrib"). */
+const char *rg_integrations_name(unsigned flags, char *buf, size_t cap);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Finding and listing                                                                                          */
+
+/**
+ * The first existing `<root>/<dir>/<game>/<file>` over the folders of `flags` (0: the default). An absolute custom
+ * path or an absolute `file` is used as is; an empty `game` looks in the folder itself, an empty `file` finds the
+ * game's folder.
+ * @param path receives a string freed with free()
+ * @return RG_OK, RG_EINVAL, RG_ENOMEM, RG_ENOTFOUND (message names the game and file)
+ */
+int rg_data_file_path(const rg_datapaths *dp, const char *game, const char *file, unsigned flags, char **path);
+
+/**
+ * The ROM of a game: `rom.<ext>` for the extensions of the system named by the game's `-<System>` suffix, else for
+ * the extensions of every known system. @return as rg_data_file_path(); RG_ENOTFOUND "No romfiles found for game"
+ */
+int rg_data_rom_path(const rg_datapaths *dp, const char *game, unsigned flags, char **path);
+
+/** The system of a game from its `-<System>` suffix ("StarCatcher-Nes" -> Nes). @return RG_OK, RG_ENOTFOUND */
+int rg_data_game_system(const char *game, const rg_system_info **out);
+
+/** Sorted unique names of the game folders (holding a `rom.sha`) over the folders of flags. */
+int rg_data_list_games(const rg_datapaths *dp, unsigned flags, rg_strlist **out);
+/** Sorted unique stems of `*.state` files of a game, without those starting with '_'. */
+int rg_data_list_states(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out);
+/** Sorted unique stems of the game's `*.json` files that parse as objects with `reward`, `rewards` or `done`. */
+int rg_data_list_scenarios(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* metadata.json                                                                                                */
+
+/** A parsed `metadata.json`: default_state, default_player_state, whitelist (other keys are ignored). */
+typedef struct rg_metadata rg_metadata;
+
+/** Reads and parses a file (at most 4 MiB). @return RG_OK, RG_ENOTFOUND, RG_EIO, RG_ETOOBIG, RG_ECORRUPT */
+int rg_metadata_load(rg_metadata **out, const char *path);
+/**
+ * Parses JSON text: it must be an object; `default_state` a string, `default_player_state` an array of strings,
+ * `whitelist` an object of arrays of strings, when present. @return RG_OK, RG_ECORRUPT (message says what), RG_ENOMEM
+ */
+int rg_metadata_parse(rg_metadata **out, const char *text, size_t len);
+void rg_metadata_free(rg_metadata *m);
+
+/** `default_state`, or NULL. Strings are valid until rg_metadata_free(). */
+const char *rg_metadata_default_state(const rg_metadata *m);
+/** Number of `default_player_state` entries, and the i-th (NULL when out of range). */
+size_t rg_metadata_player_state_count(const rg_metadata *m);
+const char *rg_metadata_player_state(const rg_metadata *m, size_t i);
+/** The state for a number of players: `default_player_state[players-1]` when players <= its length, else
+ *  `default_state`; NULL when neither applies (or players is 0). */
+const char *rg_metadata_state_for_players(const rg_metadata *m, unsigned players);
+/** The whitelisted warnings of one file ("data.json", "scenario.json"): count, and the i-th. */
+size_t rg_metadata_whitelist_count(const rg_metadata *m, const char *file);
+const char *rg_metadata_whitelist_at(const rg_metadata *m, const char *file, size_t i);
+
+/**
+ * The default state name of a game for a number of players (>= 1), from the first `metadata.json` over flags.
+ * @param state receives a string freed with free()
+ * @return RG_OK; RG_ENOTFOUND when there is no metadata.json or it names no state; RG_ECORRUPT, RG_EINVAL
+ */
+int rg_data_default_state(const rg_datapaths *dp, const char *game, unsigned players, unsigned flags, char **state);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* rom.sha and ROM hashes                                                                                       */
+
+/** ROMs larger than this are not hashed or imported ("ROM is too big"). */
+#define RG_ROM_MAX_SIZE (32u * 1024u * 1024u)
+/** Length of a SHA-1 in hex. */
+#define RG_SHA1_HEX 40
+
+/**
+ * SHA-1 of a ROM as Gym Retro computes it: when `name` ends in ".nes" (any case), of the bytes after the 16-byte
+ * iNES header (no signature check); otherwise of all bytes. `hex` receives 40 lower-case digits and a NUL.
+ */
+int rg_rom_sha1(const void *data, size_t size, const char *name, char hex[RG_SHA1_HEX + 1]);
+/** The same for a file (at most RG_ROM_MAX_SIZE bytes). @return RG_OK, RG_ENOTFOUND, RG_EIO, RG_ETOOBIG */
+int rg_rom_sha1_file(const char *path, char hex[RG_SHA1_HEX + 1]);
+
+/**
+ * Parses `rom.sha` text: one SHA-1 per line, 40 hex digits (upper case is lowered), spaces and CR around a line
+ * and blank lines ignored. An empty file gives an empty list.
+ * @return RG_OK, RG_ECORRUPT naming the first bad line, RG_ENOMEM
+ */
+int rg_romsha_parse(const char *text, size_t len, rg_strlist **out);
+/** Reads (at most 1 MiB) and parses a `rom.sha` file. */
+int rg_romsha_load(const char *path, rg_strlist **out);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Import                                                                                                       */
+
+/** Progress: `done` of `total` files of the walk handled; `current` is the file (or "archive.zip:member"). */
+typedef void (*rg_import_progress_fn)(size_t done, size_t total, const char *current, void *user);
+/** A skipped file or archive member, with the reason. */
+typedef void (*rg_import_warning_fn)(const char *message, void *user);
+/** A ROM written: the game and the file written. */
+typedef void (*rg_import_imported_fn)(const char *game, const char *path, void *user);
+
+#define RG_IMPORT_OPTIONS_VERSION 1
+
+/** Import settings. Start from RG_IMPORT_OPTIONS_INIT; zeros mean the defaults given. */
+typedef struct rg_import_options {
+    unsigned version;                 /**< RG_IMPORT_OPTIONS_VERSION */
+    rg_import_progress_fn progress;   /**< may be NULL */
+    rg_import_warning_fn warning;     /**< may be NULL */
+    rg_import_imported_fn imported;   /**< may be NULL */
+    void *user;                       /**< passed to the callbacks */
+    size_t max_rom_size;              /**< largest candidate ROM; 0: RG_ROM_MAX_SIZE */
+    size_t max_nested_zip_size;       /**< largest zip inside a zip read into memory; 0: 128 MiB */
+    uint64_t max_archive_bytes;       /**< bytes inflated from one archive on disk, nested ones included;
+                                           0: 1 GiB */
+    unsigned max_zip_depth;           /**< zips inside zips followed this deep (1: only archives on disk); 0: 4 */
+    unsigned max_dir_depth;           /**< folders walked this deep; 0: 64 */
+} rg_import_options;
+
+#define RG_IMPORT_OPTIONS_INIT {RG_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0}
+
+/** What an import did. */
+typedef struct rg_import_report {
+    size_t known;     /**< hashes known from all integration folders */
+    size_t files;     /**< files found by the walk */
+    size_t scanned;   /**< candidates hashed (files and archive members) */
+    size_t skipped;   /**< files, archives and members skipped with a warning */
+    size_t imported;  /**< distinct games written */
+} rg_import_report;
+
+/**
+ * Imports ROMs (Gym Retro's `retro.import`): builds the table of known hashes from every game of every
+ * integration folder (ALL plus the custom paths; for a hash in several, the later folder wins, stable last), walks
+ * `paths` (files, folders recursively without following folder links, `.zip` archives and zips inside them), and
+ * writes each matching ROM atomically to `<integration folder>/<Game>/rom.<ext>`, `<ext>` being the first
+ * extension of the game's system. Nothing is written anywhere else: names inside archives are never used as paths.
+ * Unreadable files, bad archives, members over the limits are skipped with a warning.
+ * @return RG_OK (even when nothing matched), RG_EINVAL, RG_ENOMEM, RG_EIO when a matching ROM cannot be written
+ *         (the import goes on; the last write error is returned)
+ */
+int rg_import(const rg_datapaths *dp, const char *const *paths, size_t n_paths, const rg_import_options *opts,
+              rg_import_report *report);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Validation (the integration test-suite's checks)                                                            */
+
+typedef enum rg_severity {
+    RG_SEVERITY_WARNING = 1,
+    RG_SEVERITY_ERROR = 2
+} rg_severity;
+
+/** One finding: the file it is about (a path, or a game name), its severity and a message. */
+typedef struct rg_diag {
+    const char *file;
+    rg_severity severity;
+    const char *message;
+} rg_diag;
+
+/** A growing list of findings. */
+typedef struct rg_diags rg_diags;
+
+int rg_diags_create(rg_diags **out);
+void rg_diags_free(rg_diags *d);
+size_t rg_diags_count(const rg_diags *d);
+/** The i-th finding, or NULL. Valid until the next append or rg_diags_free(). */
+const rg_diag *rg_diags_at(const rg_diags *d, size_t i);
+/** Number of findings of a severity. */
+size_t rg_diags_severity_count(const rg_diags *d, rg_severity severity);
+
+/*
+ * Each validator appends to `out` and returns RG_OK when it could run (findings, errors included, are in `out`);
+ * RG_EINVAL, RG_ENOMEM, or RG_ENOTFOUND when the game folder does not exist for those flags. Files are found over
+ * `flags` (0: the default); like Gym Retro, metadata.json (whitelist), data.json for a scenario and the states for
+ * the default state are also looked for in stable.
+ */
+
+/** data.json: info present, each variable an object with an integer address and a valid type, suspicious types
+ *  warned, whitelist reconciled. No data.json: nothing (rg_validate_missing reports it). */
+int rg_validate_data(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+/** A scenario (stem, e.g. "scenario", or file name "contest.json"): reward/done presence, reward variables exist
+ *  and have reward or penalty, done variables have op, `condition: all` needs two checks, `negative` on unsigned
+ *  absolute variables, whitelist reconciled. */
+int rg_validate_scenario(const rg_datapaths *dp, const char *game, const char *scenario, unsigned flags,
+                         rg_diags *out);
+/** metadata.json's default_state (and default_player_state entries) name existing states. */
+int rg_validate_default_state(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+/** Every game over flags has data.json, scenario.json, metadata.json, a state and rom.sha (scan_missing). */
+int rg_validate_missing(const rg_datapaths *dp, unsigned flags, rg_diags *out);
+/** The ROM's SHA-1 is listed in rom.sha ("sha mismatch"); a missing ROM is an error. */
+int rg_validate_hash(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+/** The ROM's extension belongs to the game's system; a Genesis ROM has "SEGA " or " SEGA" at 0x100 unless the
+ *  whitelist has an entry for "rom.md". A missing ROM is an error. */
+int rg_validate_rom(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+
+/** All data checks of one game: missing files, data, every listed scenario (scenario.json always), default state;
+ *  and hash and ROM when a ROM is present. */
+int rg_validate_game(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+/** rg_validate_game() on one game folder given by path (its name is the folder's name; nothing else is searched). */
+int rg_validate_dir(const char *game_dir, rg_diags *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
