@@ -25,6 +25,19 @@ int cli_parse_u64(const char *s, uint64_t *out);
 /* Writes a packed RGB24 image as PNG. Returns 0 on success. */
 int cli_write_png(const char *path, const uint8_t *rgb, unsigned width, unsigned height);
 
+/* --buttons: hold MASK on PORT from FRAME on. */
+#define CLI_MAX_BUTTON_SPECS 256
+typedef struct button_spec {
+    uint64_t frame;
+    unsigned port;
+    uint16_t mask;
+} button_spec;
+/* Parses MASK@FRAME[/PORT] (MASK: a number, or the system's button names joined by '+'). 0, or 1 after an error. */
+int cli_parse_buttons(const char *text, const rg_system_info *sys, button_spec *out);
+/* Orders specs by frame, keeping the given order within a frame. */
+void cli_sort_buttons(button_spec *specs, size_t n);
+int cmd_play(int argc, char **argv);
+
 /* The integration-data options shared by games, states, scenarios, validate and import (data_args.c). */
 #define CLI_MAX_CUSTOM 64
 typedef struct cli_data_args {

@@ -24,20 +24,13 @@ static const char help[] =
     "  --log-level LEVEL    debug|info|warn|error|none: core and library messages on stderr (default warn)\n"
     "  --quiet              print only the --ram dumps\n";
 
-#define MAX_SPECS 256
 #define MAX_DUMPS 64
-
-typedef struct button_spec {
-    uint64_t frame;
-    unsigned port;
-    uint16_t mask;
-} button_spec;
 
 typedef struct run_args {
     const char *rom;
     rg_emu_options opts;
     uint64_t frames;
-    button_spec specs[MAX_SPECS];
+    button_spec specs[CLI_MAX_BUTTON_SPECS];
     size_t n_specs;
     const char *state_in, *state_out, *png;
     uint64_t dump_addr[MAX_DUMPS], dump_len[MAX_DUMPS];
@@ -49,51 +42,6 @@ static void log_to_stderr(rg_log_level level, const char *message, void *user)
 {
     (void)user;
     fprintf(stderr, "%s: %s\n", rg_log_level_name(level), message);
-}
-
-/* "A+START" -> mask, using the system's button names; or a number. */
-static int parse_mask(const char *text, const rg_system_info *sys, uint16_t *mask)
-{
-    uint64_t v;
-    if (cli_parse_u64(text, &v) == 0) {
-        if (v > 0xFFFF)
-            return cli_fail("button mask %s is wider than 16 bits", text);
-        *mask = (uint16_t)v;
-        return 0;
-    }
-    *mask = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save = NULL, *tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
-        int id = rg_system_button_id(sys, tok);
-        if (id < 0)
-            return cli_fail("%s has no button named \"%s\"", sys ? sys->name : "this system", tok);
-        *mask |= (uint16_t)(1u << id);
-    }
-    return 0;
-}
-
-static int parse_spec(const char *text, const rg_system_info *sys, button_spec *out)
-{
-    char buf[256];
-    if (strlen(text) >= sizeof buf)
-        return cli_fail("--buttons %s: too long", text);
-    strcpy(buf, text);
-    char *at = strchr(buf, '@');
-    if (!at)
-        return cli_fail("--buttons %s: expected MASK@FRAME", text);
-    *at = '\0';
-    char *slash = strchr(at + 1, '/');
-    uint64_t port = 0;
-    if (slash) {
-        *slash = '\0';
-        if (cli_parse_u64(slash + 1, &port) != 0 || port >= RG_MAX_PORTS)
-            return cli_fail("--buttons %s: port must be 0..%d", text, RG_MAX_PORTS - 1);
-    }
-    if (cli_parse_u64(at + 1, &out->frame) != 0)
-        return cli_fail("--buttons %s: bad frame number", text);
-    out->port = (unsigned)port;
-    return parse_mask(buf, sys, &out->mask);
 }
 
 static int parse_level(const char *s, rg_log_level *out)
@@ -138,8 +86,8 @@ static int parse_args(run_args *a, int argc, char **argv, const char **button_te
             if (cli_parse_u64(val, &a->frames) != 0)
                 return cli_fail("run: --frames %s is not a number", val);
         } else if (strcmp(arg, "--buttons") == 0) {
-            if (*n_button_text == MAX_SPECS)
-                return cli_fail("run: more than %d --buttons", MAX_SPECS);
+            if (*n_button_text == CLI_MAX_BUTTON_SPECS)
+                return cli_fail("run: more than %d --buttons", CLI_MAX_BUTTON_SPECS);
             button_text[(*n_button_text)++] = val;
         } else if (strcmp(arg, "--state-in") == 0) {
             a->state_in = val;
@@ -171,12 +119,6 @@ static int parse_args(run_args *a, int argc, char **argv, const char **button_te
     if (!a->rom)
         return cli_fail("run: no ROM given (see retrogym run --help)");
     return 0;
-}
-
-static int cmp_spec(const void *x, const void *y)
-{
-    const button_spec *a = x, *b = y;
-    return a->frame < b->frame ? -1 : a->frame > b->frame;
 }
 
 static void dump(const rg_emu *emu, uint64_t addr, uint64_t len)
@@ -245,7 +187,7 @@ static int finish(rg_emu *emu, const run_args *a)
 int cmd_run(int argc, char **argv)
 {
     run_args a;
-    const char *button_text[MAX_SPECS];
+    const char *button_text[CLI_MAX_BUTTON_SPECS];
     size_t n_button_text = 0;
     memset(&a, 0, sizeof a);
     int rc = parse_args(&a, argc, argv, button_text, &n_button_text);
@@ -255,9 +197,9 @@ int cmd_run(int argc, char **argv)
     if (a.opts.system ? rg_system_find(&sys, a.opts.system) : rg_system_for_path(&sys, a.rom))
         sys = NULL; /* rg_emu_open reports it below */
     for (size_t i = 0; i < n_button_text; i++)
-        if (parse_spec(button_text[i], sys, &a.specs[a.n_specs++]) != 0)
+        if (cli_parse_buttons(button_text[i], sys, &a.specs[a.n_specs++]) != 0)
             return 1;
-    qsort(a.specs, a.n_specs, sizeof a.specs[0], cmp_spec);
+    cli_sort_buttons(a.specs, a.n_specs);
     rg_emu *emu;
     if (rg_emu_open(&emu, a.rom, &a.opts) != RG_OK)
         return cli_fail("%s", rg_error_last());

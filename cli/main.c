@@ -15,6 +15,7 @@ static const char usage[] =
     "commands:\n"
     "  cores            list the emulator cores found, their version, systems and extensions\n"
     "  run ROM          run a ROM headless and report frames/s\n"
+    "  play GAME        play an integrated game with its scenario (reward, done) under scripted or random input\n"
     "  games            list the integrated games\n"
     "  states GAME      list a game's save states\n"
     "  scenarios GAME   list a game's scenarios\n"
@@ -78,6 +79,8 @@ int main(int argc, char **argv)
         rc = cmd_cores(argc - 1, argv + 1);
     else if (strcmp(argv[1], "run") == 0)
         rc = cmd_run(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "play") == 0)
+        rc = cmd_play(argc - 1, argv + 1);
     else if (strcmp(argv[1], "games") == 0)
         rc = cmd_games(argc - 1, argv + 1);
     else if (strcmp(argv[1], "states") == 0)

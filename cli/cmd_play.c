@@ -1,0 +1,269 @@
+/* retrogym play: runs an integrated game with its scenario (reward, done) under scripted or random input. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: retrogym play GAME [options]\n"
+    "\n"
+    "Plays an integrated game (e.g. StarCatcher-Nes) from its start state and scores it with its scenario, the\n"
+    "way an environment does: load the state, one frame with no buttons, reset the scenario, then one scenario\n"
+    "update per frame. Prints each episode's length, total reward and the game variables at its end.\n"
+    "\n"
+    "options:\n"
+    "  --state NAME         start state (default: metadata.json's default; 'none' for power-on)\n"
+    "  --scenario NAME      scenario file in the game folder, without .json (default: scenario)\n"
+    "  --frames N           frames per episode at most (default 18000)\n"
+    "  --episodes N         episodes to play (default 1)\n"
+    "  --buttons SPEC       scripted input as in 'retrogym run' (frames count from the episode's first step)\n"
+    "  --random SEED        random DISCRETE actions from the game's action groups (instead of --buttons)\n"
+    "  --repeat N           hold each random action N frames (default 4)\n"
+    "  --png FILE           write the last frame as PNG\n"
+    "  --core NAME          core to use\n" CLI_DATA_OPTIONS_HELP;
+
+typedef struct play_args {
+    const char *game, *state, *scenario, *png, *core;
+    uint64_t frames, episodes, repeat, seed;
+    int random;
+    const char *button_text[CLI_MAX_BUTTON_SPECS];
+    size_t n_buttons;
+    cli_data_args data;
+} play_args;
+
+static int parse_args(play_args *a, int argc, char **argv)
+{
+    a->frames = 18000;
+    a->episodes = 1;
+    a->repeat = 4;
+    a->scenario = "scenario";
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int d = cli_data_option(&a->data, argc, argv, &i);
+        if (d != 0) {
+            if (d < 0)
+                return 1;
+            continue;
+        }
+        if (cli_is_help(arg)) {
+            fputs(help, cli_out);
+            return -1;
+        }
+        uint64_t *num = strcmp(arg, "--frames") == 0     ? &a->frames
+                        : strcmp(arg, "--episodes") == 0 ? &a->episodes
+                        : strcmp(arg, "--repeat") == 0   ? &a->repeat
+                        : strcmp(arg, "--random") == 0   ? &a->seed
+                                                         : NULL;
+        const char **str = strcmp(arg, "--state") == 0      ? &a->state
+                           : strcmp(arg, "--scenario") == 0 ? &a->scenario
+                           : strcmp(arg, "--png") == 0      ? &a->png
+                           : strcmp(arg, "--core") == 0     ? &a->core
+                                                            : NULL;
+        if (num || str || strcmp(arg, "--buttons") == 0) {
+            if (!val)
+                return cli_fail("%s needs a value", arg);
+            i++;
+            if (num && cli_parse_u64(val, num) != 0)
+                return cli_fail("%s: \"%s\" is not a number", arg, val);
+            if (str)
+                *str = val;
+            if (!num && !str) {
+                if (a->n_buttons == CLI_MAX_BUTTON_SPECS)
+                    return cli_fail("at most %d --buttons", CLI_MAX_BUTTON_SPECS);
+                a->button_text[a->n_buttons++] = val;
+            }
+            a->random |= strcmp(arg, "--random") == 0;
+        } else if (arg[0] == '-') {
+            return cli_fail("play: unknown option %s (see --help)", arg);
+        } else if (!a->game) {
+            a->game = arg;
+        } else {
+            return cli_fail("play: one game at a time");
+        }
+    }
+    if (!a->game)
+        return cli_fail("play: which game? (see retrogym games)");
+    if (a->random && a->n_buttons)
+        return cli_fail("play: --random and --buttons exclude each other");
+    if (a->repeat == 0 || a->episodes == 0)
+        return cli_fail("play: --repeat and --episodes must be at least 1");
+    return 0;
+}
+
+/* Everything an episode needs, opened from the integration folder. */
+typedef struct game {
+    rg_emu *emu;
+    rg_gamedata *gd;
+    rg_scenario *sc;
+    rg_actionset *as;
+    uint8_t *state;
+    size_t state_len;
+} play_game;
+
+static void close_game(play_game *g)
+{
+    rg_actionset_free(g->as);
+    rg_scenario_free(g->sc);
+    rg_gamedata_free(g->gd);
+    rg_emu_free(g->emu);
+    free(g->state);
+}
+
+static int game_file(const rg_datapaths *dp, const char *game, const char *name, const char *ext, unsigned flags,
+                     char **path)
+{
+    char file[512];
+    size_t n = strlen(name), e = strlen(ext);
+    snprintf(file, sizeof file, "%s%s", name, n > e && strcmp(name + n - e, ext) == 0 ? "" : ext);
+    return rg_data_file_path(dp, game, file, flags, path);
+}
+
+static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, unsigned flags)
+{
+    char *rom = NULL, *data = NULL, *scen = NULL, *state = NULL, *state_name = NULL;
+    int rc = 1;
+    if (rg_data_rom_path(dp, a->game, flags, &rom) != RG_OK) {
+        cli_fail("%s", rg_error_last());
+        goto out;
+    }
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.core = a->core;
+    if (rg_emu_open(&g->emu, rom, &o) != RG_OK || rg_gamedata_create(&g->gd) != RG_OK ||
+        rg_scenario_create(&g->sc) != RG_OK) {
+        cli_fail("%s", rg_error_last());
+        goto out;
+    }
+    rg_gamedata_bind_emu(g->gd, g->emu);
+    if (game_file(dp, a->game, "data", ".json", flags, &data) == RG_OK &&
+        rg_gamedata_load_file(g->gd, data, 0) != RG_OK) {
+        cli_fail("%s", rg_error_last());
+        goto out;
+    }
+    if (game_file(dp, a->game, a->scenario, ".json", flags, &scen) != RG_OK) {
+        cli_fail("no scenario \"%s\" for %s", a->scenario, a->game);
+        goto out;
+    }
+    if (rg_scenario_load_file(g->sc, scen, 0) != RG_OK ||
+        rg_actionset_create(&g->as, rg_emu_system(g->emu), g->sc) != RG_OK) {
+        cli_fail("%s", rg_error_last());
+        goto out;
+    }
+    for (size_t i = 0; i < rg_gamedata_warning_count(g->gd); i++)
+        fprintf(stderr, "retrogym: warning: data.json: %s\n", rg_gamedata_warning(g->gd, i));
+    for (size_t i = 0; i < rg_scenario_warning_count(g->sc); i++)
+        fprintf(stderr, "retrogym: warning: %s: %s\n", a->scenario, rg_scenario_warning(g->sc, i));
+    const char *want = a->state;
+    if (!want && rg_data_default_state(dp, a->game, 1, flags, &state_name) == RG_OK)
+        want = state_name;
+    if (want && strcmp(want, "none") != 0) {
+        if (game_file(dp, a->game, want, ".state", flags, &state) != RG_OK) {
+            cli_fail("%s has no state \"%s\"", a->game, want);
+            goto out;
+        }
+        /* Keep the state in memory: every episode starts from it. */
+        if (rg_emu_state_load_file(g->emu, state) != RG_OK || rg_emu_state_size(g->emu, &g->state_len) != RG_OK ||
+            !(g->state = malloc(g->state_len)) ||
+            rg_emu_state_save(g->emu, g->state, g->state_len, &g->state_len) != RG_OK) {
+            cli_fail("state %s: %s", want, rg_error_last());
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(rom);
+    free(data);
+    free(scen);
+    free(state);
+    free(state_name);
+    return rc;
+}
+
+static uint64_t next_random(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void print_variables(const rg_gamedata *gd)
+{
+    for (size_t i = 0; i < rg_gamedata_variable_count(gd); i++) {
+        rg_variable v;
+        int64_t value;
+        rg_gamedata_variable_at(gd, i, &v);
+        if (rg_gamedata_get(gd, v.name, &value) == RG_OK)
+            fprintf(cli_out, "  %s=%lld", v.name, (long long)value);
+    }
+    fputc('\n', cli_out);
+}
+
+static int play_episode(play_game *g, const play_args *a, const button_spec *specs, size_t n_specs, uint64_t *rng,
+                        uint64_t episode)
+{
+    if (g->state && rg_emu_state_load(g->emu, g->state, g->state_len) != RG_OK)
+        return cli_fail("state: %s", rg_error_last());
+    for (unsigned p = 0; p < RG_MAX_PORTS; p++)
+        rg_emu_set_buttons(g->emu, p, 0);
+    if (rg_emu_run(g->emu) != RG_OK || rg_scenario_reset(g->sc, g->gd) != RG_OK ||
+        rg_scenario_update(g->sc, g->gd) != RG_OK)
+        return cli_fail("reset: %s", rg_error_last());
+    size_t next = 0;
+    uint64_t frame = 0;
+    uint16_t held = 0;
+    for (; frame < a->frames && !rg_scenario_done(g->sc); frame++) {
+        if (a->random) {
+            if (frame % a->repeat == 0) {
+                uint64_t action = next_random(rng) % rg_actionset_discrete_count(g->as);
+                held = (uint16_t)rg_actionset_discrete(g->as, &action);
+            }
+            rg_emu_set_buttons(g->emu, 0, held);
+        }
+        for (; next < n_specs && specs[next].frame <= frame; next++)
+            rg_emu_set_buttons(g->emu, specs[next].port, specs[next].mask);
+        if (rg_emu_run(g->emu) != RG_OK || rg_scenario_update(g->sc, g->gd) != RG_OK)
+            return cli_fail("frame %llu: %s", (unsigned long long)frame, rg_error_last());
+    }
+    fprintf(cli_out, "episode %llu: %llu frames, reward %g, %s\n", (unsigned long long)episode,
+            (unsigned long long)frame, (double)rg_scenario_total_reward(g->sc, 0),
+            rg_scenario_done(g->sc) ? "done" : "not done");
+    print_variables(g->gd);
+    return 0;
+}
+
+int cmd_play(int argc, char **argv)
+{
+    play_args a;
+    memset(&a, 0, sizeof a);
+    int rc = parse_args(&a, argc, argv);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    rg_datapaths *dp;
+    unsigned flags;
+    if (cli_data_open(&a.data, RG_INTEGRATIONS_DEFAULT, &dp, &flags) != 0)
+        return 1;
+    play_game g;
+    memset(&g, 0, sizeof g);
+    rc = open_game(&g, &a, dp, flags);
+    button_spec specs[CLI_MAX_BUTTON_SPECS];
+    size_t n_specs = 0;
+    for (size_t i = 0; rc == 0 && i < a.n_buttons; i++)
+        rc = cli_parse_buttons(a.button_text[i], rg_emu_system(g.emu), &specs[n_specs++]);
+    cli_sort_buttons(specs, n_specs);
+    uint64_t rng = a.seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+    for (uint64_t e = 1; rc == 0 && e <= a.episodes; e++)
+        rc = play_episode(&g, &a, specs, n_specs, &rng, e);
+    if (rc == 0 && a.png) {
+        rg_frame f;
+        rg_emu_frame(g.emu, &f);
+        size_t size = (size_t)f.width * f.height * 3;
+        uint8_t *rgb = malloc(size ? size : 1);
+        rc = rgb && rg_emu_frame_rgb24(g.emu, rgb, size) == RG_OK ? cli_write_png(a.png, rgb, f.width, f.height)
+                                                                   : cli_fail("--png: %s", rg_error_last());
+        free(rgb);
+    }
+    close_game(&g);
+    rg_datapaths_free(dp);
+    return rc;
+}
