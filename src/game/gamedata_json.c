@@ -45,11 +45,13 @@ static int load_entry(rg_gamedata *gd, const char *name, json_t *entry, unsigned
         return rg__error(RG_ECORRUPT, "variable \"%s\": the type must be a string", name);
     uint64_t mask = RG_MASK_ALL;
     json_t *jmask = json_object_get(entry, "mask");
-    if (jmask && rg__json_u64(jmask, &mask) != RG_OK) {
+    if (json_is_integer(jmask)) /* negative masks are two's complement, as Gym Retro reads them (Amidar: -113) */
+        mask = (uint64_t)json_integer_value(jmask);
+    else if (jmask && rg__json_u64(jmask, &mask) != RG_OK) {
         if (strict)
-            return rg__error(RG_ECORRUPT, "variable \"%s\": the mask must be a non-negative integer", name);
+            return rg__error(RG_ECORRUPT, "variable \"%s\": the mask must be an integer", name);
         mask = RG_MASK_ALL;
-        int rc = add_warning(gd, "variable %s: mask is not a non-negative integer, ignored", name);
+        int rc = add_warning(gd, "variable %s: mask is not an integer, ignored", name);
         if (rc != RG_OK)
             return rc;
     }
