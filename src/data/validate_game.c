@@ -202,17 +202,13 @@ int rg__check_rom(const rg__gamectx *ctx, rg_diags *out)
         return rc == RG_OK ? rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "ROM file missing") : rc;
     const char *slash = strrchr(rom, '/');
     const char *base = slash ? slash + 1 : rom;
-    size_t n = strlen(ctx->game);
-    if (n >= 8 && strcmp(ctx->game + n - 8, "-Genesis") == 0) {
+    /* The game's system comes from its name's suffix, with or without a -vN version (stable-retro 1.x). */
+    const rg_system_info *game_sys = NULL, *rom_sys = NULL;
+    int known = rg_data_game_system(ctx->game, &game_sys) == RG_OK;
+    if (known && strcmp(game_sys->name, "Genesis") == 0) {
         rc = check_genesis(ctx, rom, base, out);
     } else {
-        const rg_system_info *sys = NULL;
-        size_t sn = 0;
-        int ok = rg_system_for_path(&sys, rom) == RG_OK;
-        if (ok) {
-            sn = strlen(sys->name);
-            ok = n > sn && ctx->game[n - sn - 1] == '-' && strcmp(ctx->game + n - sn, sys->name) == 0;
-        }
+        int ok = known && rg_system_for_path(&rom_sys, rom) == RG_OK && rom_sys == game_sys;
         if (!ok && !whitelisted_key(ctx, base, &rc, out) && rc == RG_OK)
             rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "invalid extension for %s", base);
     }

@@ -193,6 +193,24 @@ static void verify_hash_and_rom(void **state)
     assert_int_equal(fx_count(d, RG_SEVERITY_ERROR, "invalid extension for rom.gb"), 1);
     assert_int_equal(rg_validate_hash(fx.dp, "Nobody-Nes", 0, d), RG_ENOTFOUND);
     rg_diags_free(d);
+    /* stable-retro 1.x names games with a version suffix: Airstriker-Genesis-v0 holds rom.md. */
+    fx_game(&fx, "stable", "Versioned-Genesis-v0", NULL);
+    snprintf(base, sizeof base, "%s/stable/Versioned-Genesis-v0", fx.root);
+    memcpy(md + 0x100, "SEGA ", 5);
+    fx_write(base, "rom.md", md, sizeof md);
+    assert_int_equal(rg_diags_create(&d), RG_OK);
+    assert_int_equal(rg_validate_rom(fx.dp, "Versioned-Genesis-v0", 0, d), RG_OK);
+    if (rg_diags_count(d))
+        fx_dump(d);
+    assert_int_equal(rg_diags_count(d), 0);
+    rg_diags_free(d);
+    fx_game(&fx, "stable", "Versioned-Nes-v2", NULL);
+    snprintf(base, sizeof base, "%s/stable/Versioned-Nes-v2", fx.root);
+    fx_write(base, "rom.nes", rom, sizeof rom);
+    assert_int_equal(rg_diags_create(&d), RG_OK);
+    assert_int_equal(rg_validate_rom(fx.dp, "Versioned-Nes-v2", 0, d), RG_OK);
+    assert_int_equal(rg_diags_count(d), 0);
+    rg_diags_free(d);
 }
 
 int main(void)
