@@ -234,6 +234,16 @@ static void load_json(void **state)
     ram[2] = 0xFF;
     assert_int_equal(get(gd, "score"), 1234);
     assert_int_equal(get(gd, "lives"), 7);
+    /* a negative mask is two's complement (stable-retro's Amidar-Atari2600 lives: -113 on an |i1) */
+    rg_gamedata *neg = bound();
+    assert_int_equal(load(neg, "{\"info\": {\"l\": {\"address\": 256, \"type\": \"|i1\", \"mask\": -113}}}", RG_LOAD_STRICT),
+                     RG_OK);
+    ram[0] = 0xFF; /* -1 & ~0x70 */
+    assert_int_equal(get(neg, "l"), -1 & -113);
+    rg_gamedata_free(neg);
+    ram[0] = 0x12;
+    ram[1] = 0x34;
+    ram[2] = 0xFF;
     /* strict: the skipped entries are errors, and the previous set stays */
     assert_int_equal(load(gd, json, RG_LOAD_STRICT), RG_ECORRUPT);
     assert_int_equal(rg_gamedata_variable_count(gd), 2);
