@@ -20,11 +20,15 @@ static const char help[] =
     "  --buttons SPEC       scripted input as in 'retrogym run' (frames count from the episode's first step)\n"
     "  --random SEED        random DISCRETE actions from the game's action groups (instead of --buttons)\n"
     "  --repeat N           hold each random action N frames (default 4)\n"
+    "  --input FILE         one line per step: the button mask of port 0, optionally followed by those of ports 1..7\n"
+    "                       (decimal or 0x hex); the episode ends when the file does\n"
+    "  --trace              print every step: frame, reward of each player, done\n"
     "  --png FILE           write the last frame as PNG\n"
     "  --core NAME          core to use\n" CLI_DATA_OPTIONS_HELP;
 
 typedef struct play_args {
-    const char *game, *state, *scenario, *png, *core;
+    const char *game, *state, *scenario, *png, *core, *input;
+    int trace;
     uint64_t frames, episodes, repeat, seed;
     int random;
     const char *button_text[CLI_MAX_BUTTON_SPECS];
@@ -46,6 +50,10 @@ static int parse_args(play_args *a, int argc, char **argv)
                 return 1;
             continue;
         }
+        if (strcmp(arg, "--trace") == 0) {
+            a->trace = 1;
+            continue;
+        }
         if (cli_is_help(arg)) {
             fputs(help, cli_out);
             return -1;
@@ -59,6 +67,7 @@ static int parse_args(play_args *a, int argc, char **argv)
                            : strcmp(arg, "--scenario") == 0 ? &a->scenario
                            : strcmp(arg, "--png") == 0      ? &a->png
                            : strcmp(arg, "--core") == 0     ? &a->core
+                           : strcmp(arg, "--input") == 0    ? &a->input
                                                             : NULL;
         if (num || str || strcmp(arg, "--buttons") == 0) {
             if (!val)
@@ -84,8 +93,8 @@ static int parse_args(play_args *a, int argc, char **argv)
     }
     if (!a->game)
         return cli_fail("play: which game? (see retrogym games)");
-    if (a->random && a->n_buttons)
-        return cli_fail("play: --random and --buttons exclude each other");
+    if ((a->random != 0) + (a->n_buttons != 0) + (a->input != NULL) > 1)
+        return cli_fail("play: --random, --buttons and --input exclude each other");
     if (a->repeat == 0 || a->episodes == 0)
         return cli_fail("play: --repeat and --episodes must be at least 1");
     return 0;
@@ -199,16 +208,46 @@ static void print_variables(const rg_gamedata *gd)
     fputc('\n', cli_out);
 }
 
+/* Reads the next line of --input into the ports' masks: 1 when read, 0 at the end, -1 after an error. */
+static int read_input_line(FILE *f, uint64_t step, uint16_t masks[RG_MAX_PORTS])
+{
+    char line[512];
+    if (!fgets(line, sizeof line, f))
+        return 0;
+    memset(masks, 0, RG_MAX_PORTS * sizeof *masks);
+    char *p = line, *end;
+    for (unsigned port = 0; port < RG_MAX_PORTS; port++) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\n' || *p == '\r' || *p == '\0')
+            return port > 0 ? 1 : -cli_fail("--input: line %llu is empty", (unsigned long long)step + 1);
+        unsigned long v = strtoul(p, &end, 0);
+        if (end == p || v > 0xFFFF)
+            return -cli_fail("--input: line %llu: \"%.40s\" is not a 16-bit mask", (unsigned long long)step + 1, p);
+        masks[port] = (uint16_t)v;
+        p = end;
+    }
+    return 1;
+}
+
 static int play_episode(play_game *g, const play_args *a, const button_spec *specs, size_t n_specs, uint64_t *rng,
                         uint64_t episode)
 {
-    if (g->state && rg_emu_state_load(g->emu, g->state, g->state_len) != RG_OK)
-        return cli_fail("state: %s", rg_error_last());
+    FILE *input = NULL;
+    if (a->input && !(input = fopen(a->input, "r")))
+        return cli_fail("--input %s: cannot open", a->input);
+    int rc = 0;
+    if (g->state && rg_emu_state_load(g->emu, g->state, g->state_len) != RG_OK) {
+        rc = cli_fail("state: %s", rg_error_last());
+        goto out;
+    }
     for (unsigned p = 0; p < RG_MAX_PORTS; p++)
         rg_emu_set_buttons(g->emu, p, 0);
     if (rg_emu_run(g->emu) != RG_OK || rg_scenario_reset(g->sc, g->gd) != RG_OK ||
-        rg_scenario_update(g->sc, g->gd) != RG_OK)
-        return cli_fail("reset: %s", rg_error_last());
+        rg_scenario_update(g->sc, g->gd) != RG_OK) {
+        rc = cli_fail("reset: %s", rg_error_last());
+        goto out;
+    }
     size_t next = 0;
     uint64_t frame = 0;
     uint16_t held = 0;
@@ -220,16 +259,36 @@ static int play_episode(play_game *g, const play_args *a, const button_spec *spe
             }
             rg_emu_set_buttons(g->emu, 0, held);
         }
+        if (input) {
+            uint16_t masks[RG_MAX_PORTS];
+            int got = read_input_line(input, frame, masks);
+            if (got <= 0) {
+                rc = -got;
+                break;
+            }
+            for (unsigned p = 0; p < RG_MAX_PORTS; p++)
+                rg_emu_set_buttons(g->emu, p, masks[p]);
+        }
         for (; next < n_specs && specs[next].frame <= frame; next++)
             rg_emu_set_buttons(g->emu, specs[next].port, specs[next].mask);
-        if (rg_emu_run(g->emu) != RG_OK || rg_scenario_update(g->sc, g->gd) != RG_OK)
-            return cli_fail("frame %llu: %s", (unsigned long long)frame, rg_error_last());
+        if (rg_emu_run(g->emu) != RG_OK || rg_scenario_update(g->sc, g->gd) != RG_OK) {
+            rc = cli_fail("frame %llu: %s", (unsigned long long)frame, rg_error_last());
+            goto out;
+        }
+        if (a->trace)
+            fprintf(cli_out, "%llu %g %g %d\n", (unsigned long long)frame, (double)rg_scenario_reward(g->sc, 0),
+                    (double)rg_scenario_reward(g->sc, 1), rg_scenario_done(g->sc));
     }
+    if (rc != 0)
+        goto out;
     fprintf(cli_out, "episode %llu: %llu frames, reward %g, %s\n", (unsigned long long)episode,
             (unsigned long long)frame, (double)rg_scenario_total_reward(g->sc, 0),
             rg_scenario_done(g->sc) ? "done" : "not done");
     print_variables(g->gd);
-    return 0;
+out:
+    if (input)
+        fclose(input);
+    return rc;
 }
 
 int cmd_play(int argc, char **argv)

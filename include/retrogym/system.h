@@ -23,6 +23,13 @@ typedef struct rg_action_group {
     size_t n_combos;
 } rg_action_group;
 
+/** An option value the system asks of one core, e.g. gpgx's "genesis_plus_gx_addr_error" = "disabled". */
+typedef struct rg_system_core_option {
+    const char *core;  /**< library stem, "genesis_plus_gx" */
+    const char *key;
+    const char *value;
+} rg_system_core_option;
+
 /** A system, e.g. "Nes". All strings and arrays live as long as the process. */
 typedef struct rg_system_info {
     const char *name;                /**< integration suffix: "Nes", "Snes", "Genesis", "Atari2600", ... */
@@ -47,6 +54,9 @@ typedef struct rg_system_info {
     size_t copier_header;            /**< size of a copier header (SNES: 512) removed before the ROM reaches the
                                           core when the file size modulo 1024 equals it; 0: none */
     uint16_t button_mask;            /**< joypad ids that have a name: the buttons the console really has */
+    const rg_system_core_option *core_options; /**< option values answered to these cores instead of their
+                                                    declared defaults, so games run as in stable-retro */
+    size_t n_core_options;
 } rg_system_info;
 
 /** Number of known systems. */

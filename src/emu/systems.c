@@ -136,6 +136,40 @@ static int parse_overlay(rg_system_info *sys, json_t *ov)
     return 0;
 }
 
+/* "core_options": {"<core>": {"<key>": "<value>", ...}, ...} */
+static int parse_core_options(rg_system_info *sys, json_t *co)
+{
+    if (!co)
+        return 0;
+    if (!json_is_object(co))
+        return -1;
+    size_t n = 0;
+    const char *core, *key;
+    json_t *opts, *val;
+    json_object_foreach(co, core, opts) {
+        if (!json_is_object(opts))
+            return -1;
+        n += json_object_size(opts);
+    }
+    rg_system_core_option *out = calloc(n ? n : 1, sizeof *out);
+    if (!out)
+        return -1;
+    size_t i = 0;
+    json_object_foreach(co, core, opts) {
+        json_object_foreach(opts, key, val) {
+            if (!json_is_string(val) || !(out[i].core = keep_string(core)) || !(out[i].key = keep_string(key)) ||
+                !(out[i].value = keep_string(json_string_value(val)))) {
+                free(out);
+                return -1;
+            }
+            i++;
+        }
+    }
+    sys->core_options = out;
+    sys->n_core_options = n;
+    return 0;
+}
+
 static int parse_system(rg_system_info *sys, json_t *root)
 {
     const char *name = json_string_value(json_object_get(root, "name"));
@@ -170,7 +204,8 @@ static int parse_system(rg_system_info *sys, json_t *root)
     sys->min_rom_size = (size_t)json_integer_value(min);
     if (parse_overlay(sys, json_object_get(root, "overlay")) != 0 ||
         parse_magic(sys, json_object_get(root, "rom_magic")) != 0 ||
-        parse_actions(sys, json_object_get(root, "actions")) != 0)
+        parse_actions(sys, json_object_get(root, "actions")) != 0 ||
+        parse_core_options(sys, json_object_get(root, "core_options")) != 0)
         return -1;
     return 0;
 }

@@ -327,8 +327,9 @@ static int setup(rg__lr *lr, const rg__core_open_args *a)
         return rg__error(RG_ENOMEM, "out of memory copying the ROM (%zu bytes)", a->rom_size);
     memcpy(lr->rom, a->rom, a->rom_size);
     lr->rom_size = a->rom_size;
-    lr->options.overrides = a->opts->core_options;
-    lr->options.n_overrides = a->opts->n_core_options;
+    if ((rc = rg__lr_options_set_overrides(&lr->options, a->opts->core_options, a->opts->n_core_options, a->system,
+                                           lr->name)) != RG_OK)
+        return rc;
     if ((rc = rg__tempdir_create(&lr->tmp_dir, "retrogym")) != RG_OK ||
         (rc = make_dir(&lr->system_dir, a->opts->system_dir, lr->tmp_dir, "system")) != RG_OK ||
         (rc = make_dir(&lr->save_dir, a->opts->save_dir, lr->tmp_dir, "save")) != RG_OK)

@@ -48,9 +48,13 @@ typedef struct rg__lr_option {
 typedef struct rg__lr_options {
     rg__lr_option *items;
     size_t count, cap;
-    const rg_core_option *overrides;
+    rg_core_option *overrides; /* owned copies: the caller's first, then the system's for this core */
     size_t n_overrides;
 } rg__lr_options;
+
+/* Copies the caller's overrides and the system's option values for this core (the caller's win). */
+int rg__lr_options_set_overrides(rg__lr_options *o, const rg_core_option *caller, size_t n_caller,
+                                 const rg_system_info *sys, const char *core_name);
 
 /* Records the options of SET_VARIABLES (v0) and of the v1/v2 interfaces. Returns false when out of memory. */
 bool rg__lr_options_set_v0(rg__lr_options *o, const struct retro_variable *vars);

@@ -5,6 +5,8 @@
  * understood. */
 #include "lr_internal.h"
 
+#include "base/base.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,8 +114,48 @@ const char *rg__lr_options_get(const rg__lr_options *o, const char *key)
     return override_for(o, key); /* an option the core never declared but the caller set */
 }
 
+static int add_override(rg__lr_options *o, const char *key, const char *value)
+{
+    if (!key || !value)
+        return RG_OK;
+    int rc = RG_OK;
+    char *k = rg__strdup(key, &rc), *v = rg__strdup(value, &rc);
+    if (rc != RG_OK) {
+        free(k);
+        free(v);
+        return rc;
+    }
+    o->overrides[o->n_overrides].key = k;
+    o->overrides[o->n_overrides].value = v;
+    o->n_overrides++;
+    return RG_OK;
+}
+
+int rg__lr_options_set_overrides(rg__lr_options *o, const rg_core_option *caller, size_t n_caller,
+                                 const rg_system_info *sys, const char *core_name)
+{
+    size_t n_sys = sys ? sys->n_core_options : 0;
+    o->overrides = calloc(n_caller + n_sys + 1, sizeof *o->overrides);
+    if (!o->overrides)
+        return rg__error(RG_ENOMEM, "out of memory");
+    int rc = RG_OK;
+    for (size_t i = 0; rc == RG_OK && i < n_caller; i++)
+        rc = add_override(o, caller[i].key, caller[i].value);
+    for (size_t i = 0; rc == RG_OK && i < n_sys; i++)
+        if (strcmp(sys->core_options[i].core, core_name) == 0)
+            rc = add_override(o, sys->core_options[i].key, sys->core_options[i].value);
+    return rc;
+}
+
 void rg__lr_options_free(rg__lr_options *o)
 {
+    for (size_t i = 0; i < o->n_overrides; i++) {
+        free((char *)o->overrides[i].key);
+        free((char *)o->overrides[i].value);
+    }
+    free(o->overrides);
+    o->overrides = NULL;
+    o->n_overrides = 0;
     for (size_t i = 0; i < o->count; i++) {
         free(o->items[i].key);
         free(o->items[i].value);
