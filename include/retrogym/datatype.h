@@ -30,7 +30,8 @@ typedef struct rg_datatype {
     char repr[16];     /**< the descriptor as written (at most 15 characters) */
 } rg_datatype;
 
-/** Longest descriptor accepted by rg_datatype_parse (the sigil may be long; only its first two characters count). */
+/** Longest descriptor accepted by rg_datatype_parse. A sigil other than `<`, `>`, `=`, `><`, `<>`, `>=`, `<=` reads
+ *  as little-endian (Gym Retro's "undefined"). */
 #define RG_DATATYPE_MAX_LEN 15
 
 /**

@@ -123,6 +123,35 @@ int rg_gamedata_set_variable(rg_gamedata *gd, const char *name, uint64_t address
     return RG_OK;
 }
 
+int rg__gd_append(rg_gamedata *gd, const char *name, uint64_t address, const rg_datatype *type, uint64_t mask)
+{
+    int rc = reserve_vars(gd, gd->n_vars + 1);
+    if (rc != RG_OK)
+        return rc;
+    char *copy = rg__strdup(name, &rc);
+    if (!copy)
+        return rc;
+    rg__gd_var *v = &gd->vars[gd->n_vars++];
+    memset(v, 0, sizeof *v);
+    v->name = copy;
+    v->address = address;
+    v->type = *type;
+    v->mask = mask;
+    return RG_OK;
+}
+
+static int cmp_vars(const void *a, const void *b)
+{
+    return strcmp(((const rg__gd_var *)a)->name, ((const rg__gd_var *)b)->name);
+}
+
+void rg__gd_sort(rg_gamedata *gd)
+{
+    if (gd->n_vars > 1)
+        qsort(gd->vars, gd->n_vars, sizeof *gd->vars, cmp_vars);
+    gd->generation++;
+}
+
 int rg_gamedata_remove_variable(rg_gamedata *gd, const char *name)
 {
     if (!gd || !name)

@@ -63,7 +63,7 @@ static int load_entry(rg_gamedata *gd, const char *name, json_t *entry, unsigned
         return add_warning(gd, "variable %s: type \"%.32s\" is not <endianness><format><bytes> with 1-8 bytes, skipped",
                            name, type);
     }
-    return rg_gamedata_set_variable(gd, name, address, type, mask);
+    return rg__gd_append(gd, name, address, &t, mask); /* keys of one JSON object are unique */
 }
 
 int rg_gamedata_load_string(rg_gamedata *gd, const char *json, size_t len, unsigned flags)
@@ -100,7 +100,7 @@ int rg_gamedata_load_string(rg_gamedata *gd, const char *json, size_t len, unsig
         return rc;
     }
     rg__gd_free_vars(old, old_n);
-    gd->generation++;
+    rg__gd_sort(gd);
     return RG_OK;
 }
 

@@ -35,5 +35,8 @@ struct rg_gamedata {
 
 void rg__gd_free_vars(rg__gd_var *vars, size_t n);
 void rg__gd_free_warnings(rg_gamedata *gd);
+/* Appends a variable whose name is known to be new; rg__gd_sort must follow before any lookup. */
+int rg__gd_append(rg_gamedata *gd, const char *name, uint64_t address, const rg_datatype *type, uint64_t mask);
+void rg__gd_sort(rg_gamedata *gd);
 
 #endif

@@ -123,21 +123,23 @@ int rg__script_function(const char *ref, char **out)
 
 /* ---- hand-built definitions ---- */
 
-int rg_scenario_set_reward(rg_scenario *sc, unsigned player, const char *variable, const rg_reward_spec *spec)
+static int cmp_term_key(const void *key, const void *elem)
 {
-    if (!sc || !variable || !spec)
-        return rg__error(RG_EINVAL, "rg_scenario_set_reward: NULL argument");
-    if (player >= RG_SCENARIO_MAX_PLAYERS)
-        return rg__error(RG_ERANGE, "player %u out of range (at most %d)", player, RG_SCENARIO_MAX_PLAYERS);
-    rg__player_rewards *pr = &sc->players[player];
-    size_t i = 0;
-    while (i < pr->n && strcmp(pr->terms[i].name, variable) < 0)
-        i++;
-    if (i < pr->n && strcmp(pr->terms[i].name, variable) == 0) {
-        pr->terms[i].spec = *spec;
-        pr->defined = 1;
-        return RG_OK;
-    }
+    return strcmp(key, ((const rg__reward_term *)elem)->name);
+}
+
+static int cmp_terms(const void *a, const void *b)
+{
+    return strcmp(((const rg__reward_term *)a)->name, ((const rg__reward_term *)b)->name);
+}
+
+const rg__reward_term *rg__reward_find(const rg__reward_term *terms, size_t n, const char *name)
+{
+    return n ? bsearch(name, terms, n, sizeof *terms, cmp_term_key) : NULL;
+}
+
+int rg__reward_append(rg__player_rewards *pr, const char *name, const rg_reward_spec *spec)
+{
     if (pr->n == pr->cap) {
         size_t cap = pr->cap ? pr->cap * 2 : 4;
         rg__reward_term *t = realloc(pr->terms, cap * sizeof *t);
@@ -147,15 +149,38 @@ int rg_scenario_set_reward(rg_scenario *sc, unsigned player, const char *variabl
         pr->cap = cap;
     }
     int rc = RG_OK;
-    char *name = rg__strdup(variable, &rc);
-    if (!name)
+    char *copy = rg__strdup(name, &rc);
+    if (!copy)
         return rc;
-    memmove(pr->terms + i + 1, pr->terms + i, (pr->n - i) * sizeof *pr->terms);
-    pr->terms[i] = (rg__reward_term){name, *spec, -1};
-    pr->n++;
+    pr->terms[pr->n++] = (rg__reward_term){copy, *spec, -1};
     pr->defined = 1;
-    sc->resolved_gd = NULL;
     return RG_OK;
+}
+
+void rg__reward_sort(rg__player_rewards *pr)
+{
+    if (pr->n > 1)
+        qsort(pr->terms, pr->n, sizeof *pr->terms, cmp_terms);
+}
+
+int rg_scenario_set_reward(rg_scenario *sc, unsigned player, const char *variable, const rg_reward_spec *spec)
+{
+    if (!sc || !variable || !spec)
+        return rg__error(RG_EINVAL, "rg_scenario_set_reward: NULL argument");
+    if (player >= RG_SCENARIO_MAX_PLAYERS)
+        return rg__error(RG_ERANGE, "player %u out of range (at most %d)", player, RG_SCENARIO_MAX_PLAYERS);
+    rg__player_rewards *pr = &sc->players[player];
+    sc->resolved_gd = NULL;
+    rg__reward_term *t = (rg__reward_term *)rg__reward_find(pr->terms, pr->n, variable);
+    if (t) {
+        t->spec = *spec;
+        pr->defined = 1;
+        return RG_OK;
+    }
+    int rc = rg__reward_append(pr, variable, spec);
+    if (rc == RG_OK)
+        rg__reward_sort(pr);
+    return rc;
 }
 
 int rg_scenario_set_time_reward(rg_scenario *sc, unsigned player, const rg_reward_spec *spec)
@@ -170,13 +195,8 @@ int rg_scenario_set_time_reward(rg_scenario *sc, unsigned player, const rg_rewar
     return RG_OK;
 }
 
-int rg__done_add(rg__done_node *node, const char *name, const rg_done_spec *spec)
+int rg__done_append(rg__done_node *node, const char *name, const rg_done_spec *spec)
 {
-    for (size_t i = 0; i < node->n; i++)
-        if (strcmp(node->terms[i].name, name) == 0) {
-            node->terms[i].spec = *spec;
-            return RG_OK;
-        }
     if (node->n == node->cap) {
         size_t cap = node->cap ? node->cap * 2 : 4;
         rg__done_term *t = realloc(node->terms, cap * sizeof *t);
@@ -191,6 +211,16 @@ int rg__done_add(rg__done_node *node, const char *name, const rg_done_spec *spec
         return rc;
     node->terms[node->n++] = (rg__done_term){copy, *spec, -1};
     return RG_OK;
+}
+
+int rg__done_add(rg__done_node *node, const char *name, const rg_done_spec *spec)
+{
+    for (size_t i = 0; i < node->n; i++)
+        if (strcmp(node->terms[i].name, name) == 0) {
+            node->terms[i].spec = *spec;
+            return RG_OK;
+        }
+    return rg__done_append(node, name, spec);
 }
 
 int rg_scenario_set_done(rg_scenario *sc, const char *variable, const rg_done_spec *spec)
@@ -231,6 +261,7 @@ int rg_scenario_set_reward_script(rg_scenario *sc, unsigned player, const char *
     int rc = set_function(&sc->players[player].script, function);
     if (rc == RG_OK && function)
         sc->players[player].defined = 1;
+    sc->resolved_gd = NULL; /* terms skipped while a script was set must be resolved again */
     return rc;
 }
 
@@ -238,6 +269,7 @@ int rg_scenario_set_done_script(rg_scenario *sc, const char *function)
 {
     if (!sc)
         return rg__error(RG_EINVAL, "rg_scenario_set_done_script: NULL argument");
+    sc->resolved_gd = NULL;
     return set_function(&sc->done_script, function);
 }
 

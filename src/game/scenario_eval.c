@@ -4,11 +4,11 @@
 
 #include <string.h>
 
+/* A data.json variable's index, or -1: then the name is looked up among the custom variables at each use (they
+ * come and go with scripts), as Gym Retro's lookupValue does. */
 static int resolve_name(const rg_gamedata *gd, const char *name, long *idx)
 {
     *idx = rg__gd_index(gd, name);
-    if (*idx < 0)
-        return rg__error(RG_ENOTFOUND, "scenario variable \"%s\" is not defined in the game data", name);
     return RG_OK;
 }
 
@@ -52,9 +52,17 @@ static int resolve(rg_scenario *sc, const rg_gamedata *gd)
     return RG_OK;
 }
 
-static int measure(const rg_gamedata *gd, long idx, rg_measurement m, int64_t *v)
+static int measure(const rg_gamedata *gd, long idx, const char *name, rg_measurement m, int64_t *v)
 {
-    return m == RG_MEASURE_DELTA ? rg__gd_delta_at(gd, (size_t)idx, v) : rg__gd_value_at(gd, (size_t)idx, v);
+    if (idx >= 0)
+        return m == RG_MEASURE_DELTA ? rg__gd_delta_at(gd, (size_t)idx, v) : rg__gd_value_at(gd, (size_t)idx, v);
+    rg_value cv;
+    if (rg_gamedata_custom_get(gd, name, &cv) != RG_OK)
+        return rg__error(RG_ENOTFOUND, "scenario variable \"%s\" is not defined in the game data", name);
+    /* custom variables have no history: their delta is 0 */
+    double d = cv.number;
+    *v = m == RG_MEASURE_DELTA ? 0 : (d > -9223372036854775808.0 && d < 9223372036854775808.0) ? (int64_t)d : 0;
+    return RG_OK;
 }
 
 static float contribution(const rg_reward_spec *s, int64_t measured)
@@ -73,7 +81,7 @@ static int node_done(const rg_gamedata *gd, const rg__done_node *node, int *done
         const rg__done_term *t = &node->terms[i];
         int64_t v;
         rg_measurement m = t->spec.measurement == RG_MEASURE_DELTA ? RG_MEASURE_DELTA : RG_MEASURE_ABSOLUTE;
-        int rc = measure(gd, t->idx, m, &v);
+        int rc = measure(gd, t->idx, t->name, m, &v);
         if (rc != RG_OK)
             return rc;
         int fires = rg_op_apply(t->spec.op, v, t->spec.reference) > 0;
@@ -123,7 +131,7 @@ static int player_reward(rg_scenario *sc, const rg_gamedata *gd, unsigned p, flo
         const rg__reward_term *t = &pr->terms[i];
         int64_t v;
         rg_measurement m = t->spec.measurement == RG_MEASURE_ABSOLUTE ? RG_MEASURE_ABSOLUTE : RG_MEASURE_DELTA;
-        int rc = measure(gd, t->idx, m, &v);
+        int rc = measure(gd, t->idx, t->name, m, &v);
         if (rc != RG_OK)
             return rc;
         total += contribution(&t->spec, v);
@@ -153,8 +161,11 @@ static int load_scripts(rg_scenario *sc, rg_gamedata *gd)
         return rc;
     rg__lua_bind(sc->lua, gd);
     for (size_t i = 0; i < sc->n_scripts; i++)
-        if ((rc = rg__lua_run(sc->lua, sc->scripts[i].name, sc->scripts[i].source)) != RG_OK)
+        if ((rc = rg__lua_run(sc->lua, sc->scripts[i].name, sc->scripts[i].source)) != RG_OK) {
+            rg__lua_free(sc->lua); /* never keep a half-loaded interpreter */
+            sc->lua = NULL;
             return rc;
+        }
     return RG_OK;
 }
 

@@ -116,19 +116,18 @@ static int load_reward(loader *ld, unsigned player, json_t *j)
     }
     const char *name;
     json_t *spec;
+    size_t known = pr->n; /* terms of an earlier definition (sorted): they win */
     json_object_foreach(vars, name, spec) {
-        int known = 0;
-        for (size_t i = 0; i < pr->n; i++)
-            known |= strcmp(pr->terms[i].name, name) == 0;
-        if (known)
+        if (rg__reward_find(pr->terms, known, name))
             continue;
         rg_reward_spec s;
         char w[256];
         snprintf(w, sizeof w, "%.100s, variable %.80s", where, name);
         if ((rc = read_reward_spec(ld, w, spec, &s)) != RG_OK ||
-            (rc = rg_scenario_set_reward(ld->sc, player, name, &s)) != RG_OK)
+            (rc = rg__reward_append(pr, name, &s)) != RG_OK)
             return rc;
     }
+    rg__reward_sort(pr);
     json_t *time = json_object_get(j, "time");
     if (time && !pr->has_time) {
         rg_reward_spec s;
@@ -168,7 +167,7 @@ static int load_done_node(loader *ld, rg__done_node *node, json_t *j, const char
                    (rc = read_reference(ld, w, json_object_get(spec, "reference"), &s.reference)) != RG_OK) {
             return rc;
         }
-        if ((rc = rg__done_add(node, name, &s)) != RG_OK)
+        if ((rc = rg__done_append(node, name, &s)) != RG_OK) /* names in one object are unique */
             return rc;
     }
     json_t *nodes = json_object_get(j, "nodes");
@@ -314,9 +313,12 @@ static int load_root(loader *ld, json_t *root)
             memcpy(ld->sc->crops[p], c, sizeof c);
     }
     if ((j = json_object_get(root, "crops"))) {
-        if (!json_is_array(j))
-            return bad_field(ld, "scenario", "crops", "a list of [x, y, w, h]");
-        for (size_t p = 0; p < json_array_size(j) && p < RG_SCENARIO_MAX_PLAYERS; p++)
+        if (!json_is_array(j)) {
+            if ((rc = bad_field(ld, "scenario", "crops", "a list of [x, y, w, h]")) != RG_OK)
+                return rc;
+            j = NULL;
+        }
+        for (size_t p = 0; j && p < json_array_size(j) && p < RG_SCENARIO_MAX_PLAYERS; p++)
             if ((rc = read_crop(ld, json_array_get(j, p), ld->sc->crops[p], "crops")) != RG_OK)
                 return rc;
     }

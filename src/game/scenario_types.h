@@ -79,6 +79,12 @@ struct rg_scenario {
 void rg__scenario_clear(rg_scenario *sc);
 int rg__scenario_warn(rg_scenario *sc, const char *fmt, ...) RG_PRINTF(2, 3);
 int rg__done_add(rg__done_node *node, const char *name, const rg_done_spec *spec);
+/* Appends without looking for the name (the caller knows it is new). */
+int rg__done_append(rg__done_node *node, const char *name, const rg_done_spec *spec);
+/* Reward terms: find in a sorted prefix, append unsorted, then sort. */
+const rg__reward_term *rg__reward_find(const rg__reward_term *terms, size_t n, const char *name);
+int rg__reward_append(rg__player_rewards *pr, const char *name, const rg_reward_spec *spec);
+void rg__reward_sort(rg__player_rewards *pr);
 /* "lua:name" or "name" -> the function name; RG_ECORRUPT for another language. */
 int rg__script_function(const char *ref, char **out);
 

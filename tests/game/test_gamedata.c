@@ -302,6 +302,30 @@ static void load_failures_keep_previous(void **state)
     rg_gamedata_free(gd);
 }
 
+/* A data.json near the size limit with very many variables loads (and in linear-ish time: the loader sorts once). */
+static void many_variables(void **state)
+{
+    (void)state;
+    const int n = 200000;
+    char *json = malloc((size_t)n * 64 + 32), *p = json;
+    assert_non_null(json);
+    p += sprintf(p, "{\"info\": {");
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s\"v%07d\": {\"address\": %d, \"type\": \"|u1\"}", i ? "," : "", n - i, 0x100 + i % 64);
+    sprintf(p, "}}");
+    rg_gamedata *gd = bound();
+    assert_int_equal(rg_gamedata_load_string(gd, json, strlen(json), RG_LOAD_STRICT), RG_OK);
+    free(json);
+    assert_int_equal(rg_gamedata_variable_count(gd), n);
+    rg_variable v;
+    assert_int_equal(rg_gamedata_variable_at(gd, 0, &v), RG_OK);
+    assert_string_equal(v.name, "v0000001");
+    ram[5] = 9;
+    assert_int_equal(get(gd, "v0199995"), 9); /* i = 5 */
+    assert_int_equal(rg_gamedata_update(gd), RG_OK);
+    rg_gamedata_free(gd);
+}
+
 static void save_round_trip(void **state)
 {
     (void)state;
@@ -381,6 +405,7 @@ int main(void)
         cmocka_unit_test(overlay_words),     cmocka_unit_test(deltas),
         cmocka_unit_test(custom_variables),  cmocka_unit_test(load_json),
         cmocka_unit_test(load_failures_keep_previous), cmocka_unit_test(save_round_trip),
+        cmocka_unit_test(many_variables),
         cmocka_unit_test(bound_to_emulator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -260,6 +260,38 @@ static void memory_bombs_end(void **state)
     }
 }
 
+/* Reward and done terms may name custom variables set by scripts or callers (Gym Retro's lookupValue finds them
+ * too): absolute values count, deltas are 0; a name that exists nowhere is RG_ENOTFOUND. */
+static void scenario_terms_on_custom_variables(void **state)
+{
+    (void)state;
+    fixture f = make("data.progress = 5\ndata.finished = false\n");
+    const char *json = "{\"reward\": {\"variables\": {\"progress\": {\"measurement\": \"absolute\", \"reward\": 1},"
+                       " \"speed\": {\"reward\": 1}}}, \"done\": {\"variables\": {\"finished\": {\"op\": \"nonzero\"}}}}";
+    assert_int_equal(rg_scenario_load_string(f.sc, json, strlen(json), NULL, RG_LOAD_STRICT), RG_OK);
+    assert_int_equal(rg_scenario_add_script_source(f.sc, "t", "data.progress = 5\ndata.finished = false\n"
+                                                              "data.speed = 3\n"),
+                     RG_OK);
+    assert_int_equal(rg_scenario_reset(f.sc, f.gd), RG_OK);
+    assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_OK);
+    assert_true(rg_scenario_reward(f.sc, 0) == 5); /* absolute 5, speed's delta 0 */
+    assert_int_equal(rg_scenario_done(f.sc), 0);
+    assert_int_equal(rg_gamedata_custom_set(f.gd, "finished", (rg_value){RG_VALUE_BOOL, 1}), RG_OK);
+    assert_int_equal(rg_gamedata_custom_set(f.gd, "speed", (rg_value){RG_VALUE_NUMBER, 40}), RG_OK);
+    assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_OK);
+    assert_true(rg_scenario_reward(f.sc, 0) == 5);
+    assert_int_equal(rg_scenario_done(f.sc), 1);
+    /* after a reset without the script defining them, the names exist nowhere */
+    rg_scenario *bare;
+    assert_int_equal(rg_scenario_create(&bare), RG_OK);
+    assert_int_equal(rg_scenario_load_string(bare, json, strlen(json), NULL, RG_LOAD_STRICT), RG_OK);
+    assert_int_equal(rg_scenario_reset(bare, f.gd), RG_OK);
+    assert_int_equal(rg_scenario_update(bare, f.gd), RG_ENOTFOUND);
+    assert_non_null(strstr(rg_error_last(), "not defined"));
+    rg_scenario_free(bare);
+    drop(&f);
+}
+
 /* Two scenarios never share an interpreter. */
 static void interpreters_are_private(void **state)
 {
@@ -285,6 +317,7 @@ int main(void)
         cmocka_unit_test(call_order_and_frames), cmocka_unit_test(script_errors),
         cmocka_unit_test(sandbox),             cmocka_unit_test(runaway_scripts_end),
         cmocka_unit_test(memory_bombs_end),    cmocka_unit_test(interpreters_are_private),
+        cmocka_unit_test(scenario_terms_on_custom_variables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,2 +1,10 @@
 # Tests of the game layer (src/game): data types, variables, scenarios, Lua, action groups, our own game.
 rg_test(game_datatype game/test_datatype.c)
+rg_test(game_gamedata game/test_gamedata.c)
+rg_test(game_lua game/test_lua.c)
+# Scenario engine and action groups (tests/game/test_scenario.c, test_actions.c).
+rg_test(game_scenario game/test_scenario.c LIBS m)
+rg_test(game_actions game/test_actions.c)
+# The scenario conformance corpus (tests/game/corpus, data-driven by each folder's expected.json).
+rg_test(game_corpus game/test_corpus.c LIBS m)
+target_compile_definitions(game_corpus PRIVATE "CORPUS_DIR=\"${CMAKE_CURRENT_SOURCE_DIR}/game/corpus\"")
