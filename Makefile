@@ -12,7 +12,12 @@ APT_PACKAGES := cmake pkg-config gcc make libjansson-dev libcmocka-dev libpng-de
   retroarch-dev libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
   libretro-beetle-pce-fast liblua5.1-0-dev libzip-dev nettle-dev cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi
 
-.PHONY: all deps build asan test test-c test-asan demo bench roms clean
+# Python packages (PyPI) in the project's own environment .venv: stable-retro for the differential test
+# (tests/compat), later numpy/gymnasium/pytest for the Python package.
+PYTHON_PACKAGES := stable-retro
+VENV := .venv
+
+.PHONY: all deps venv build asan test test-c test-asan demo bench roms clean
 
 all: build
 
@@ -26,6 +31,12 @@ deps:
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+
+venv:
+	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
+	@$(VENV)/bin/python -c "import stable_retro" 2>/dev/null || \
+	  $(VENV)/bin/python -m pip install -q $(PYTHON_PACKAGES) || \
+	  echo "warning: could not install $(PYTHON_PACKAGES); the stable-retro differential test will be skipped"
 
 build: deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -42,7 +53,7 @@ test-c: build
 test-asan: asan
 	$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE no-asan
 
-test: test-c test-asan
+test: venv test-c test-asan
 
 # The main job on our own bundled game: run the NES test ROM with scripted input, write the last frame as PNG and
 # print a RAM summary.

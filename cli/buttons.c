@@ -1,4 +1,5 @@
-/* --buttons specs shared by run and play: MASK@FRAME[/PORT], MASK a number or names joined by '+'. */
+/* Options shared by run and play: --buttons MASK@FRAME[/PORT] (MASK a number or names joined by '+') and
+ * --core-option KEY=VALUE. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
@@ -61,4 +62,15 @@ void cli_sort_buttons(button_spec *specs, size_t n)
         }
         specs[j] = x;
     }
+}
+
+int cli_parse_core_option(char *text, rg_core_option *out)
+{
+    char *eq = strchr(text, '=');
+    if (!eq || eq == text)
+        return cli_fail("--core-option %s: expected KEY=VALUE", text);
+    *eq = '\0';
+    out->key = text;
+    out->value = eq + 1;
+    return 0;
 }

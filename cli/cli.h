@@ -38,6 +38,10 @@ int cli_parse_buttons(const char *text, const rg_system_info *sys, button_spec *
 void cli_sort_buttons(button_spec *specs, size_t n);
 int cmd_play(int argc, char **argv);
 
+/* --core-option KEY=VALUE: splits text in place (argv strings are writable). 0, or 1 after an error. */
+#define CLI_MAX_CORE_OPTIONS 64
+int cli_parse_core_option(char *text, rg_core_option *out);
+
 /* The integration-data options shared by games, states, scenarios, validate and import (data_args.c). */
 #define CLI_MAX_CUSTOM 64
 typedef struct cli_data_args {

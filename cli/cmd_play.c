@@ -22,15 +22,18 @@ static const char help[] =
     "  --repeat N           hold each random action N frames (default 4)\n"
     "  --input FILE         one line per step: the button mask of port 0, optionally followed by those of ports 1..7\n"
     "                       (decimal or 0x hex); the episode ends when the file does\n"
-    "  --trace              print every step: frame, reward of each player, done\n"
+    "  --trace              print every step: frame, reward of players 1 and 2, done, the variables\n"
     "  --png FILE           write the last frame as PNG\n"
-    "  --core NAME          core to use\n" CLI_DATA_OPTIONS_HELP;
+    "  --core NAME          core to use\n"
+    "  --core-option K=V    answer the core's option K with V (repeatable)\n" CLI_DATA_OPTIONS_HELP;
 
 typedef struct play_args {
     const char *game, *state, *scenario, *png, *core, *input;
     int trace;
     uint64_t frames, episodes, repeat, seed;
     int random;
+    rg_core_option core_options[CLI_MAX_CORE_OPTIONS];
+    size_t n_core_options;
     const char *button_text[CLI_MAX_BUTTON_SPECS];
     size_t n_buttons;
     cli_data_args data;
@@ -47,6 +50,15 @@ static int parse_args(play_args *a, int argc, char **argv)
         int d = cli_data_option(&a->data, argc, argv, &i);
         if (d != 0) {
             if (d < 0)
+                return 1;
+            continue;
+        }
+        if (strcmp(arg, "--core-option") == 0) {
+            if (!val)
+                return cli_fail("%s needs a value", arg);
+            if (a->n_core_options == CLI_MAX_CORE_OPTIONS)
+                return cli_fail("play: more than %d --core-option", CLI_MAX_CORE_OPTIONS);
+            if (cli_parse_core_option(argv[++i], &a->core_options[a->n_core_options++]) != 0)
                 return 1;
             continue;
         }
@@ -138,6 +150,8 @@ static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, u
     }
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
     o.core = a->core;
+    o.core_options = a->core_options;
+    o.n_core_options = a->n_core_options;
     if (rg_emu_open(&g->emu, rom, &o) != RG_OK || rg_gamedata_create(&g->gd) != RG_OK ||
         rg_scenario_create(&g->sc) != RG_OK) {
         cli_fail("%s", rg_error_last());
@@ -275,9 +289,11 @@ static int play_episode(play_game *g, const play_args *a, const button_spec *spe
             rc = cli_fail("frame %llu: %s", (unsigned long long)frame, rg_error_last());
             goto out;
         }
-        if (a->trace)
-            fprintf(cli_out, "%llu %g %g %d\n", (unsigned long long)frame, (double)rg_scenario_reward(g->sc, 0),
+        if (a->trace) {
+            fprintf(cli_out, "%llu %g %g %d", (unsigned long long)frame, (double)rg_scenario_reward(g->sc, 0),
                     (double)rg_scenario_reward(g->sc, 1), rg_scenario_done(g->sc));
+            print_variables(g->gd);
+        }
     }
     if (rc != 0)
         goto out;

@@ -13,6 +13,7 @@ static const char help[] =
     "options:\n"
     "  --core NAME|PATH     core to use (default: the system's preferred installed core)\n"
     "  --system NAME        system (default: from the ROM's extension)\n"
+    "  --core-option K=V    answer the core's option K with V (repeatable)\n"
     "  --frames N           frames to run (default 600)\n"
     "  --buttons SPEC       hold buttons from a frame on: MASK@FRAME or MASK@FRAME/PORT; MASK is a number\n"
     "                       (bit i = libretro joypad id i) or button names joined by '+', e.g. A+START@60;\n"
@@ -36,6 +37,8 @@ typedef struct run_args {
     uint64_t dump_addr[MAX_DUMPS], dump_len[MAX_DUMPS];
     size_t n_dumps;
     int quiet;
+    rg_core_option core_options[CLI_MAX_CORE_OPTIONS];
+    size_t n_core_options;
 } run_args;
 
 static void log_to_stderr(rg_log_level level, const char *message, void *user)
@@ -80,6 +83,13 @@ static int parse_args(run_args *a, int argc, char **argv, const char **button_te
             return cli_fail("run: %s needs a value", arg);
         } else if (strcmp(arg, "--core") == 0) {
             a->opts.core = val;
+        } else if (strcmp(arg, "--core-option") == 0) {
+            if (a->n_core_options == CLI_MAX_CORE_OPTIONS)
+                return cli_fail("run: more than %d --core-option", CLI_MAX_CORE_OPTIONS);
+            if (cli_parse_core_option(argv[i + 1], &a->core_options[a->n_core_options++]) != 0)
+                return 1;
+            a->opts.core_options = a->core_options;
+            a->opts.n_core_options = a->n_core_options;
         } else if (strcmp(arg, "--system") == 0) {
             a->opts.system = val;
         } else if (strcmp(arg, "--frames") == 0) {

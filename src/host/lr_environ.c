@@ -98,6 +98,8 @@ bool rg__lr_environment(unsigned cmd, void *data)
     case RETRO_ENVIRONMENT_GET_VARIABLE: {
         struct retro_variable *v = data;
         v->value = v->key ? rg__lr_options_get(&lr->options, v->key) : NULL;
+        if (v->key && rg__log_enabled(&lr->io->log, RG_LOG_DEBUG))
+            rg__log(&lr->io->log, RG_LOG_DEBUG, "[%s] option %s = %s", lr->name, v->key, v->value ? v->value : "(none)");
         return v->value != NULL;
     }
     case RETRO_ENVIRONMENT_GET_VARIABLE_UPDATE:
