@@ -55,12 +55,13 @@ test-asan: asan
 
 test: venv test-c test-asan
 
-# The main job on our own bundled game: run the NES test ROM with scripted input, write the last frame as PNG and
-# print a RAM summary.
+# The main job on our own bundled game: StarCatcher-Nes played by a random agent (DISCRETE actions from the game's
+# action groups, each held 4 frames) and scored by its scenario, then a scripted run; last frame as PNG.
 demo: build
 	@mkdir -p $(BUILD)/demo
-	./$(BUILD)/cli/retrogym run tests/roms/bin/test.nes --frames 600 --buttons RIGHT@60 --buttons A+RIGHT@300 \
-	  --png $(BUILD)/demo/last-frame.png --ram 0x10:16 --ram 0x20:8
+	./$(BUILD)/cli/retrogym play StarCatcher-Nes --random 1 --episodes 3 --png $(BUILD)/demo/last-frame.png
+	./$(BUILD)/cli/retrogym play StarCatcher-Nes --frames 3600 --buttons RIGHT@30 --buttons 0@80 \
+	  --buttons LEFT@500 --buttons 0@600 --buttons A+RIGHT@1200 --buttons 0@1230 --buttons LEFT@2500
 	@echo "last frame written to $(BUILD)/demo/last-frame.png"
 
 bench: build
@@ -68,6 +69,7 @@ bench: build
 
 roms:
 	$(MAKE) -C tests/roms
+	$(MAKE) -C games/starcatcher
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

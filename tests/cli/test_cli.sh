@@ -52,5 +52,28 @@ if "$cli" cores | grep -q '^nestopia '; then
   printf 'junk' >"$tmp/bad.state"
   expect_rc "bad state" 1 "$cli" run "$rom" --frames 1 --state-in "$tmp/bad.state"
 fi
+
+# play: an integrated game scored by its scenario.
+expect_rc "play --help" 0 "$cli" play --help
+grep -q -- "--input FILE" "$tmp/out"; check "play help documents --input" $?
+expect_rc "play without a game" 1 "$cli" play
+expect_rc "play unknown game" 1 "$cli" play NoSuchGame-Nes
+[ "$(wc -l <"$tmp/err")" -eq 1 ]; check "play unknown game: one-line error" $?
+expect_rc "play --random with --buttons" 1 "$cli" play StarCatcher-Nes --random 1 --buttons A@3
+expect_rc "play bad --core-option" 1 "$cli" play StarCatcher-Nes --core-option novalue
+if "$cli" cores | grep -q '^nestopia '; then
+  expect_rc "play scripted" 0 "$cli" play StarCatcher-Nes --frames 3600 --buttons RIGHT@30 --buttons 0@80 \
+    --buttons LEFT@500 --buttons 0@600 --buttons A+RIGHT@1200 --buttons 0@1230 --buttons LEFT@2500
+  grep -q "^episode 1: 3600 frames, reward 30, not done" "$tmp/out"; check "play scripted: known reward" $?
+  grep -q " lives=3 .* score=30" "$tmp/out"; check "play scripted: final variables" $?
+  printf '1\n0x80 0\n128\n' >"$tmp/in.txt"
+  expect_rc "play --input --trace" 0 "$cli" play StarCatcher-Nes --input "$tmp/in.txt" --trace
+  [ "$(grep -c '^[0-9]' "$tmp/out")" -eq 3 ]; check "play --input: one trace line per input line" $?
+  grep -q "^episode 1: 3 frames" "$tmp/out"; check "play --input: the episode ends with the file" $?
+  printf '1\nbanana\n' >"$tmp/bad.txt"
+  expect_rc "play bad --input" 1 "$cli" play StarCatcher-Nes --input "$tmp/bad.txt"
+  grep -q "line 2" "$tmp/err"; check "play bad --input names the line" $?
+  expect_rc "play missing state" 1 "$cli" play StarCatcher-Nes --state Nowhere
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,3 +8,4 @@ rg_test(game_actions game/test_actions.c)
 # The scenario conformance corpus (tests/game/corpus, data-driven by each folder's expected.json).
 rg_test(game_corpus game/test_corpus.c LIBS m)
 target_compile_definitions(game_corpus PRIVATE "CORPUS_DIR=\"${CMAKE_CURRENT_SOURCE_DIR}/game/corpus\"")
+rg_test(game_starcatcher game/test_starcatcher.c)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Rebuilds every test ROM from source into a temporary folder and compares with the committed images.
+# Rebuilds every test ROM from source into a temporary folder and compares with the committed images; the same for
+# our game StarCatcher (games/starcatcher), whose ROM and rom.sha are committed in data/stable/StarCatcher-Nes.
 # Exit 77 (skipped) when a toolchain is missing.
 set -u
 src="$1"
-for tool in ca65 ld65 dasm sdasgb sdasz80 makebin m68k-linux-gnu-as arm-none-eabi-as cc make; do
+for tool in ca65 ld65 dasm sdasgb sdasz80 makebin m68k-linux-gnu-as arm-none-eabi-as cc make sha1sum; do
   command -v "$tool" >/dev/null 2>&1 || { echo "skipped: $tool is not installed"; exit 77; }
 done
 out=$(mktemp -d)
@@ -23,5 +24,14 @@ done
 built=$(find "$out" -maxdepth 1 -type f | wc -l)
 if [ "$built" -ne "$count" ]; then echo "FAIL: built $built images, $count committed"; status=1; fi
 [ "$count" -eq 10 ] || { echo "FAIL: expected 10 committed images, found $count"; status=1; }
-[ $status -eq 0 ] && echo "all $count test ROMs rebuild byte-identical"
+if ! make -s -C "$src/games/starcatcher" OUT="$out/starcatcher" >"$out.log" 2>&1; then
+  cat "$out.log"; rm -f "$out.log"; echo "FAIL: the StarCatcher build failed"; exit 1
+fi
+rm -f "$out.log"
+for name in rom.nes rom.sha; do
+  if ! cmp -s "$src/data/stable/StarCatcher-Nes/$name" "$out/starcatcher/$name"; then
+    echo "FAIL: StarCatcher $name differs from its rebuild"; status=1
+  fi
+done
+[ $status -eq 0 ] && echo "all $count test ROMs and StarCatcher rebuild byte-identical"
 exit $status
