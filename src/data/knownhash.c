@@ -20,16 +20,10 @@ void rg__known_clear(rg__known_table *t)
 static int known_add(rg__known_table *t, const char *sha, const char *game, const char *game_dir, const char *ext,
                      size_t order)
 {
-    if (t->count == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        rg__known *items = realloc(t->items, cap * sizeof *items);
-        if (!items)
-            return rg__error(RG_ENOMEM, "out of memory");
-        t->items = items;
-        t->cap = cap;
-    }
+    int rc = rg__reserve(&t->items, &t->cap, t->count + 1, sizeof *t->items);
+    if (rc != RG_OK)
+        return rc;
     rg__known *k = &t->items[t->count];
-    int rc = RG_OK;
     memcpy(k->sha, sha, sizeof k->sha);
     k->game = rg__strdup(game, &rc);
     k->game_dir = rg__strdup(game_dir, &rc);

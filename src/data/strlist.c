@@ -195,14 +195,9 @@ size_t rg_diags_severity_count(const rg_diags *d, rg_severity severity)
 
 int rg__diag_add(rg_diags *d, const char *file, rg_severity sev, const char *fmt, ...)
 {
-    if (d->count == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 16;
-        rg_diag *items = realloc(d->items, cap * sizeof *items);
-        if (!items)
-            return rg__error(RG_ENOMEM, "out of memory");
-        d->items = items;
-        d->cap = cap;
-    }
+    int grown = rg__reserve(&d->items, &d->cap, d->count + 1, sizeof *d->items);
+    if (grown != RG_OK)
+        return grown;
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);

@@ -27,14 +27,9 @@ static int put_block(rg__addrspace *as, uint64_t base, size_t size, uint8_t *dat
         as->blocks[i].data = data;
         return RG_OK;
     }
-    if (as->n == as->cap) {
-        size_t cap = as->cap ? as->cap * 2 : 8;
-        rg_mem_block *b = realloc(as->blocks, cap * sizeof *b);
-        if (!b)
-            return rg__error(RG_ENOMEM, "out of memory");
-        as->blocks = b;
-        as->cap = cap;
-    }
+    int rc = rg__reserve(&as->blocks, &as->cap, as->n + 1, sizeof *as->blocks);
+    if (rc != RG_OK)
+        return rc;
     memmove(as->blocks + i + 1, as->blocks + i, (as->n - i) * sizeof *as->blocks);
     as->blocks[i].base = base;
     as->blocks[i].size = size;

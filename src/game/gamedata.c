@@ -27,11 +27,7 @@ void rg__gd_free_vars(rg__gd_var *vars, size_t n)
 
 void rg__gd_free_warnings(rg_gamedata *gd)
 {
-    for (size_t i = 0; i < gd->n_warnings; i++)
-        free(gd->warnings[i]);
-    free(gd->warnings);
-    gd->warnings = NULL;
-    gd->n_warnings = 0;
+    rg__messages_clear(&gd->warnings);
 }
 
 void rg_gamedata_free(rg_gamedata *gd)
@@ -71,17 +67,7 @@ const char *rg__gd_name_at(const rg_gamedata *gd, size_t i)
 
 static int reserve_vars(rg_gamedata *gd, size_t n)
 {
-    if (n <= gd->cap_vars)
-        return RG_OK;
-    size_t cap = gd->cap_vars ? gd->cap_vars * 2 : 16;
-    while (cap < n)
-        cap *= 2;
-    rg__gd_var *v = realloc(gd->vars, cap * sizeof *v);
-    if (!v)
-        return rg__error(RG_ENOMEM, "out of memory");
-    gd->vars = v;
-    gd->cap_vars = cap;
-    return RG_OK;
+    return rg__reserve(&gd->vars, &gd->cap_vars, n, sizeof *gd->vars);
 }
 
 int rg_gamedata_set_variable(rg_gamedata *gd, const char *name, uint64_t address, const char *type, uint64_t mask)

@@ -39,15 +39,9 @@ int rg_gamedata_custom_set(rg_gamedata *gd, const char *name, rg_value value)
         gd->custom[i].value = value;
         return RG_OK;
     }
-    if (gd->n_custom == gd->cap_custom) {
-        size_t cap = gd->cap_custom ? gd->cap_custom * 2 : 8;
-        rg__gd_custom *c = realloc(gd->custom, cap * sizeof *c);
-        if (!c)
-            return rg__error(RG_ENOMEM, "out of memory");
-        gd->custom = c;
-        gd->cap_custom = cap;
-    }
-    int rc = RG_OK;
+    int rc = rg__reserve(&gd->custom, &gd->cap_custom, gd->n_custom + 1, sizeof *gd->custom);
+    if (rc != RG_OK)
+        return rc;
     char *copy = rg__strdup(name, &rc);
     if (!copy)
         return rc;

@@ -10,24 +10,7 @@
 
 #define DATA_JSON_MAX_SIZE (16u << 20)
 
-static int add_warning(rg_gamedata *gd, const char *fmt, ...) RG_PRINTF(2, 3);
-static int add_warning(rg_gamedata *gd, const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    char **w = realloc(gd->warnings, (gd->n_warnings + 1) * sizeof *w);
-    if (!w)
-        return rg__error(RG_ENOMEM, "out of memory");
-    gd->warnings = w;
-    int rc = RG_OK;
-    if (!(w[gd->n_warnings] = rg__strdup(buf, &rc)))
-        return rc;
-    gd->n_warnings++;
-    return RG_OK;
-}
+#define add_warning(gd, ...) rg__messages_add(&(gd)->warnings, __VA_ARGS__)
 
 /* One entry of "info". Returns RG_OK (added or skipped with a warning) or an error. */
 static int load_entry(rg_gamedata *gd, const char *name, json_t *entry, unsigned flags)
@@ -120,12 +103,12 @@ int rg_gamedata_load_file(rg_gamedata *gd, const char *path, unsigned flags)
 
 size_t rg_gamedata_warning_count(const rg_gamedata *gd)
 {
-    return gd ? gd->n_warnings : 0;
+    return gd ? gd->warnings.count : 0;
 }
 
 const char *rg_gamedata_warning(const rg_gamedata *gd, size_t i)
 {
-    return gd && i < gd->n_warnings ? gd->warnings[i] : NULL;
+    return gd && i < gd->warnings.count ? gd->warnings.items[i] : NULL;
 }
 
 int rg_gamedata_save_file(const rg_gamedata *gd, const char *path)

@@ -2,6 +2,7 @@
 #ifndef RG_SRC_GAME_GAMEDATA_TYPES_H
 #define RG_SRC_GAME_GAMEDATA_TYPES_H
 
+#include "base/base.h"
 #include "emu/addrspace.h"
 
 #include <retrogym/gamedata.h>
@@ -24,8 +25,7 @@ struct rg_gamedata {
     rg__gd_var *vars; /* ascending by name */
     size_t n_vars, cap_vars;
     unsigned long generation; /* bumped whenever the variable set changes */
-    char **warnings;
-    size_t n_warnings;
+    rg__messages warnings;
     rg__gd_custom *custom; /* ascending by name */
     size_t n_custom, cap_custom;
     rg_emu *emu;           /* bound emulator, or */

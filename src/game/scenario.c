@@ -59,11 +59,7 @@ void rg__scenario_clear(rg_scenario *sc)
     free(sc->scripts);
     sc->scripts = NULL;
     sc->n_scripts = 0;
-    for (size_t i = 0; i < sc->n_warnings; i++)
-        free(sc->warnings[i]);
-    free(sc->warnings);
-    sc->warnings = NULL;
-    sc->n_warnings = 0;
+    rg__messages_clear(&sc->warnings);
     rg__lua_free(sc->lua);
     sc->lua = NULL;
     sc->resolved_gd = NULL;
@@ -79,30 +75,21 @@ void rg_scenario_free(rg_scenario *sc)
 
 int rg__scenario_warn(rg_scenario *sc, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int rc = rg__messages_addv(&sc->warnings, fmt, ap);
     va_end(ap);
-    char **w = realloc(sc->warnings, (sc->n_warnings + 1) * sizeof *w);
-    if (!w)
-        return rg__error(RG_ENOMEM, "out of memory");
-    sc->warnings = w;
-    int rc = RG_OK;
-    if (!(w[sc->n_warnings] = rg__strdup(buf, &rc)))
-        return rc;
-    sc->n_warnings++;
-    return RG_OK;
+    return rc;
 }
 
 size_t rg_scenario_warning_count(const rg_scenario *sc)
 {
-    return sc ? sc->n_warnings : 0;
+    return sc ? sc->warnings.count : 0;
 }
 
 const char *rg_scenario_warning(const rg_scenario *sc, size_t i)
 {
-    return sc && i < sc->n_warnings ? sc->warnings[i] : NULL;
+    return sc && i < sc->warnings.count ? sc->warnings.items[i] : NULL;
 }
 
 int rg__script_function(const char *ref, char **out)
@@ -140,16 +127,8 @@ const rg__reward_term *rg__reward_find(const rg__reward_term *terms, size_t n, c
 
 int rg__reward_append(rg__player_rewards *pr, const char *name, const rg_reward_spec *spec)
 {
-    if (pr->n == pr->cap) {
-        size_t cap = pr->cap ? pr->cap * 2 : 4;
-        rg__reward_term *t = realloc(pr->terms, cap * sizeof *t);
-        if (!t)
-            return rg__error(RG_ENOMEM, "out of memory");
-        pr->terms = t;
-        pr->cap = cap;
-    }
-    int rc = RG_OK;
-    char *copy = rg__strdup(name, &rc);
+    int rc = rg__reserve(&pr->terms, &pr->cap, pr->n + 1, sizeof *pr->terms);
+    char *copy = rc == RG_OK ? rg__strdup(name, &rc) : NULL;
     if (!copy)
         return rc;
     pr->terms[pr->n++] = (rg__reward_term){copy, *spec, -1};
@@ -197,16 +176,8 @@ int rg_scenario_set_time_reward(rg_scenario *sc, unsigned player, const rg_rewar
 
 int rg__done_append(rg__done_node *node, const char *name, const rg_done_spec *spec)
 {
-    if (node->n == node->cap) {
-        size_t cap = node->cap ? node->cap * 2 : 4;
-        rg__done_term *t = realloc(node->terms, cap * sizeof *t);
-        if (!t)
-            return rg__error(RG_ENOMEM, "out of memory");
-        node->terms = t;
-        node->cap = cap;
-    }
-    int rc = RG_OK;
-    char *copy = rg__strdup(name, &rc);
+    int rc = rg__reserve(&node->terms, &node->cap, node->n + 1, sizeof *node->terms);
+    char *copy = rc == RG_OK ? rg__strdup(name, &rc) : NULL;
     if (!copy)
         return rc;
     node->terms[node->n++] = (rg__done_term){copy, *spec, -1};

@@ -64,8 +64,7 @@ struct rg_scenario {
     rg__script_src *scripts;
     size_t n_scripts;
     rg_script_limits limits;
-    char **warnings;
-    size_t n_warnings;
+    rg__messages warnings;
     /* evaluation */
     rg__lua *lua;
     float reward[RG_SCENARIO_MAX_PLAYERS], total[RG_SCENARIO_MAX_PLAYERS];

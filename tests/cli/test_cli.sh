@@ -5,17 +5,7 @@ cli="$1"
 src="$2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # name, condition result (0 = ok)
-  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
-}
-expect_rc() { # name, expected rc, command...
-  local name="$1" want="$2"; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ "$rc" -eq "$want" ]; check "$name (rc $rc, wanted $want)" $?
-}
+. "$src/tests/cli/harness.sh"
 
 expect_rc "top-level help" 0 "$cli" --help
 grep -q "run ROM" "$tmp/out"; check "help lists run" $?
@@ -75,5 +65,4 @@ if "$cli" cores | grep -q '^nestopia '; then
   grep -q "line 2" "$tmp/err"; check "play bad --input names the line" $?
   expect_rc "play missing state" 1 "$cli" play StarCatcher-Nes --state Nowhere
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

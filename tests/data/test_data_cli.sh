@@ -6,19 +6,7 @@ src="$2"
 tmp=$(mktemp -d)
 snap=$(mktemp -d)
 trap 'rm -rf "$tmp" "$snap"' EXIT
-pass=0
-fail=0
-check() { # name, condition result (0 = ok)
-  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
-}
-expect_rc() { # name, expected rc, command...
-  local name="$1" want="$2"; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ "$rc" -eq "$want" ]; check "$name (rc $rc, wanted $want)" $?
-  if [ "$rc" -ne "$want" ]; then sed 's/^/  out: /' "$tmp/out"; sed 's/^/  err: /' "$tmp/err"; fi
-}
-one_line_err() { [ "$(wc -l <"$tmp/err")" -eq 1 ]; }
+. "$src/tests/cli/harness.sh"
 
 # A data root with two games. NES ROM: 16 header bytes + body; rom.sha holds the SHA-1 of the body.
 data="$tmp/data"
@@ -118,5 +106,4 @@ grep -q "^Imported 1 games$" "$tmp/out"; check "import: current folder by defaul
 expect_rc "import --integrations refused" 1 "$cli" import "$tmp/in" --integrations all
 expect_rc "import bad option" 1 "$cli" import --frob
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
