@@ -13,19 +13,6 @@
 #define RG_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define RG_PRINTF(f, a)
-/* Makes room for `need` elements of `elem` bytes in *items (a pointer to the array pointer), doubling *cap.
- * RG_ENOMEM leaves the array as it was. */
-int rg__reserve(void *items, size_t *cap, size_t need, size_t elem);
-
-/* A list of one-line messages (warnings of a loader), each at most 511 characters. */
-typedef struct rg__messages {
-    char **items;
-    size_t count, cap;
-} rg__messages;
-int rg__messages_add(rg__messages *m, const char *fmt, ...) RG_PRINTF(2, 3);
-int rg__messages_addv(rg__messages *m, const char *fmt, va_list ap);
-void rg__messages_clear(rg__messages *m);
-
 #endif
 
 /* Records a message for rg_error_last() on this thread and returns code (so: return rg__error(RG_EINVAL, ...)). */
