@@ -22,6 +22,18 @@ static int bad_field(loader *ld, const char *where, const char *field, const cha
     return rg__scenario_warn(ld->sc, "%s: \"%s\" is not %s, default used", where, field, want);
 }
 
+/* An optional object field: *out is NULL when absent, or when of the wrong kind (a warning, or an error in strict
+ * mode). */
+static int object_field(loader *ld, const char *where, json_t *parent, const char *key, json_t **out)
+{
+    *out = json_object_get(parent, key);
+    if (*out && !json_is_object(*out)) {
+        *out = NULL;
+        return bad_field(ld, where, key, "an object");
+    }
+    return RG_OK;
+}
+
 static int read_measurement(loader *ld, const char *where, json_t *j, rg_measurement *out)
 {
     *out = RG_MEASURE_DEFAULT;
@@ -107,13 +119,10 @@ static int load_reward(loader *ld, unsigned player, json_t *j)
         return bad_field(ld, "scenario", player == 0 ? "reward" : "rewards", "an object");
     rg__player_rewards *pr = &ld->sc->players[player];
     pr->defined = 1;
-    int rc;
-    json_t *vars = json_object_get(j, "variables");
-    if (vars && !json_is_object(vars)) {
-        if ((rc = bad_field(ld, where, "variables", "an object")) != RG_OK)
-            return rc;
-        vars = NULL;
-    }
+    json_t *vars;
+    int rc = object_field(ld, where, j, "variables", &vars);
+    if (rc != RG_OK)
+        return rc;
     const char *name;
     json_t *spec;
     size_t known = pr->n; /* terms of an earlier definition (sorted): they win */
@@ -146,13 +155,10 @@ static int load_done_node(loader *ld, rg__done_node *node, json_t *j, const char
         return bad_field(ld, where, "node", "an object");
     json_t *cond = json_object_get(j, "condition");
     node->all = json_is_string(cond) && strcmp(json_string_value(cond), "all") == 0;
-    int rc;
-    json_t *vars = json_object_get(j, "variables");
-    if (vars && !json_is_object(vars)) {
-        if ((rc = bad_field(ld, where, "variables", "an object")) != RG_OK)
-            return rc;
-        vars = NULL;
-    }
+    json_t *vars, *nodes;
+    int rc = object_field(ld, where, j, "variables", &vars);
+    if (rc != RG_OK)
+        return rc;
     const char *name;
     json_t *spec;
     json_object_foreach(vars, name, spec) {
@@ -170,12 +176,8 @@ static int load_done_node(loader *ld, rg__done_node *node, json_t *j, const char
         if ((rc = rg__done_append(node, name, &s)) != RG_OK) /* names in one object are unique */
             return rc;
     }
-    json_t *nodes = json_object_get(j, "nodes");
-    if (nodes && !json_is_object(nodes)) {
-        if ((rc = bad_field(ld, where, "nodes", "an object")) != RG_OK)
-            return rc;
-        nodes = NULL;
-    }
+    if ((rc = object_field(ld, where, j, "nodes", &nodes)) != RG_OK)
+        return rc;
     json_t *child;
     json_object_foreach(nodes, name, child) {
         rg__done_node *n = realloc(node->nodes, (node->n_nodes + 1) * sizeof *n);
