@@ -14,6 +14,7 @@
 #include "core.h"
 #include "datatype.h"
 #include "emu.h"
+#include "env.h"
 #include "error.h"
 #include "gamedata.h"
 #include "integration.h"

@@ -55,6 +55,25 @@ char *rg__asprintf(const char *fmt, ...) RG_PRINTF(1, 2);
  * RG_ENOMEM leaves the array as it was. */
 int rg__reserve(void *items, size_t *cap, size_t need, size_t elem);
 
+/* Snapshot streams. A writer with p == NULL only counts (len is the size needed); overflow marks a short buffer. */
+typedef struct rg__wbuf {
+    uint8_t *p;
+    size_t len, cap;
+    int overflow;
+} rg__wbuf;
+void rg__w_bytes(rg__wbuf *w, const void *src, size_t n);
+void rg__w_u64(rg__wbuf *w, uint64_t v);
+void rg__w_str(rg__wbuf *w, const char *s);
+/* A reader: any read past the end sets bad and returns NULL/0. */
+typedef struct rg__rbuf {
+    const uint8_t *p;
+    size_t len, pos;
+    int bad;
+} rg__rbuf;
+const void *rg__r_bytes(rg__rbuf *r, size_t n);
+uint64_t rg__r_u64(rg__rbuf *r);
+int rg__r_str(rg__rbuf *r, char *buf, size_t cap);
+
 /* A list of one-line messages (warnings of a loader), each at most 511 characters. */
 typedef struct rg__messages {
     char **items;

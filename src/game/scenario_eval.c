@@ -150,7 +150,7 @@ static int needs_lua(const rg_scenario *sc)
     return 0;
 }
 
-static int load_scripts(rg_scenario *sc, rg_gamedata *gd)
+int rg__scenario_load_scripts(rg_scenario *sc, rg_gamedata *gd)
 {
     rg__lua_free(sc->lua);
     sc->lua = NULL;
@@ -178,7 +178,7 @@ int rg_scenario_reset(rg_scenario *sc, rg_gamedata *gd)
     sc->done_flag = 0;
     sc->frame = 0;
     rg_gamedata_clear_custom(gd);
-    return load_scripts(sc, gd);
+    return rg__scenario_load_scripts(sc, gd);
 }
 
 int rg_scenario_update(rg_scenario *sc, rg_gamedata *gd)
@@ -191,7 +191,7 @@ int rg_scenario_update(rg_scenario *sc, rg_gamedata *gd)
     if ((rc = resolve(sc, gd)) != RG_OK)
         return rc;
     if (needs_lua(sc)) {
-        if (!sc->lua && (rc = load_scripts(sc, gd)) != RG_OK)
+        if (!sc->lua && (rc = rg__scenario_load_scripts(sc, gd)) != RG_OK)
             return rc;
         rg__lua_bind(sc->lua, gd);
     }

@@ -84,6 +84,8 @@ int rg__done_append(rg__done_node *node, const char *name, const rg_done_spec *s
 const rg__reward_term *rg__reward_find(const rg__reward_term *terms, size_t n, const char *name);
 int rg__reward_append(rg__player_rewards *pr, const char *name, const rg_reward_spec *spec);
 void rg__reward_sort(rg__player_rewards *pr);
+/* A fresh interpreter with the scenario's scripts run (none when the scenario has no scripts). */
+int rg__scenario_load_scripts(rg_scenario *sc, rg_gamedata *gd);
 /* "lua:name" or "name" -> the function name; RG_ECORRUPT for another language. */
 int rg__script_function(const char *ref, char **out);
 

@@ -353,3 +353,115 @@ int rg__lua_call(rg__lua *lua, const char *function, double *result)
     lua_pop(L, 1);
     return RG_OK;
 }
+
+/* ---- snapshots of global values ---- */
+
+static int plain_global(lua_State *L)
+{
+    return lua_type(L, -2) == LUA_TSTRING &&
+           (lua_type(L, -1) == LUA_TNUMBER || lua_type(L, -1) == LUA_TBOOLEAN || lua_type(L, -1) == LUA_TSTRING);
+}
+
+void rg__lua_snapshot(rg__lua *lua, rg__wbuf *w)
+{
+    lua_State *L = lua->L;
+    uint64_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, LUA_GLOBALSINDEX)) {
+        n += plain_global(L);
+        lua_pop(L, 1);
+    }
+    rg__w_u64(w, n);
+    lua_pushnil(L);
+    while (lua_next(L, LUA_GLOBALSINDEX)) {
+        if (plain_global(L)) {
+            size_t klen, vlen;
+            const char *k = lua_tolstring(L, -2, &klen);
+            rg__w_u64(w, klen);
+            rg__w_bytes(w, k, klen);
+            int t = lua_type(L, -1);
+            rg__w_u64(w, (uint64_t)t);
+            if (t == LUA_TNUMBER) {
+                lua_Number d = lua_tonumber(L, -1);
+                uint64_t bits;
+                memcpy(&bits, &d, 8);
+                rg__w_u64(w, bits);
+            } else if (t == LUA_TBOOLEAN) {
+                rg__w_u64(w, (uint64_t)lua_toboolean(L, -1));
+            } else {
+                const char *v = lua_tolstring(L, -1, &vlen);
+                rg__w_u64(w, vlen);
+                rg__w_bytes(w, v, vlen);
+            }
+        }
+        lua_pop(L, 1);
+    }
+}
+
+static int clear_plain_globals(lua_State *L)
+{
+    /* Collect first: a table must not change while lua_next walks it. */
+    lua_newtable(L);
+    int list = lua_gettop(L), n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, LUA_GLOBALSINDEX)) {
+        if (plain_global(L)) {
+            lua_pushvalue(L, -2);
+            lua_rawseti(L, list, ++n);
+        }
+        lua_pop(L, 1);
+    }
+    for (int i = 1; i <= n; i++) {
+        lua_rawgeti(L, list, i);
+        lua_pushnil(L);
+        lua_settable(L, LUA_GLOBALSINDEX);
+    }
+    lua_pop(L, 1);
+    return 0;
+}
+
+static int restore_values(lua_State *L)
+{
+    rg__rbuf *r = lua_touserdata(L, 1);
+    clear_plain_globals(L);
+    uint64_t n = rg__r_u64(r);
+    for (uint64_t i = 0; i < n && !r->bad; i++) {
+        uint64_t klen = rg__r_u64(r);
+        const char *k = rg__r_bytes(r, (size_t)klen);
+        uint64_t t = rg__r_u64(r);
+        if (!k)
+            break;
+        lua_pushlstring(L, k, (size_t)klen);
+        if (t == LUA_TNUMBER) {
+            uint64_t bits = rg__r_u64(r);
+            lua_Number d;
+            memcpy(&d, &bits, 8);
+            lua_pushnumber(L, d);
+        } else if (t == LUA_TBOOLEAN) {
+            lua_pushboolean(L, rg__r_u64(r) != 0);
+        } else if (t == LUA_TSTRING) {
+            uint64_t vlen = rg__r_u64(r);
+            const char *v = rg__r_bytes(r, (size_t)vlen);
+            if (!v) {
+                lua_pop(L, 1);
+                break;
+            }
+            lua_pushlstring(L, v, (size_t)vlen);
+        } else {
+            r->bad = 1;
+            lua_pop(L, 1);
+            break;
+        }
+        lua_settable(L, LUA_GLOBALSINDEX);
+    }
+    return 0;
+}
+
+int rg__lua_restore(rg__lua *lua, rg__rbuf *r)
+{
+    arm(lua);
+    int st = lua_cpcall(lua->L, restore_values, r);
+    if (st != 0)
+        return call_error(lua, st, "restore");
+    return r->bad ? rg__error(RG_ECORRUPT, "the snapshot is truncated") : RG_OK;
+}

@@ -18,4 +18,10 @@ int rg__lua_run(rg__lua *lua, const char *name, const char *source);
 /* Calls a global function with no arguments. Numbers give their value, booleans 0/1, anything else 0. */
 int rg__lua_call(rg__lua *lua, const char *function, double *result);
 
+/* The scripts' global numbers, strings and booleans (tables and functions are not captured). */
+#include "base/base.h"
+void rg__lua_snapshot(rg__lua *lua, rg__wbuf *w);
+/* Globals of those kinds not in the snapshot become nil; the snapshot's come back. */
+int rg__lua_restore(rg__lua *lua, rg__rbuf *r);
+
 #endif

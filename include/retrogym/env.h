@@ -1,0 +1,162 @@
+/**
+ * @file env.h
+ * The environment: an integrated game (ROM, start state, data.json, scenario.json) behind reset/step, the way Gym
+ * Retro's RetroEnv runs it (compat spec §7), plus frame skip, sticky actions, max-pooling, no-op starts, episode
+ * step limits and clone/restore. Observations are written into caller buffers; a step after reset allocates
+ * nothing (unless a Lua script does). One handle per thread at a time; distinct handles are independent.
+ */
+#ifndef RETROGYM_ENV_H
+#define RETROGYM_ENV_H
+
+#include <retrogym/emu.h>
+#include <retrogym/gamedata.h>
+#include <retrogym/integration.h>
+#include <retrogym/scenario.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rg_env rg_env;
+
+/** How actions are given (Gym Retro's `Actions`). */
+typedef enum rg_action_mode {
+    RG_ACTIONS_ALL = 0,           /**< players x n_buttons values, each 0 or 1 (MultiBinary); no filtering */
+    RG_ACTIONS_FILTERED = 1,      /**< the same, then combinations outside the action groups dropped (default) */
+    RG_ACTIONS_DISCRETE = 2,      /**< one integer for all players: Discrete(prod(group sizes)^players) */
+    RG_ACTIONS_MULTI_DISCRETE = 3 /**< players x n_groups integers, a combination index per group */
+} rg_action_mode;
+
+/** What an observation is (Gym Retro's `Observations`). */
+typedef enum rg_obs_mode {
+    RG_OBS_IMAGE = 0, /**< height x width x 3 RGB24 of the screen, cropped by the scenario */
+    RG_OBS_RAM = 1    /**< every memory block, concatenated */
+} rg_obs_mode;
+
+/** The start-state choice of rg_env_options.state (Gym Retro's `State.DEFAULT` / `State.NONE`). */
+#define RG_STATE_DEFAULT NULL
+#define RG_STATE_NONE ""
+
+#define RG_ENV_OPTIONS_VERSION 1
+
+typedef struct rg_env_options {
+    unsigned version;           /**< RG_ENV_OPTIONS_VERSION */
+    const char *game;           /**< integration name, e.g. "StarCatcher-Nes" (required) */
+    const char *state;          /**< RG_STATE_DEFAULT (metadata.json), RG_STATE_NONE (power-on), a state name in
+                                     the game folder (".state" optional) or a path to a .state file */
+    const char *scenario;       /**< NULL: "scenario"; a name in the game folder or a path ending in .json */
+    const char *info;           /**< NULL: "data"; the same rules */
+    rg_action_mode actions;     /**< default RG_ACTIONS_FILTERED */
+    rg_obs_mode obs;            /**< default RG_OBS_IMAGE */
+    unsigned players;           /**< 1 (default) .. RG_SCENARIO_MAX_PLAYERS */
+    const rg_datapaths *paths;  /**< where games are found (borrowed during create); NULL: a default handle */
+    unsigned integrations;      /**< RG_INTEGRATIONS_* flags; 0: the handle's default */
+    const char *core;           /**< NULL: the system's preferred installed core */
+    const rg_core_option *core_options;
+    size_t n_core_options;
+    unsigned frameskip;         /**< frames per step, 0 or 1: one (Gym Retro); rewards of the frames are summed */
+    double sticky_prob;         /**< per frame, the previous frame's buttons are kept with this probability */
+    int max_pool;               /**< image observation = per-pixel max of the last two frames of a step */
+    unsigned noop_max;          /**< reset runs a random number in [0, noop_max] of no-op steps */
+    uint64_t max_episode_steps; /**< truncated after this many steps; 0: never */
+    rg_log_fn log;              /**< core and library messages (NULL: dropped) */
+    void *log_user;
+    rg_log_level log_level;     /**< default RG_LOG_WARN */
+} rg_env_options;
+
+#define RG_ENV_OPTIONS_INIT                                                                                        \
+    {                                                                                                              \
+        RG_ENV_OPTIONS_VERSION, NULL, RG_STATE_DEFAULT, NULL, NULL, RG_ACTIONS_FILTERED, RG_OBS_IMAGE, 1, NULL, 0,   \
+            NULL, NULL, 0, 1, 0.0, 0, 0, 0, NULL, NULL, RG_LOG_WARN                                               \
+    }
+
+/** The result of a step. */
+typedef struct rg_step_result {
+    float rewards[RG_SCENARIO_MAX_PLAYERS]; /**< summed over the step's frames, per player */
+    int terminated;                         /**< the scenario's done */
+    int truncated;                          /**< max_episode_steps reached (and not terminated) */
+    unsigned frames;                        /**< frames run (fewer than frameskip when done came first) */
+} rg_step_result;
+
+/**
+ * Opens the game: ROM, data, scenario, start state, the emulator (two frames run, as Gym Retro does).
+ * @return RG_OK; RG_ENOTFOUND (no such game, no ROM imported for it — the message says how to import —, a missing
+ *         state or scenario file that was named explicitly, no core); RG_EINVAL (bad options); RG_ECORRUPT (bad
+ *         data/scenario/state files); what rg_emu_open returns
+ */
+int rg_env_create(rg_env **out, const rg_env_options *opts);
+void rg_env_free(rg_env *env);
+
+/* ---- spaces ---- */
+rg_action_mode rg_env_action_mode(const rg_env *env);
+unsigned rg_env_players(const rg_env *env);
+/** Buttons per player (the system's "buttons" length; MultiBinary size per player). */
+unsigned rg_env_num_buttons(const rg_env *env);
+/** Button name of index i, NULL for an unused index. */
+const char *rg_env_button_name(const rg_env *env, unsigned i);
+/** The action groups in force (scenario override or system default). Borrowed for the env's life. */
+const rg_actionset *rg_env_actionset(const rg_env *env);
+/** DISCRETE: the number of actions for all players together (prod(group sizes)^players). */
+uint64_t rg_env_discrete_count(const rg_env *env);
+/** Observation shape: IMAGE height, width, 3; RAM bytes, 1, 1. */
+void rg_env_obs_shape(const rg_env *env, unsigned *height, unsigned *width, unsigned *channels);
+size_t rg_env_obs_size(const rg_env *env);
+const rg_system_info *rg_env_system(const rg_env *env);
+const char *rg_env_game(const rg_env *env);
+/** Name of the start state in use ("" when none). */
+const char *rg_env_state_name(const rg_env *env);
+
+/* ---- episodes ---- */
+/**
+ * Starts an episode: reseeds the env's random generator when seeded (else continues it), loads the start state or
+ * does a power-on reset, clears the buttons, runs one frame, resets the scenario, updates it once, then runs the
+ * no-op starts. Writes the observation into obs (cap bytes, at least rg_env_obs_size; obs may be NULL).
+ */
+int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t cap);
+/**
+ * One step. `action` holds `n` integers as the action mode says (rg_env_action_length). Allocates nothing.
+ * @return RG_OK; RG_EMISUSE (no reset yet); RG_EINVAL (wrong length); RG_ERANGE (an id out of range; a variable
+ *         that is not mapped); what the scenario update returns
+ */
+int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size_t cap, rg_step_result *result);
+/** Number of integers a step's action has in this mode. */
+size_t rg_env_action_length(const rg_env *env);
+/** Buttons a step's action means for a player (decoded and filtered exactly as rg_env_step does). */
+int rg_env_decode_action(const rg_env *env, const int64_t *action, size_t n, uint16_t buttons[RG_SCENARIO_MAX_PLAYERS]);
+/** The current observation again (no emulation). */
+int rg_env_observe(const rg_env *env, uint8_t *obs, size_t cap);
+/** Steps since the last reset. */
+uint64_t rg_env_episode_steps(const rg_env *env);
+
+/* ---- info and data ---- */
+/** The game's variables and scenario (borrowed; valid for the env's life). */
+rg_gamedata *rg_env_gamedata(rg_env *env);
+rg_scenario *rg_env_scenario(rg_env *env);
+rg_emu *rg_env_emu(rg_env *env);
+/**
+ * `info` of the last step: every readable data.json variable (masked value) and every custom variable (truncated to
+ * an integer, booleans 0/1, nil 0), in name order, data variables first.
+ */
+size_t rg_env_info_count(const rg_env *env);
+int rg_env_info_at(const rg_env *env, size_t i, const char **name, int64_t *value);
+
+/* ---- start state and clone/restore ---- */
+/** Replaces the start state used by later resets (a name in the game folder or a path; RG_STATE_NONE clears it). */
+int rg_env_set_start_state(rg_env *env, const char *state);
+/**
+ * Snapshot of the whole environment: emulator, scenario (totals, done, frame counter, remembered values, custom
+ * variables, the Lua scripts' global numbers, strings and booleans), random generator, sticky buttons, step
+ * count. Flat bytes: they can be stored and restored into any env of the same game, core and options.
+ */
+int rg_env_clone_size(rg_env *env, size_t *size);
+int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written);
+/** @return RG_OK; RG_ECORRUPT (not a snapshot of this kind of env); RG_ESTATE (the emulator refused it) */
+int rg_env_restore(rg_env *env, const void *src, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

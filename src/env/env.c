@@ -1,0 +1,240 @@
+/* The environment's life: create, free, accessors, the random generator. */
+#include "env_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t rg__env_random(rg_env *env)
+{
+    uint64_t z = (env->rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double rg__env_uniform(rg_env *env)
+{
+    return (double)(rg__env_random(env) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int check_options(const rg_env_options *o)
+{
+    if (o->version != RG_ENV_OPTIONS_VERSION)
+        return rg__error(RG_EINVAL, "rg_env_options version %u, this library knows %d", o->version,
+                         RG_ENV_OPTIONS_VERSION);
+    if (!o->game || !*o->game)
+        return rg__error(RG_EINVAL, "no game given");
+    if ((unsigned)o->actions > RG_ACTIONS_MULTI_DISCRETE)
+        return rg__error(RG_EINVAL, "unknown action mode %d", (int)o->actions);
+    if ((unsigned)o->obs > RG_OBS_RAM)
+        return rg__error(RG_EINVAL, "unknown observation mode %d", (int)o->obs);
+    if (o->players < 1 || o->players > RG_SCENARIO_MAX_PLAYERS)
+        return rg__error(RG_EINVAL, "players must be 1..%d, not %u", RG_SCENARIO_MAX_PLAYERS, o->players);
+    if (!(o->sticky_prob >= 0.0 && o->sticky_prob <= 1.0))
+        return rg__error(RG_EINVAL, "sticky action probability %g is not in [0, 1]", o->sticky_prob);
+    if (o->frameskip > 1000)
+        return rg__error(RG_EINVAL, "frameskip %u is not in 1..1000", o->frameskip);
+    return RG_OK;
+}
+
+int rg_env_create(rg_env **out, const rg_env_options *opts)
+{
+    if (!out)
+        return rg__error(RG_EINVAL, "rg_env_create: NULL argument");
+    *out = NULL;
+    rg_env_options o = RG_ENV_OPTIONS_INIT;
+    if (opts)
+        o = *opts;
+    int rc = check_options(&o);
+    if (rc != RG_OK)
+        return rc;
+    rg_env *env = calloc(1, sizeof *env);
+    if (!env)
+        return rg__error(RG_ENOMEM, "out of memory");
+    env->actions = o.actions;
+    env->obs = o.obs;
+    env->players = o.players;
+    env->frameskip = o.frameskip ? o.frameskip : 1;
+    env->sticky_prob = o.sticky_prob;
+    env->max_pool = o.max_pool && o.obs == RG_OBS_IMAGE;
+    env->noop_max = o.noop_max;
+    env->max_steps = o.max_episode_steps;
+    if (!(env->game = rg__strdup(o.game, &rc)) || !(env->state_name = rg__strdup("", &rc))) {
+        rg_env_free(env);
+        return rc;
+    }
+    rg_datapaths *own = NULL;
+    if (!o.paths && (rc = rg_datapaths_create(&own, NULL)) != RG_OK) {
+        rg_env_free(env);
+        return rc;
+    }
+    rc = rg__env_open(env, &o, o.paths ? o.paths : own);
+    rg_datapaths_free(own);
+    if (rc != RG_OK) {
+        rg_env_free(env);
+        return rc;
+    }
+    *out = env;
+    return RG_OK;
+}
+
+void rg_env_free(rg_env *env)
+{
+    if (!env)
+        return;
+    rg_actionset_free(env->as);
+    rg_scenario_free(env->sc);
+    rg_gamedata_free(env->gd);
+    rg_emu_free(env->emu);
+    free(env->start_state);
+    free(env->frame);
+    free(env->pool);
+    free(env->game);
+    free(env->game_dir);
+    free(env->state_name);
+    free(env);
+}
+
+rg_action_mode rg_env_action_mode(const rg_env *env)
+{
+    return env ? env->actions : RG_ACTIONS_FILTERED;
+}
+
+unsigned rg_env_players(const rg_env *env)
+{
+    return env ? env->players : 0;
+}
+
+unsigned rg_env_num_buttons(const rg_env *env)
+{
+    return env ? env->n_buttons : 0;
+}
+
+const char *rg_env_button_name(const rg_env *env, unsigned i)
+{
+    return env && i < env->n_buttons && i < RG_MAX_BUTTONS ? env->sys->buttons[i] : NULL;
+}
+
+const rg_actionset *rg_env_actionset(const rg_env *env)
+{
+    return env ? env->as : NULL;
+}
+
+uint64_t rg_env_discrete_count(const rg_env *env)
+{
+    if (!env)
+        return 0;
+    uint64_t per = rg_actionset_discrete_count(env->as), n = 1;
+    for (unsigned p = 0; p < env->players; p++)
+        n *= per;
+    return n;
+}
+
+size_t rg_env_action_length(const rg_env *env)
+{
+    if (!env)
+        return 0;
+    switch (env->actions) {
+    case RG_ACTIONS_DISCRETE: return 1;
+    case RG_ACTIONS_MULTI_DISCRETE: return (size_t)env->players * env->n_groups;
+    default: return (size_t)env->players * env->n_buttons;
+    }
+}
+
+const rg_system_info *rg_env_system(const rg_env *env)
+{
+    return env ? env->sys : NULL;
+}
+
+const char *rg_env_game(const rg_env *env)
+{
+    return env ? env->game : NULL;
+}
+
+const char *rg_env_state_name(const rg_env *env)
+{
+    return env ? env->state_name : NULL;
+}
+
+uint64_t rg_env_episode_steps(const rg_env *env)
+{
+    return env ? env->steps : 0;
+}
+
+rg_gamedata *rg_env_gamedata(rg_env *env)
+{
+    return env ? env->gd : NULL;
+}
+
+rg_scenario *rg_env_scenario(rg_env *env)
+{
+    return env ? env->sc : NULL;
+}
+
+rg_emu *rg_env_emu(rg_env *env)
+{
+    return env ? env->emu : NULL;
+}
+
+size_t rg_env_info_count(const rg_env *env)
+{
+    return env ? rg_gamedata_variable_count(env->gd) + rg_gamedata_custom_count(env->gd) : 0;
+}
+
+int rg_env_info_at(const rg_env *env, size_t i, const char **name, int64_t *value)
+{
+    if (!env || !name || !value)
+        return rg__error(RG_EINVAL, "rg_env_info_at: NULL argument");
+    size_t nv = rg_gamedata_variable_count(env->gd);
+    if (i < nv) {
+        rg_variable v;
+        int rc = rg_gamedata_variable_at(env->gd, i, &v);
+        if (rc != RG_OK)
+            return rc;
+        *name = v.name;
+        return rg_gamedata_get(env->gd, v.name, value);
+    }
+    rg_value cv;
+    int rc = rg_gamedata_custom_at(env->gd, i - nv, name, &cv);
+    if (rc != RG_OK)
+        return rc;
+    double d = cv.number;
+    *value = (d > -9223372036854775808.0 && d < 9223372036854775808.0) ? (int64_t)d : 0;
+    return RG_OK;
+}
+
+int rg_env_set_start_state(rg_env *env, const char *state)
+{
+    if (!env)
+        return rg__error(RG_EINVAL, "rg_env_set_start_state: NULL argument");
+    /* Load it through a scratch snapshot so a bad file changes nothing. */
+    size_t size;
+    int rc = rg_env_clone_size(env, &size);
+    void *keep = rc == RG_OK ? malloc(size) : NULL;
+    if (!keep)
+        return rc != RG_OK ? rc : rg__error(RG_ENOMEM, "out of memory");
+    if ((rc = rg_env_clone(env, keep, size, &size)) != RG_OK) {
+        free(keep);
+        return rc;
+    }
+    uint8_t *old = env->start_state;
+    size_t old_len = env->start_len;
+    env->start_state = NULL;
+    env->start_len = 0;
+    if (state && state[0])
+        rc = rg__env_load_start_state(env, NULL, 0, state);
+    int back = rg_env_restore(env, keep, size);
+    free(keep);
+    if (rc != RG_OK) {
+        free(env->start_state);
+        env->start_state = old;
+        env->start_len = old_len;
+        return rc;
+    }
+    free(old);
+    if (!env->start_state) {
+        free(env->state_name);
+        env->state_name = rg__strdup("", &rc);
+    }
+    return back;
+}

@@ -1,0 +1,102 @@
+/* Clone and restore the whole environment as flat bytes: emulator state, game-layer state, random generator,
+ * sticky buttons, step count. */
+#include "env_internal.h"
+
+#include "game/snapshot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char magic[8] = {'R', 'G', 'E', 'N', 'V', 'S', '0', '1'};
+
+/* Everything but the emulator bytes, which go first (their size heads them). */
+static void write_all(rg_env *env, rg__wbuf *w, const void *emu, size_t emu_len)
+{
+    rg__w_bytes(w, magic, sizeof magic);
+    rg__w_str(w, env->game);
+    rg__w_u64(w, emu_len);
+    rg__w_bytes(w, emu, emu_len);
+    rg__w_u64(w, env->rng);
+    rg__w_u64(w, env->steps);
+    rg__w_u64(w, (uint64_t)env->started);
+    for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++)
+        rg__w_u64(w, env->held[p]);
+    rg__gamedata_snapshot(env->gd, w);
+    rg__scenario_snapshot(env->sc, w);
+}
+
+int rg_env_clone_size(rg_env *env, size_t *size)
+{
+    if (!env || !size)
+        return rg__error(RG_EINVAL, "rg_env_clone_size: NULL argument");
+    size_t emu_len;
+    int rc = rg_emu_state_size(env->emu, &emu_len);
+    if (rc != RG_OK)
+        return rc;
+    rg__wbuf w = {NULL, 0, 0, 0}; /* counts only */
+    write_all(env, &w, NULL, emu_len);
+    *size = w.len;
+    return RG_OK;
+}
+
+int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written)
+{
+    if (!env || !dst)
+        return rg__error(RG_EINVAL, "rg_env_clone: NULL argument");
+    size_t emu_cap;
+    int rc = rg_emu_state_size(env->emu, &emu_cap);
+    if (rc != RG_OK)
+        return rc;
+    uint8_t *emu = malloc(emu_cap ? emu_cap : 1);
+    size_t emu_len = 0;
+    if (!emu)
+        return rg__error(RG_ENOMEM, "out of memory");
+    if ((rc = rg_emu_state_save(env->emu, emu, emu_cap, &emu_len)) != RG_OK) {
+        free(emu);
+        return rc;
+    }
+    rg__wbuf w = {dst, 0, cap, 0};
+    write_all(env, &w, emu, emu_len);
+    free(emu);
+    if (w.overflow)
+        return rg__error(RG_ERANGE, "snapshot buffer of %zu bytes, %zu needed", cap, w.len);
+    if (written)
+        *written = w.len;
+    return RG_OK;
+}
+
+int rg_env_restore(rg_env *env, const void *src, size_t len)
+{
+    if (!env || !src)
+        return rg__error(RG_EINVAL, "rg_env_restore: NULL argument");
+    rg__rbuf r = {src, len, 0, 0};
+    const void *m = rg__r_bytes(&r, sizeof magic);
+    char game[512];
+    if (!m || memcmp(m, magic, sizeof magic) != 0 || rg__r_str(&r, game, sizeof game) != 0)
+        return rg__error(RG_ECORRUPT, "not an environment snapshot");
+    if (strcmp(game, env->game) != 0)
+        return rg__error(RG_ECORRUPT, "a snapshot of %s cannot be restored into %s", game, env->game);
+    uint64_t emu_len = rg__r_u64(&r);
+    const void *emu = rg__r_bytes(&r, (size_t)emu_len);
+    uint64_t rng = rg__r_u64(&r), steps = rg__r_u64(&r), started = rg__r_u64(&r);
+    uint64_t held[RG_SCENARIO_MAX_PLAYERS];
+    for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++)
+        held[p] = rg__r_u64(&r);
+    if (r.bad)
+        return rg__error(RG_ECORRUPT, "the snapshot is truncated");
+    /* The emulator first: it is the part that can refuse, and it rolls itself back when it does. */
+    int rc = rg_emu_state_load(env->emu, emu, (size_t)emu_len);
+    if (rc != RG_OK)
+        return rc;
+    if ((rc = rg__gamedata_restore(env->gd, &r)) != RG_OK || (rc = rg__scenario_restore(env->sc, env->gd, &r)) != RG_OK)
+        return rc;
+    env->rng = rng;
+    env->steps = steps;
+    env->started = started != 0;
+    for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++) {
+        env->held[p] = (uint16_t)held[p];
+        if (p < env->players)
+            rg_emu_set_buttons(env->emu, p, env->held[p]);
+    }
+    return RG_OK;
+}

@@ -1,0 +1,180 @@
+/* Creating an environment: find the game's files, open the emulator, load variables, scenario and start state
+ * (compat spec §7.1 order of work). */
+#include "env_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* data/scenario: NULL means the default name, whose absence is fine (Gym Retro skips it); a name ending in .json is
+ * a path; another name is <name>.json in the game folder. *path NULL: nothing to load. */
+static int resolve_json(const rg_datapaths *dp, const char *game, unsigned flags, const char *given,
+                        const char *fallback, char **path)
+{
+    *path = NULL;
+    const char *name = given ? given : fallback;
+    if (ends_with(name, ".json")) {
+        int rc = RG_OK;
+        *path = rg__strdup(name, &rc);
+        return rc;
+    }
+    char *file = rg__asprintf("%s.json", name);
+    if (!file)
+        return rg__error(RG_ENOMEM, "out of memory");
+    int rc = rg_data_file_path(dp, game, file, flags, path);
+    free(file);
+    if (rc == RG_ENOTFOUND && !given)
+        return RG_OK;
+    if (rc == RG_ENOTFOUND)
+        return rg__error(RG_ENOTFOUND, "game %s has no %s.json", game, name);
+    return rc;
+}
+
+/* The start state: DEFAULT from metadata.json (none when it names none), NONE, a name in the game folder or a
+ * path. Loaded into the emulator and kept serialized for every reset. */
+int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state)
+{
+    char *name = NULL, *path = NULL;
+    int rc = RG_OK;
+    if (state == RG_STATE_DEFAULT) {
+        rc = rg_data_default_state(dp, env->game, env->players, flags, &name);
+        if (rc == RG_ENOTFOUND)
+            rc = RG_OK; /* no default: start from power-on */
+        if (rc != RG_OK || !name)
+            goto out;
+    } else if (state[0] == '\0') {
+        goto out;
+    } else if (strchr(state, '/')) {
+        path = rg__strdup(state, &rc);
+    } else {
+        name = rg__strdup(state, &rc);
+    }
+    if (rc != RG_OK)
+        goto out;
+    if (!path) {
+        char *file = ends_with(name, ".state") ? rg__asprintf("%s", name) : rg__asprintf("%s.state", name);
+        if (!file) {
+            rc = rg__error(RG_ENOMEM, "out of memory");
+            goto out;
+        }
+        if (dp) {
+            rc = rg_data_file_path(dp, env->game, file, flags, &path);
+        } else { /* after creation: the folder the game was found in */
+            path = rg__asprintf("%s/%s", env->game_dir, file);
+            FILE *f = path ? fopen(path, "rb") : NULL;
+            rc = !path ? rg__error(RG_ENOMEM, "out of memory") : f ? RG_OK : RG_ENOTFOUND;
+            if (f)
+                fclose(f);
+        }
+        free(file);
+        if (rc == RG_ENOTFOUND)
+            rc = rg__error(RG_ENOTFOUND, "game %s has no state \"%s\" (see retrogym states %s)", env->game, name,
+                           env->game);
+        if (rc != RG_OK)
+            goto out;
+    }
+    if ((rc = rg_emu_state_load_file(env->emu, path)) != RG_OK ||
+        (rc = rg_emu_state_size(env->emu, &env->start_len)) != RG_OK)
+        goto out;
+    if (!(env->start_state = malloc(env->start_len ? env->start_len : 1))) {
+        rc = rg__error(RG_ENOMEM, "out of memory");
+        goto out;
+    }
+    rc = rg_emu_state_save(env->emu, env->start_state, env->start_len, &env->start_len);
+    if (rc == RG_OK) {
+        const char *base = strrchr(name ? name : path, '/');
+        free(env->state_name);
+        env->state_name = rg__strdup(base ? base + 1 : (name ? name : path), &rc);
+    }
+out:
+    free(name);
+    free(path);
+    return rc;
+}
+
+static int find_rom(const rg_datapaths *dp, const char *game, unsigned flags, char **rom)
+{
+    int rc = rg_data_rom_path(dp, game, flags, rom);
+    if (rc != RG_ENOTFOUND)
+        return rc;
+    char *sha = NULL;
+    if (rg_data_file_path(dp, game, "rom.sha", flags, &sha) == RG_OK) {
+        free(sha);
+        return rg__error(RG_ENOTFOUND, "no ROM for game %s: import yours with `retrogym import PATH` (its SHA-1 must "
+                                       "match the game's rom.sha)", game);
+    }
+    return rg__error(RG_ENOTFOUND, "unknown game %s (see `retrogym games`)", game);
+}
+
+int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
+{
+    const unsigned flags = o->integrations;
+    char *rom = NULL, *data = NULL, *scen = NULL;
+    int rc = find_rom(dp, o->game, flags, &rom);
+    if (rc != RG_OK)
+        goto out;
+    if (!(env->game_dir = rg__strdup(rom, &rc)))
+        goto out;
+    if (strrchr(env->game_dir, '/'))
+        *strrchr(env->game_dir, '/') = '\0';
+    rg_emu_options eo = RG_EMU_OPTIONS_INIT;
+    eo.core = o->core;
+    eo.core_options = o->core_options;
+    eo.n_core_options = o->n_core_options;
+    eo.log = o->log;
+    eo.log_user = o->log_user;
+    eo.log_level = o->log_level;
+    if ((rc = rg_emu_open(&env->emu, rom, &eo)) != RG_OK)
+        goto out;
+    env->sys = rg_emu_system(env->emu);
+    /* Gym Retro runs two frames while it builds the environment; the screen size is taken after them. */
+    if ((rc = rg_emu_run(env->emu)) != RG_OK || (rc = rg_emu_run(env->emu)) != RG_OK)
+        goto out;
+    if ((rc = rg_gamedata_create(&env->gd)) != RG_OK || (rc = rg_scenario_create(&env->sc)) != RG_OK ||
+        (rc = rg_gamedata_bind_emu(env->gd, env->emu)) != RG_OK)
+        goto out;
+    if ((rc = resolve_json(dp, o->game, flags, o->info, "data", &data)) != RG_OK ||
+        (data && (rc = rg_gamedata_load_file(env->gd, data, 0)) != RG_OK))
+        goto out;
+    if ((rc = resolve_json(dp, o->game, flags, o->scenario, "scenario", &scen)) != RG_OK ||
+        (scen && (rc = rg_scenario_load_file(env->sc, scen, 0)) != RG_OK))
+        goto out;
+    if ((rc = rg_actionset_create(&env->as, env->sys, env->sc)) != RG_OK)
+        goto out;
+    env->n_buttons = env->sys->n_buttons;
+    env->n_groups = (unsigned)rg_actionset_group_count(env->as);
+    if ((rc = rg__env_load_start_state(env, dp, flags, o->state)) != RG_OK)
+        goto out;
+    /* The observation's shape. */
+    if (env->obs == RG_OBS_RAM) {
+        env->obs_size = rg_emu_ram_size(env->emu);
+        if (env->obs_size == 0)
+            rc = rg__error(RG_EUNSUPPORTED, "core %s exposes no memory for RAM observations",
+                           rg_emu_core_name(env->emu));
+        goto out;
+    }
+    rg_frame f;
+    if ((rc = rg_emu_frame(env->emu, &f)) != RG_OK)
+        goto out;
+    rg_scenario_crop(env->sc, 0, env->crop);
+    rg__env_obs_geometry(env->crop, f.width, f.height, &env->obs_w, &env->obs_h);
+    if (env->obs_w == 0 || env->obs_h == 0) {
+        rc = rg__error(RG_EINVAL, "the scenario's crop leaves nothing of the %ux%u screen", f.width, f.height);
+        goto out;
+    }
+    env->obs_size = (size_t)env->obs_w * env->obs_h * 3;
+    env->frame_cap = (size_t)f.width * f.height * 3;
+    if (!(env->frame = malloc(env->frame_cap)) || (env->max_pool && !(env->pool = malloc(env->obs_size))))
+        rc = rg__error(RG_ENOMEM, "out of memory");
+out:
+    free(rom);
+    free(data);
+    free(scen);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/* The environment handle's layout, shared by the files of src/env. */
+#ifndef RG_SRC_ENV_ENV_INTERNAL_H
+#define RG_SRC_ENV_ENV_INTERNAL_H
+
+#include "base/base.h"
+
+#include <retrogym/actions.h>
+#include <retrogym/env.h>
+
+struct rg_env {
+    char *game;
+    char *state_name;        /* "" when none */
+    char *game_dir;          /* the folder the game's ROM was found in */
+    const rg_system_info *sys;
+    rg_emu *emu;
+    rg_gamedata *gd;
+    rg_scenario *sc;
+    rg_actionset *as;
+    uint8_t *start_state;    /* serialized start state, NULL: power-on reset */
+    size_t start_len;
+    /* settings */
+    rg_action_mode actions;
+    rg_obs_mode obs;
+    unsigned players, n_buttons, n_groups;
+    unsigned frameskip, noop_max;
+    double sticky_prob;
+    int max_pool;
+    uint64_t max_steps;
+    /* observation */
+    unsigned obs_h, obs_w;   /* fixed at creation */
+    size_t obs_size;
+    unsigned crop[4];        /* scenario crop of player 1: x, y, w, h (0 = to the edge) */
+    uint8_t *frame;          /* a whole frame in RGB24, for cropping and size changes */
+    size_t frame_cap;
+    uint8_t *pool;           /* the previous frame's observation, for max-pooling */
+    /* episode */
+    uint64_t rng;
+    uint16_t held[RG_SCENARIO_MAX_PLAYERS];
+    uint64_t steps;
+    int started;
+};
+
+/* Random numbers: splitmix64, deterministic under a seed. */
+uint64_t rg__env_random(rg_env *env);
+/* Uniform double in [0, 1). */
+double rg__env_uniform(rg_env *env);
+/* Writes the observation of the current frame (IMAGE: cropped RGB24, RAM: the blocks) into dst. */
+int rg__env_write_obs(const rg_env *env, uint8_t *dst);
+/* Observation width and height of a frame after the crop. */
+void rg__env_obs_geometry(const unsigned crop[4], unsigned width, unsigned height, unsigned *w, unsigned *h);
+/* Loads a start state (DEFAULT, NONE, name or path) and keeps it serialized; dp NULL: names are looked up in
+ * game_dir. */
+int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state);
+/* Resolves the integration files and opens everything (env_create.c). */
+int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp);
+
+#endif
