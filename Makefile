@@ -12,12 +12,16 @@ APT_PACKAGES := cmake pkg-config gcc make libjansson-dev libcmocka-dev libpng-de
   retroarch-dev libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
   libretro-beetle-pce-fast liblua5.1-0-dev libzip-dev nettle-dev cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi
 
-# Python packages (PyPI) in the project's own environment .venv: stable-retro for the differential test
-# (tests/compat), later numpy/gymnasium/pytest for the Python package.
-PYTHON_PACKAGES := stable-retro
+# Python packages (PyPI) in the project's own environment .venv: what the Python package needs to build, run and
+# be tested (numpy, gymnasium, pytest, scikit-build-core), then the optional ones: stable-retro for the
+# differential test (tests/compat) and for the cores of the systems Debian has none for, pygame for
+# render_mode="human". The package itself is installed into .venv by `make python`.
+PYTHON_PACKAGES := numpy gymnasium pytest scikit-build-core
+PYTHON_OPTIONAL := stable-retro pygame
 VENV := .venv
+PIP := $(VENV)/bin/python -m pip
 
-.PHONY: all deps venv build asan test test-c test-asan demo bench roms clean
+.PHONY: all deps venv build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -32,11 +36,16 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# Installs only what is missing (checked by module name, without importing anything).
+HAVE_MODULES = $(VENV)/bin/python -c "import importlib.util as u, sys; \
+  sys.exit(any(u.find_spec(m) is None for m in sys.argv[1:]))"
+
 venv:
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
-	@$(VENV)/bin/python -c "import stable_retro" 2>/dev/null || \
-	  $(VENV)/bin/python -m pip install -q $(PYTHON_PACKAGES) || \
-	  echo "warning: could not install $(PYTHON_PACKAGES); the stable-retro differential test will be skipped"
+	@$(HAVE_MODULES) numpy gymnasium pytest scikit_build_core || $(PIP) install -q $(PYTHON_PACKAGES)
+	@$(HAVE_MODULES) stable_retro pygame || $(PIP) install -q $(PYTHON_OPTIONAL) || \
+	  echo "warning: could not install $(PYTHON_OPTIONAL); the stable-retro differential test, the systems" \
+	       "without a Debian core and the human-rendering tests will be skipped"
 
 build: deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -53,7 +62,15 @@ test-c: build
 test-asan: asan
 	$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE no-asan
 
-test: venv test-c test-asan
+# The Python package (python/, scikit-build-core + CMake) built and installed into .venv; the CMake build folder
+# build-python/ is kept between runs, so a rebuild compiles only what changed.
+python: deps venv
+	$(PIP) install -q --no-build-isolation -C build-dir=build-python/{wheel_tag} ./
+
+test-python: python
+	$(VENV)/bin/python -m pytest -q python/tests
+
+test: venv test-c test-asan test-python
 
 # The main job on our own bundled game: StarCatcher-Nes played by a random agent (DISCRETE actions from the game's
 # action groups, each held 4 frames) and scored by its scenario, then a scripted run; last frame as PNG.
@@ -72,4 +89,4 @@ roms:
 	$(MAKE) -C games/starcatcher
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) build-python

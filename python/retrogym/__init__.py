@@ -1,0 +1,34 @@
+"""retrogym: classic console games as Gymnasium environments, over libretro emulator cores.
+
+    import retrogym
+    env = retrogym.make("StarCatcher-Nes")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+    env.close()
+
+The names follow stable-retro's (``retro.make``, ``RetroEnv``, ``State``, ``Actions``, ``Observations``,
+``data.list_games`` ...); docs/python.md lists the differences.
+"""
+from retrogym import _retrogym
+from retrogym import data
+from retrogym.data import Integrations, get_romfile_system, get_system_info
+from retrogym.enums import Actions, Observations, State
+from retrogym.env import RetroEnv, make
+from retrogym.registration import register_games
+
+__version__ = _retrogym.version()
+
+__all__ = [
+    "Actions",
+    "Integrations",
+    "Observations",
+    "RetroEnv",
+    "State",
+    "data",
+    "get_romfile_system",
+    "get_system_info",
+    "make",
+    "register_games",
+]
+
+register_games()

@@ -1,0 +1,492 @@
+/* Module functions over integration data (include/retrogym/integration.h) and the system table. The package keeps
+ * the data root, custom paths and default integrations in Python (retrogym/data.py) and passes them to every call,
+ * so the extension holds no process-wide state. */
+#include "ext.h"
+
+#include <stdlib.h>
+
+int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_datapaths **out)
+{
+    *out = NULL;
+    const char *r = NULL;
+    if (root && root != Py_None) {
+        if (!PyUnicode_Check(root)) {
+            PyErr_SetString(PyExc_TypeError, "data root must be a str or None");
+            return -1;
+        }
+        if (!(r = PyUnicode_AsUTF8(root)))
+            return -1;
+    }
+    rg_datapaths *dp;
+    int rc = rg_datapaths_create(&dp, r);
+    if (rc != RG_OK) {
+        rgpy_raise(rc);
+        return -1;
+    }
+    if (custom && custom != Py_None) {
+        PyObject *seq = PySequence_Fast(custom, "custom paths must be a sequence of str");
+        if (!seq) {
+            rg_datapaths_free(dp);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+            const char *p = PyUnicode_Check(item) ? PyUnicode_AsUTF8(item) : NULL;
+            if (!p) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "custom paths must be str");
+                Py_DECREF(seq);
+                rg_datapaths_free(dp);
+                return -1;
+            }
+            if ((rc = rg_datapaths_add_custom_path(dp, p)) != RG_OK) {
+                rgpy_raise(rc);
+                Py_DECREF(seq);
+                rg_datapaths_free(dp);
+                return -1;
+            }
+        }
+        Py_DECREF(seq);
+    }
+    *out = dp;
+    return 0;
+}
+
+PyObject *rgpy_strlist_to_list(rg_strlist *list)
+{
+    size_t n = rg_strlist_count(list);
+    PyObject *out = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; out && i < n; i++) {
+        PyObject *s = PyUnicode_DecodeFSDefault(rg_strlist_at(list, i));
+        if (!s) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, s);
+    }
+    rg_strlist_free(list);
+    return out;
+}
+
+/* The arguments most functions share: root, custom paths, flags (already resolved by the package). */
+typedef struct paths_args {
+    PyObject *root, *custom;
+    unsigned flags;
+    rg_datapaths *dp;
+} paths_args;
+
+static int check_flags(long flags, unsigned *out)
+{
+    if (flags < 0 || flags > RG_INTEGRATIONS_ALL) {
+        PyErr_Format(PyExc_ValueError, "integration flags %ld are not in 0..%d", flags, RG_INTEGRATIONS_ALL);
+        return -1;
+    }
+    *out = (unsigned)flags;
+    return 0;
+}
+
+static PyObject *data_dirs(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root, *custom;
+    long flags;
+    unsigned f;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "OOl", &root, &custom, &flags) || check_flags(flags, &f) ||
+        rgpy_datapaths_build(root, custom, &dp))
+        return NULL;
+    rg_strlist *list;
+    int rc = rg_datapaths_dirs(dp, f, &list);
+    rg_datapaths_free(dp);
+    return rc == RG_OK ? rgpy_strlist_to_list(list) : rgpy_raise(rc);
+}
+
+static PyObject *data_root(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "O", &root) || rgpy_datapaths_build(root, NULL, &dp))
+        return NULL;
+    PyObject *out = PyUnicode_DecodeFSDefault(rg_datapaths_root(dp));
+    rg_datapaths_free(dp);
+    return out;
+}
+
+static PyObject *data_list_games(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root, *custom;
+    long flags;
+    unsigned f;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "OOl", &root, &custom, &flags) || check_flags(flags, &f) ||
+        rgpy_datapaths_build(root, custom, &dp))
+        return NULL;
+    rg_strlist *list;
+    int rc = rg_data_list_games(dp, f, &list);
+    rg_datapaths_free(dp);
+    return rc == RG_OK ? rgpy_strlist_to_list(list) : rgpy_raise(rc);
+}
+
+/* list_states and list_scenarios: (root, custom, game, flags). */
+static PyObject *game_list(PyObject *args, int (*fn)(const rg_datapaths *, const char *, unsigned, rg_strlist **))
+{
+    PyObject *root, *custom;
+    const char *game;
+    long flags;
+    unsigned f;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "OOsl", &root, &custom, &game, &flags) || check_flags(flags, &f) ||
+        rgpy_datapaths_build(root, custom, &dp))
+        return NULL;
+    rg_strlist *list;
+    int rc = fn(dp, game, f, &list);
+    rg_datapaths_free(dp);
+    return rc == RG_OK ? rgpy_strlist_to_list(list) : rgpy_raise(rc);
+}
+
+static PyObject *data_list_states(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    return game_list(args, rg_data_list_states);
+}
+
+static PyObject *data_list_scenarios(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    return game_list(args, rg_data_list_scenarios);
+}
+
+/* file_path(root, custom, game, file, flags) -> str or None. */
+static PyObject *data_file_path(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root, *custom;
+    const char *game, *file;
+    long flags;
+    unsigned f;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "OOssl", &root, &custom, &game, &file, &flags) || check_flags(flags, &f) ||
+        rgpy_datapaths_build(root, custom, &dp))
+        return NULL;
+    char *path = NULL;
+    int rc = rg_data_file_path(dp, game, file, f, &path);
+    rg_datapaths_free(dp);
+    if (rc == RG_ENOTFOUND)
+        Py_RETURN_NONE;
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    PyObject *out = PyUnicode_DecodeFSDefault(path);
+    free(path);
+    return out;
+}
+
+/* rom_path(root, custom, game, flags) -> str; FileNotFoundError "No romfiles found for game". */
+static PyObject *data_rom_path(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root, *custom;
+    const char *game;
+    long flags;
+    unsigned f;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "OOsl", &root, &custom, &game, &flags) || check_flags(flags, &f) ||
+        rgpy_datapaths_build(root, custom, &dp))
+        return NULL;
+    char *path = NULL;
+    int rc = rg_data_rom_path(dp, game, f, &path);
+    rg_datapaths_free(dp);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    PyObject *out = PyUnicode_DecodeFSDefault(path);
+    free(path);
+    return out;
+}
+
+/* default_state(root, custom, game, players, flags) -> str or None. */
+static PyObject *data_default_state(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root, *custom;
+    const char *game;
+    int players;
+    long flags;
+    unsigned f;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "OOsil", &root, &custom, &game, &players, &flags) || check_flags(flags, &f))
+        return NULL;
+    if (players < 1)
+        return PyErr_Format(PyExc_ValueError, "players must be at least 1, not %d", players);
+    if (rgpy_datapaths_build(root, custom, &dp))
+        return NULL;
+    char *state = NULL;
+    int rc = rg_data_default_state(dp, game, (unsigned)players, f, &state);
+    rg_datapaths_free(dp);
+    if (rc == RG_ENOTFOUND)
+        Py_RETURN_NONE;
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    PyObject *out = PyUnicode_FromString(state);
+    free(state);
+    return out;
+}
+
+static PyObject *system_dict(const rg_system_info *s)
+{
+    PyObject *ext = PyList_New(0), *cores = PyList_New(0), *buttons = PyList_New(0), *actions = PyList_New(0);
+    PyObject *out = NULL;
+    if (!ext || !cores || !buttons || !actions)
+        goto done;
+    for (size_t i = 0; i < s->n_extensions; i++) {
+        PyObject *v = PyUnicode_FromFormat(".%s", s->extensions[i]);
+        if (!v || PyList_Append(ext, v)) {
+            Py_XDECREF(v);
+            goto done;
+        }
+        Py_DECREF(v);
+    }
+    for (size_t i = 0; i < s->n_cores; i++) {
+        PyObject *v = PyUnicode_FromString(s->cores[i]);
+        if (!v || PyList_Append(cores, v)) {
+            Py_XDECREF(v);
+            goto done;
+        }
+        Py_DECREF(v);
+    }
+    for (unsigned i = 0; i < s->n_buttons && i < RG_MAX_BUTTONS; i++) {
+        PyObject *v = s->buttons[i] ? PyUnicode_FromString(s->buttons[i]) : (Py_INCREF(Py_None), Py_None);
+        if (!v || PyList_Append(buttons, v)) {
+            Py_XDECREF(v);
+            goto done;
+        }
+        Py_DECREF(v);
+    }
+    for (size_t g = 0; g < s->n_actions; g++) { /* each group: its combos as lists of button names */
+        PyObject *group = PyList_New(0);
+        if (!group || PyList_Append(actions, group)) {
+            Py_XDECREF(group);
+            goto done;
+        }
+        Py_DECREF(group);
+        for (size_t c = 0; c < s->actions[g].n_combos; c++) {
+            PyObject *combo = PyList_New(0);
+            if (!combo || PyList_Append(group, combo)) {
+                Py_XDECREF(combo);
+                goto done;
+            }
+            Py_DECREF(combo);
+            for (unsigned b = 0; b < RG_MAX_BUTTONS; b++) {
+                if (!(s->actions[g].combos[c] & (1u << b)))
+                    continue;
+                PyObject *v = PyUnicode_FromString(s->buttons[b] ? s->buttons[b] : "");
+                if (!v || PyList_Append(combo, v)) {
+                    Py_XDECREF(v);
+                    goto done;
+                }
+                Py_DECREF(v);
+            }
+        }
+    }
+    out = Py_BuildValue("{s:s,s:s,s:O,s:O,s:O,s:O,s:K}", "name", s->name, "title", s->title ? s->title : "",
+                        "extensions", ext, "cores", cores, "buttons", buttons, "actions", actions, "rambase",
+                        (unsigned long long)s->ram_base);
+done:
+    Py_XDECREF(ext);
+    Py_XDECREF(cores);
+    Py_XDECREF(buttons);
+    Py_XDECREF(actions);
+    return out;
+}
+
+/* systems() -> {name: {"name", "title", "extensions", "cores", "buttons", "actions", "rambase"}} */
+static PyObject *data_systems(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    PyObject *out = PyDict_New();
+    for (size_t i = 0; out && i < rg_system_count(); i++) {
+        const rg_system_info *s = rg_system_at(i);
+        PyObject *d = system_dict(s);
+        if (!d || PyDict_SetItemString(out, s->name, d)) {
+            Py_XDECREF(d);
+            Py_CLEAR(out);
+            break;
+        }
+        Py_DECREF(d);
+    }
+    return out;
+}
+
+/* system_for_path(path) -> system name, from the ROM's extension. */
+static PyObject *data_system_for_path(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *path;
+    if (!PyArg_ParseTuple(args, "s", &path))
+        return NULL;
+    const rg_system_info *s;
+    int rc = rg_system_for_path(&s, path);
+    return rc == RG_OK ? PyUnicode_FromString(s->name) : rgpy_raise(rc);
+}
+
+/* game_system(game) -> system name, from the game's -<System> suffix. */
+static PyObject *data_game_system(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *game;
+    if (!PyArg_ParseTuple(args, "s", &game))
+        return NULL;
+    const rg_system_info *s;
+    int rc = rg_data_game_system(game, &s);
+    return rc == RG_OK ? PyUnicode_FromString(s->name) : rgpy_raise(rc);
+}
+
+/* cores() -> [{"name", "path", "library_name", "library_version", "extensions"}] of the installed cores. */
+static PyObject *data_cores(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    rg_core_list *list;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = rg_core_list_create(&list);
+    Py_END_ALLOW_THREADS
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    PyObject *out = PyList_New(0);
+    for (size_t i = 0; out && i < rg_core_list_count(list); i++) {
+        const rg_core_info *c = rg_core_list_at(list, i);
+        PyObject *d = Py_BuildValue("{s:s,s:s,s:s,s:s,s:s}", "name", c->name, "path", c->path, "library_name",
+                                    c->library_name ? c->library_name : "", "library_version",
+                                    c->library_version ? c->library_version : "", "extensions",
+                                    c->extensions ? c->extensions : "");
+        if (!d || PyList_Append(out, d))
+            Py_CLEAR(out);
+        Py_XDECREF(d);
+    }
+    rg_core_list_free(list);
+    return out;
+}
+
+/* core_path(name) -> the shared object a core name resolves to; FileNotFoundError lists the folders searched. */
+static PyObject *data_core_path(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *name;
+    if (!PyArg_ParseTuple(args, "s", &name))
+        return NULL;
+    char buf[4096];
+    int rc = rg_core_resolve(name, buf, sizeof buf);
+    return rc == RG_OK ? PyUnicode_DecodeFSDefault(buf) : rgpy_raise(rc);
+}
+
+/* Collects import messages into a list while the import runs (GIL released; the callbacks take it back). */
+typedef struct import_ctx {
+    PyObject *warnings;
+    PyObject *imported;
+    int failed;
+} import_ctx;
+
+static void import_append(PyObject *list, PyObject *item, import_ctx *ctx)
+{
+    if (!item || PyList_Append(list, item))
+        ctx->failed = 1;
+    Py_XDECREF(item);
+}
+
+static void on_import_warning(const char *message, void *user)
+{
+    import_ctx *ctx = user;
+    PyGILState_STATE g = PyGILState_Ensure();
+    import_append(ctx->warnings, PyUnicode_DecodeFSDefault(message), ctx);
+    PyErr_Clear();
+    PyGILState_Release(g);
+}
+
+static void on_imported(const char *game, const char *path, void *user)
+{
+    import_ctx *ctx = user;
+    PyGILState_STATE g = PyGILState_Ensure();
+    import_append(ctx->imported, Py_BuildValue("(sN)", game, PyUnicode_DecodeFSDefault(path)), ctx);
+    PyErr_Clear();
+    PyGILState_Release(g);
+}
+
+/* import_roms(root, custom, paths) -> {"imported": [(game, path)], "warnings": [...], counts...}. */
+static PyObject *data_import_roms(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root, *custom, *paths;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "OOO", &root, &custom, &paths))
+        return NULL;
+    PyObject *seq = PySequence_Fast(paths, "paths must be a sequence of str");
+    if (!seq)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    const char **cpaths = PyMem_Calloc((size_t)n + 1, sizeof *cpaths);
+    import_ctx ctx = {PyList_New(0), PyList_New(0), 0};
+    PyObject *out = NULL;
+    if (!cpaths || !ctx.warnings || !ctx.imported)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyUnicode_Check(item) || !(cpaths[i] = PyUnicode_AsUTF8(item))) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "paths must be str");
+            goto done;
+        }
+    }
+    if (rgpy_datapaths_build(root, custom, &dp))
+        goto done;
+    rg_import_options o = RG_IMPORT_OPTIONS_INIT;
+    o.warning = on_import_warning;
+    o.imported = on_imported;
+    o.user = &ctx;
+    rg_import_report rep = {0};
+    int rc;
+    char msg[RGPY_MSG] = "";
+    Py_BEGIN_ALLOW_THREADS
+    rc = rg_import(dp, cpaths, (size_t)n, &o, &rep);
+    if (rc != RG_OK)
+        snprintf(msg, sizeof msg, "%s", rg_error_last());
+    Py_END_ALLOW_THREADS
+    rg_datapaths_free(dp);
+    if (ctx.failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc != RG_OK) {
+        rgpy_raise_msg(rc, msg);
+        goto done;
+    }
+    out = Py_BuildValue("{s:O,s:O,s:n,s:n,s:n,s:n,s:n}", "imported", ctx.imported, "warnings", ctx.warnings,
+                        "known", (Py_ssize_t)rep.known, "files", (Py_ssize_t)rep.files, "scanned",
+                        (Py_ssize_t)rep.scanned, "skipped", (Py_ssize_t)rep.skipped, "games",
+                        (Py_ssize_t)rep.imported);
+done:
+    Py_XDECREF(ctx.warnings);
+    Py_XDECREF(ctx.imported);
+    PyMem_Free(cpaths);
+    Py_DECREF(seq);
+    return out;
+}
+
+PyMethodDef rgpy_data_methods[] = {
+    {"data_dirs", data_dirs, METH_VARARGS, "data_dirs(root, custom, flags) -> folders searched, in order"},
+    {"data_root", data_root, METH_VARARGS, "data_root(root) -> the data root a handle would use"},
+    {"list_games", data_list_games, METH_VARARGS, "list_games(root, custom, flags) -> sorted game names"},
+    {"list_states", data_list_states, METH_VARARGS, "list_states(root, custom, game, flags) -> state names"},
+    {"list_scenarios", data_list_scenarios, METH_VARARGS, "list_scenarios(root, custom, game, flags) -> names"},
+    {"file_path", data_file_path, METH_VARARGS, "file_path(root, custom, game, file, flags) -> path or None"},
+    {"rom_path", data_rom_path, METH_VARARGS, "rom_path(root, custom, game, flags) -> path of the game's ROM"},
+    {"default_state", data_default_state, METH_VARARGS,
+     "default_state(root, custom, game, players, flags) -> state name or None"},
+    {"systems", data_systems, METH_NOARGS, "systems() -> {name: description}"},
+    {"system_for_path", data_system_for_path, METH_VARARGS, "system_for_path(path) -> system of a ROM file"},
+    {"game_system", data_game_system, METH_VARARGS, "game_system(game) -> system of a game from its suffix"},
+    {"cores", data_cores, METH_NOARGS, "cores() -> the libretro cores found"},
+    {"core_path", data_core_path, METH_VARARGS, "core_path(name) -> shared object of a core"},
+    {"import_roms", data_import_roms, METH_VARARGS, "import_roms(root, custom, paths) -> report dict"},
+    {NULL, NULL, 0, NULL}};

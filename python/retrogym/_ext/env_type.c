@@ -1,0 +1,376 @@
+/* The Env type: one rg_env (include/retrogym/env.h) behind a Python object. Creation, close, and the read-only
+ * description of the environment (spaces, buttons, action groups). Episodes are in env_episode.c; variables,
+ * memory, states and the emulator in env_data.c. */
+#include "ext.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rgpy_env_usable(rgpy_Env *self)
+{
+    if (!self->env) {
+        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the environment is in use by another thread (one environment is driven by one thread at a "
+                        "time; make one environment per thread)");
+        return -1;
+    }
+    return 0;
+}
+
+PyArrayObject *rgpy_env_new_obs(rgpy_Env *self)
+{
+    return (PyArrayObject *)PyArray_SimpleNew(self->obs_nd, self->obs_dims, NPY_UINT8);
+}
+
+/* Core and library messages go to the Python callable given at creation (the package sends them to `logging`). */
+static void env_log(rg_log_level level, const char *message, void *user)
+{
+    rgpy_Env *self = user;
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (self->log_on && self->log_fn) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
+        PyObject *r = text ? PyObject_CallFunction(self->log_fn, "iO", (int)level, text) : NULL;
+        Py_XDECREF(text);
+        if (r)
+            Py_DECREF(r);
+        else
+            PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+    }
+    PyGILState_Release(g);
+}
+
+/* Core options as a list of (key, value) str pairs kept alive while the environment is created. */
+static int core_options(PyObject *obj, PyObject **items, rg_core_option **opts, size_t *n)
+{
+    *items = NULL;
+    *opts = NULL;
+    *n = 0;
+    if (!obj || obj == Py_None)
+        return 0;
+    if (!PyDict_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "core_options must be a dict of str to str");
+        return -1;
+    }
+    if (!(*items = PyDict_Items(obj)))
+        return -1;
+    Py_ssize_t count = PyList_GET_SIZE(*items);
+    if (!(*opts = PyMem_Calloc((size_t)count + 1, sizeof **opts))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *pair = PyList_GET_ITEM(*items, i);
+        PyObject *k = PyTuple_GET_ITEM(pair, 0), *v = PyTuple_GET_ITEM(pair, 1);
+        if (!PyUnicode_Check(k) || !PyUnicode_Check(v)) {
+            PyErr_SetString(PyExc_TypeError, "core_options must be a dict of str to str");
+            return -1;
+        }
+        if (!((*opts)[i].key = PyUnicode_AsUTF8(k)) || !((*opts)[i].value = PyUnicode_AsUTF8(v)))
+            return -1;
+    }
+    *n = (size_t)count;
+    return 0;
+}
+
+static int Env_init(rgpy_Env *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"game", "state", "scenario", "info", "actions", "obs", "players", "data_root",
+                         "custom_paths", "integrations", "core", "core_options", "frameskip", "sticky_prob",
+                         "max_pool", "noop_max", "max_episode_steps", "log", "log_level", NULL};
+    const char *game, *state = NULL, *scenario = NULL, *info = NULL, *core = NULL;
+    int actions = RG_ACTIONS_FILTERED, obs = RG_OBS_IMAGE, players = 1, integrations = 0, frameskip = 1;
+    int max_pool = 0, noop_max = 0, log_level = RG_LOG_WARN;
+    long long max_steps = 0;
+    double sticky = 0.0;
+    PyObject *root = Py_None, *custom = Py_None, *copts = Py_None, *log = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zzziiiOOizOidpiLOi", kw, &game, &state, &scenario, &info,
+                                     &actions, &obs, &players, &root, &custom, &integrations, &core, &copts,
+                                     &frameskip, &sticky, &max_pool, &noop_max, &max_steps, &log, &log_level))
+        return -1;
+    if (self->env) {
+        PyErr_SetString(PyExc_RuntimeError, "Env.__init__ called twice");
+        return -1;
+    }
+    if (players < 1 || players > RG_SCENARIO_MAX_PLAYERS) {
+        PyErr_Format(PyExc_ValueError, "players must be 1..%d, not %d", RG_SCENARIO_MAX_PLAYERS, players);
+        return -1;
+    }
+    if (actions < 0 || actions > RG_ACTIONS_MULTI_DISCRETE) {
+        PyErr_Format(PyExc_ValueError, "unknown action mode %d", actions);
+        return -1;
+    }
+    if (obs < 0 || obs > RG_OBS_RAM) {
+        PyErr_Format(PyExc_ValueError, "unknown observation type %d", obs);
+        return -1;
+    }
+    if (integrations < 0 || integrations > RG_INTEGRATIONS_ALL) {
+        PyErr_Format(PyExc_ValueError, "integration flags %d are not in 0..%d", integrations, RG_INTEGRATIONS_ALL);
+        return -1;
+    }
+    if (frameskip < 0 || noop_max < 0 || max_steps < 0) {
+        PyErr_SetString(PyExc_ValueError, "frameskip, noop_max and max_episode_steps must not be negative");
+        return -1;
+    }
+    if (log_level < RG_LOG_DEBUG || log_level > RG_LOG_NONE) {
+        PyErr_Format(PyExc_ValueError, "log_level %d is not in 0..4", log_level);
+        return -1;
+    }
+    if (log != Py_None && !PyCallable_Check(log)) {
+        PyErr_SetString(PyExc_TypeError, "log must be callable or None");
+        return -1;
+    }
+    PyObject *items = NULL;
+    rg_core_option *opts = NULL;
+    size_t n_opts = 0;
+    rg_datapaths *dp = NULL;
+    if (core_options(copts, &items, &opts, &n_opts) || rgpy_datapaths_build(root, custom, &dp)) {
+        Py_XDECREF(items);
+        PyMem_Free(opts);
+        return -1;
+    }
+    if (log != Py_None) {
+        Py_INCREF(log);
+        Py_XSETREF(self->log_fn, log);
+    }
+    self->log_on = 1;
+
+    rg_env_options o = RG_ENV_OPTIONS_INIT;
+    o.game = game;
+    o.state = state;
+    o.scenario = scenario;
+    o.info = info;
+    o.actions = (rg_action_mode)actions;
+    o.obs = (rg_obs_mode)obs;
+    o.players = (unsigned)players;
+    o.paths = dp;
+    o.integrations = (unsigned)integrations;
+    o.core = core;
+    o.core_options = opts;
+    o.n_core_options = n_opts;
+    o.frameskip = (unsigned)frameskip;
+    o.sticky_prob = sticky;
+    o.max_pool = max_pool;
+    o.noop_max = (unsigned)noop_max;
+    o.max_episode_steps = (uint64_t)max_steps;
+    o.log = self->log_fn ? env_log : NULL;
+    o.log_user = self;
+    o.log_level = (rg_log_level)log_level;
+
+    rg_env *env = NULL;
+    int rc;
+    char msg[RGPY_MSG] = "";
+    RGPY_NOGIL(self, rc, msg, rg_env_create(&env, &o));
+    rg_datapaths_free(dp);
+    Py_XDECREF(items);
+    PyMem_Free(opts);
+    if (rc != RG_OK) {
+        self->log_on = 0;
+        rgpy_raise_msg(rc, msg);
+        return -1;
+    }
+    self->env = env;
+    self->obs_size = rg_env_obs_size(env);
+    if (obs == RG_OBS_RAM) {
+        self->obs_nd = 1;
+        self->obs_dims[0] = (npy_intp)self->obs_size;
+    } else {
+        unsigned h, w, c;
+        rg_env_obs_shape(env, &h, &w, &c);
+        self->obs_nd = 3;
+        self->obs_dims[0] = h;
+        self->obs_dims[1] = w;
+        self->obs_dims[2] = c;
+    }
+    return 0;
+}
+
+/* Frees the environment without the GIL (a core unload and a temporary folder removal can take a while). */
+static void env_release(rgpy_Env *self)
+{
+    rg_env *env = self->env;
+    self->env = NULL;
+    self->log_on = 0;
+    if (!env)
+        return;
+    Py_BEGIN_ALLOW_THREADS
+    rg_env_free(env);
+    Py_END_ALLOW_THREADS
+}
+
+static PyObject *Env_close(rgpy_Env *self, PyObject *unused)
+{
+    (void)unused;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot close the environment while another thread is using it");
+        return NULL;
+    }
+    env_release(self);
+    Py_RETURN_NONE;
+}
+
+static int Env_traverse(rgpy_Env *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->log_fn);
+    return 0;
+}
+
+static int Env_clear(rgpy_Env *self)
+{
+    self->log_on = 0;
+    Py_CLEAR(self->log_fn);
+    return 0;
+}
+
+static void Env_dealloc(rgpy_Env *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    env_release(self);
+    Env_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* ---- description ---- */
+
+#define ENV_GETTER(name, expr)                                                                                     \
+    static PyObject *Env_get_##name(rgpy_Env *self, void *closure)                                                 \
+    {                                                                                                              \
+        (void)closure;                                                                                             \
+        if (rgpy_env_usable(self))                                                                                 \
+            return NULL;                                                                                           \
+        rg_env *env = self->env;                                                                                   \
+        return (expr);                                                                                             \
+    }
+
+static PyObject *str_or_none(const char *s)
+{
+    if (!s)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(s);
+}
+
+ENV_GETTER(game, PyUnicode_FromString(rg_env_game(env)))
+ENV_GETTER(system, PyUnicode_FromString(rg_env_system(env)->name))
+ENV_GETTER(state_name, PyUnicode_FromString(rg_env_state_name(env)))
+ENV_GETTER(players, PyLong_FromUnsignedLong(rg_env_players(env)))
+ENV_GETTER(num_buttons, PyLong_FromUnsignedLong(rg_env_num_buttons(env)))
+ENV_GETTER(action_mode, PyLong_FromLong((long)rg_env_action_mode(env)))
+ENV_GETTER(action_length, PyLong_FromSize_t(rg_env_action_length(env)))
+ENV_GETTER(discrete_count, PyLong_FromUnsignedLongLong(rg_env_discrete_count(env)))
+ENV_GETTER(obs_size, PyLong_FromSize_t(rg_env_obs_size(env)))
+ENV_GETTER(episode_steps, PyLong_FromUnsignedLongLong(rg_env_episode_steps(env)))
+ENV_GETTER(core, str_or_none(rg_emu_core_name(rg_env_emu(env))))
+ENV_GETTER(core_library, str_or_none(rg_emu_core_library(rg_env_emu(env))))
+ENV_GETTER(core_version, str_or_none(rg_emu_core_version(rg_env_emu(env))))
+ENV_GETTER(fps, PyFloat_FromDouble(rg_emu_fps(rg_env_emu(env))))
+
+static PyObject *Env_get_obs_shape(rgpy_Env *self, void *closure)
+{
+    (void)closure;
+    if (rgpy_env_usable(self))
+        return NULL;
+    return self->obs_nd == 1 ? Py_BuildValue("(n)", (Py_ssize_t)self->obs_dims[0])
+                             : Py_BuildValue("(nnn)", (Py_ssize_t)self->obs_dims[0], (Py_ssize_t)self->obs_dims[1],
+                                             (Py_ssize_t)self->obs_dims[2]);
+}
+
+/* The system's button names, None for unused indices (Gym Retro's env.buttons). */
+static PyObject *Env_get_buttons(rgpy_Env *self, void *closure)
+{
+    (void)closure;
+    if (rgpy_env_usable(self))
+        return NULL;
+    unsigned n = rg_env_num_buttons(self->env);
+    PyObject *out = PyList_New(n);
+    for (unsigned i = 0; out && i < n; i++) {
+        const char *name = rg_env_button_name(self->env, i);
+        PyObject *v = name ? PyUnicode_FromString(name) : (Py_INCREF(Py_None), Py_None);
+        if (!v)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+/* The action groups in force, as lists of button masks (Gym Retro's env.button_combos / data.valid_actions()). */
+static PyObject *Env_get_button_combos(rgpy_Env *self, void *closure)
+{
+    (void)closure;
+    if (rgpy_env_usable(self))
+        return NULL;
+    const rg_actionset *as = rg_env_actionset(self->env);
+    size_t ng = rg_actionset_group_count(as);
+    PyObject *out = PyList_New((Py_ssize_t)ng);
+    for (size_t g = 0; out && g < ng; g++) {
+        size_t nc = rg_actionset_combo_count(as, g);
+        PyObject *group = PyList_New((Py_ssize_t)nc);
+        for (size_t c = 0; group && c < nc; c++) {
+            PyObject *v = PyLong_FromUnsignedLong(rg_actionset_combo(as, g, c));
+            if (!v)
+                Py_CLEAR(group);
+            else
+                PyList_SET_ITEM(group, (Py_ssize_t)c, v);
+        }
+        if (!group)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, (Py_ssize_t)g, group);
+    }
+    return out;
+}
+
+static PyObject *Env_get_closed(rgpy_Env *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->env == NULL);
+}
+
+#define GETTER(name, doc) {#name, (getter)Env_get_##name, NULL, doc, NULL}
+
+static PyGetSetDef Env_getset[] = {
+    GETTER(game, "integration name"),
+    GETTER(system, "system name (\"Nes\")"),
+    GETTER(state_name, "start state in use (\"\" for power-on)"),
+    GETTER(players, "number of players"),
+    GETTER(num_buttons, "buttons per player"),
+    GETTER(buttons, "button names per joypad id (None: unused)"),
+    GETTER(button_combos, "action groups: lists of button masks"),
+    GETTER(action_mode, "0 ALL, 1 FILTERED, 2 DISCRETE, 3 MULTI_DISCRETE"),
+    GETTER(action_length, "integers per action"),
+    GETTER(discrete_count, "DISCRETE actions for all players"),
+    GETTER(obs_shape, "observation shape"),
+    GETTER(obs_size, "observation bytes"),
+    GETTER(episode_steps, "steps since the last reset"),
+    GETTER(core, "core name"),
+    GETTER(core_library, "core's library name"),
+    GETTER(core_version, "core's library version"),
+    GETTER(fps, "frames per second of the core"),
+    GETTER(closed, "whether close() was called"),
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyMethodDef rgpy_env_base_methods[] = {
+    {"close", (PyCFunction)Env_close, METH_NOARGS, "close() frees the emulator and everything else; idempotent"},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject rgpy_EnvType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "retrogym._retrogym.Env",
+    .tp_doc = "Env(game, ...): one retrogym environment (the C rg_env). Use retrogym.make() instead.",
+    .tp_basicsize = sizeof(rgpy_Env),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Env_init,
+    .tp_dealloc = (destructor)Env_dealloc,
+    .tp_traverse = (traverseproc)Env_traverse,
+    .tp_clear = (inquiry)Env_clear,
+    .tp_weaklistoffset = offsetof(rgpy_Env, weakrefs),
+    .tp_getset = Env_getset,
+};

@@ -1,0 +1,82 @@
+/* Declarations shared by the files of the extension module retrogym._retrogym. */
+#ifndef RGPY_EXT_H
+#define RGPY_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* One NumPy C-API table for the whole module: module.c imports it, the other files use it. */
+#define PY_ARRAY_UNIQUE_SYMBOL rgpy_ARRAY_API
+#ifndef RGPY_MODULE_C
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include <retrogym/retrogym.h>
+
+/* ---- errors.c: rg error codes to Python exceptions, in one place ---- */
+
+/** Raises the exception for an rg error code with the calling thread's rg_error_last() message; returns NULL. */
+PyObject *rgpy_raise(int code);
+/** The same with a message already taken (for calls made without the GIL, where the message was copied). */
+PyObject *rgpy_raise_msg(int code, const char *message);
+/** The exception class an rg error code maps to (borrowed). */
+PyObject *rgpy_exception_for(int code);
+
+/* ---- data_funcs.c: data roots, listing, systems ---- */
+
+/**
+ * Builds a data-paths handle from a root (None: $RETROGYM_DATA_PATH or the library's default) and a sequence of
+ * custom paths. Returns 0, or -1 with a Python exception set.
+ */
+int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_datapaths **out);
+/** A list of str from an rg_strlist (which it frees). */
+PyObject *rgpy_strlist_to_list(rg_strlist *list);
+extern PyMethodDef rgpy_data_methods[];
+
+/* ---- env_type.c, env_episode.c, env_data.c: the Env type ---- */
+
+typedef struct rgpy_Env {
+    PyObject_HEAD
+    rg_env *env;        /* NULL once closed */
+    int busy;           /* a call without the GIL is running on this env (on some thread) */
+    int obs_nd;         /* 3 (image) or 1 (RAM) */
+    npy_intp obs_dims[3];
+    size_t obs_size;
+    PyObject *log_fn;   /* callable(level, message) or NULL */
+    int log_on;         /* messages are forwarded while this is set */
+    PyObject *weakrefs;
+} rgpy_Env;
+
+extern PyTypeObject rgpy_EnvType;
+extern PyMethodDef rgpy_env_base_methods[];
+extern PyMethodDef rgpy_env_episode_methods[];
+extern PyMethodDef rgpy_env_data_methods[];
+
+/**
+ * Checks the env is open and not in use by a call running without the GIL; returns 0, or -1 with RuntimeError set.
+ * Every method that touches self->env calls it first.
+ */
+int rgpy_env_usable(rgpy_Env *self);
+/** A fresh uint8 array of the observation's shape. */
+PyArrayObject *rgpy_env_new_obs(rgpy_Env *self);
+/** The info dict: every readable data.json variable and every custom variable, as ints. */
+PyObject *rgpy_env_info(rgpy_Env *self);
+/** An action (int, sequence or array) as a C-contiguous int64 array (new reference) or NULL. */
+PyArrayObject *rgpy_action_array(PyObject *action);
+
+/* Runs `stmt` without the GIL, with self marked busy; `msg` (a char[RGPY_MSG]) receives the error message when
+ * rc != RG_OK, read on the same thread right after the call. */
+#define RGPY_MSG 1024
+#define RGPY_NOGIL(self, rc, msg, stmt)                                                                            \
+    do {                                                                                                           \
+        (self)->busy = 1;                                                                                          \
+        Py_BEGIN_ALLOW_THREADS                                                                                     \
+        (rc) = (stmt);                                                                                             \
+        if ((rc) != RG_OK)                                                                                         \
+            snprintf((msg), RGPY_MSG, "%s", rg_error_last());                                                      \
+        Py_END_ALLOW_THREADS                                                                                       \
+        (self)->busy = 0;                                                                                          \
+    } while (0)
+
+#endif

@@ -1,0 +1,393 @@
+"""RetroEnv: a Gymnasium environment over one retrogym environment (the C ``rg_env``), with stable-retro's names."""
+import os
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.utils.ezpickle import EzPickle
+
+from retrogym import _logging
+from retrogym import _retrogym as _C
+from retrogym import data as _data
+from retrogym.emulator import Emulator
+from retrogym.enums import Actions, Observations, State
+from retrogym.gamedata import EnvData
+
+__all__ = ["RetroEnv", "make", "OPTIONS"]
+
+# The **options of make()/RetroEnv and what each means (all map to rg_env_options).
+OPTIONS = {
+    "frameskip": "frames per step (rewards summed); default 1",
+    "sticky_prob": "per frame, the previous frame's buttons are kept with this probability; default 0",
+    "repeat_action_probability": "alias of sticky_prob (ALE's name)",
+    "max_pool": "image observation = per-pixel max of the step's last two frames; default False",
+    "noop_max": "reset runs a random number in [0, noop_max] of no-op frames; default 0",
+    "max_episode_steps": "truncated after this many steps; default 0 (never)",
+    "core": "libretro core name or path; default: the system's preferred installed core",
+    "core_options": "dict of core option values overriding the core's defaults",
+    "log_level": "core and library messages forwarded to the 'retrogym' logger: debug, info, warn (default), "
+    "error, none",
+}
+
+
+def _enum_value(value, enum_type, what):
+    if isinstance(value, enum_type):
+        return value.value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if int(value) in {m.value for m in enum_type}:
+            return int(value)
+    raise ValueError(f"{what} must be one of {[m.name for m in enum_type]}, not {value!r}")
+
+
+def _state_arg(state):
+    """State.DEFAULT -> None (C: metadata default), State.NONE -> "" (power-on), a name or path as is."""
+    if state is State.DEFAULT or (isinstance(state, int) and not isinstance(state, bool) and state == -1):
+        return None
+    if state is State.NONE or state is None or (isinstance(state, int) and not isinstance(state, bool) and state == 0):
+        return ""
+    if isinstance(state, os.PathLike):
+        state = os.fspath(state)
+    if not isinstance(state, str):
+        raise ValueError(f"state must be State.DEFAULT, State.NONE, a state name or a path, not {state!r}")
+    return state
+
+
+def _int_option(options, name, default, low=0):
+    value = options.pop(name, default)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an int, not {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, not {value}")
+    return int(value)
+
+
+def _c_options(options):
+    """Checks the **options and returns the C constructor's keyword arguments."""
+    options = dict(options)
+    out = {}
+    if "repeat_action_probability" in options:
+        if "sticky_prob" in options:
+            raise ValueError("give sticky_prob or repeat_action_probability, not both")
+        options["sticky_prob"] = options.pop("repeat_action_probability")
+    out["frameskip"] = _int_option(options, "frameskip", 1, low=1)
+    out["noop_max"] = _int_option(options, "noop_max", 0)
+    steps = options.pop("max_episode_steps", 0)
+    out["max_episode_steps"] = 0 if steps is None else _int_option({"max_episode_steps": steps}, "max_episode_steps", 0)
+    sticky = options.pop("sticky_prob", 0.0)
+    try:
+        sticky = float(sticky)
+    except (TypeError, ValueError):
+        raise ValueError(f"sticky_prob must be a number in [0, 1], not {sticky!r}") from None
+    if not 0.0 <= sticky <= 1.0:
+        raise ValueError(f"sticky_prob must be in [0, 1], not {sticky}")
+    out["sticky_prob"] = sticky
+    out["max_pool"] = bool(options.pop("max_pool", False))
+    core = options.pop("core", None)
+    if core is not None:
+        core = os.fspath(core)
+        if not isinstance(core, str) or not core:
+            raise ValueError(f"core must be a core name or path, not {core!r}")
+    out["core"] = core
+    core_options = options.pop("core_options", None)
+    if core_options is not None:
+        if not isinstance(core_options, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in core_options.items()
+        ):
+            raise ValueError("core_options must be a dict of str to str")
+    out["core_options"] = core_options
+    level = options.pop("log_level", "warn")
+    if isinstance(level, str):
+        if level.lower() not in _logging.LEVEL_NUMBERS:
+            raise ValueError(f"log_level must be one of {sorted(_logging.LEVEL_NUMBERS)}, not {level!r}")
+        level = _logging.LEVEL_NUMBERS[level.lower()]
+    out["log_level"] = int(level)
+    if options:
+        raise TypeError(f"unknown option(s) {sorted(options)}; known: {sorted(OPTIONS)}")
+    return out
+
+
+class RetroEnv(gym.Env, EzPickle):
+    """A game as a Gymnasium environment (compat spec §7).
+
+    Each instance owns its emulator (any number of instances, of any systems, may live in one process and run on
+    different threads). Observations are new arrays at every step. ``close()`` frees everything; using the
+    environment afterwards raises RuntimeError.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 60}
+
+    def __init__(
+        self,
+        game,
+        state=State.DEFAULT,
+        scenario=None,
+        info=None,
+        use_restricted_actions=Actions.FILTERED,
+        record=False,
+        players=1,
+        inttype=_data.Integrations.DEFAULT,
+        obs_type=Observations.IMAGE,
+        render_mode=None,
+        **options,
+    ):
+        EzPickle.__init__(
+            self, game, state, scenario, info, use_restricted_actions, record, players, inttype, obs_type,
+            render_mode, **options
+        )
+        self._c = None
+        self.viewer = None
+        if record:
+            raise NotImplementedError("recording movies (record=...) is not implemented yet")
+        if not isinstance(game, str) or not game:
+            raise ValueError(f"game must be a game name such as 'StarCatcher-Nes', not {game!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+            raise ValueError(f"players must be an int, not {players!r}")
+        if not 1 <= players <= _C.MAX_PLAYERS:
+            raise ValueError(f"players must be 1..{_C.MAX_PLAYERS}, not {players}")
+        actions = _enum_value(use_restricted_actions, Actions, "use_restricted_actions")
+        obs = _enum_value(obs_type, Observations, "obs_type")
+        c_state = _state_arg(state)
+        for name, value in (("scenario", scenario), ("info", info)):
+            if value is not None and not isinstance(value, (str, os.PathLike)):
+                raise ValueError(f"{name} must be a name, a path ending in .json, or None, not {value!r}")
+        kwargs = _c_options(options)
+        if render_mode == "human":
+            from retrogym.rendering import check_display
+
+            check_display()
+        root, custom = _data._snapshot()
+        flags = _data.resolve(inttype)
+        self._c = _C.Env(
+            game,
+            state=c_state,
+            scenario=None if scenario is None else os.fspath(scenario),
+            info=None if info is None else os.fspath(info),
+            actions=actions,
+            obs=obs,
+            players=int(players),
+            data_root=root,
+            custom_paths=custom,
+            integrations=flags,
+            log=_logging.forward,
+            **kwargs,
+        )
+        self._seeded = False
+        self.gamename = game
+        self.statename = self._c.state_name or None
+        self.system = self._c.system
+        self.players = int(players)
+        self.buttons = self._c.buttons
+        self.num_buttons = self._c.num_buttons
+        self.button_combos = self._c.button_combos
+        self.use_restricted_actions = Actions(actions)
+        self._obs_type = Observations(obs)
+        self.multi_rewards = False
+        self.render_mode = render_mode
+        self.frameskip = kwargs["frameskip"]
+        self.img = None
+        self.ram = None
+        self.data = EnvData(self._c)
+        self.em = Emulator(self._c)
+        self.metadata = dict(self.metadata, render_fps=self._c.fps / self.frameskip)
+
+        if actions == Actions.DISCRETE.value:
+            self.action_space = gym.spaces.Discrete(self._c.discrete_count)
+        elif actions == Actions.MULTI_DISCRETE.value:
+            self.action_space = gym.spaces.MultiDiscrete([len(g) for g in self.button_combos] * self.players)
+        else:
+            self.action_space = gym.spaces.MultiBinary(self.num_buttons * self.players)
+        self.observation_space = gym.spaces.Box(0, 255, shape=self._c.obs_shape, dtype=np.uint8)
+
+    # ---- episodes ----
+
+    def reset(self, seed=None, options=None):
+        """Loads the start state (or powers the console on), runs one frame and starts the scenario over.
+        A seed reseeds the environment's random generator (sticky actions, no-op starts); without one the
+        generator goes on (the first reset draws a seed from ``np_random``). Returns (observation, info)."""
+        super().reset(seed=seed)
+        self._check_open()
+        if seed is not None:
+            c_seed = int(seed)
+        elif not self._seeded:
+            c_seed = int(self.np_random.integers(0, 2**63 - 1))
+        else:
+            c_seed = None
+        self._seeded = True
+        obs, info = self._c.reset(c_seed)
+        self._keep(obs)
+        if self.render_mode == "human":
+            self.render()
+        return obs, info
+
+    def step(self, action):
+        """Runs ``frameskip`` frames with the action's buttons. Returns (observation, reward, terminated,
+        truncated, info); reward is player 1's (a list of every player's when ``multi_rewards`` is set)."""
+        self._check_open()
+        obs, rewards, terminated, truncated, info = self._c.step(action)
+        self._keep(obs)
+        reward = list(rewards) if self.players > 1 and self.multi_rewards else rewards[0]
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, truncated, info
+
+    def _keep(self, obs):
+        if self._obs_type is Observations.RAM:
+            self.ram = obs
+        else:
+            self.img = obs
+
+    def _check_open(self):
+        if self._c is None or self._c.closed:
+            raise RuntimeError("the environment is closed")
+
+    def compute_step(self):
+        """(reward, done, info) of the last step, as stable-retro computes them."""
+        self._check_open()
+        if self.players > 1 and self.multi_rewards:
+            reward = [self.data.current_reward(p) for p in range(self.players)]
+        else:
+            reward = self.data.current_reward()
+        return reward, self.data.is_done(), self.data.lookup_all()
+
+    # ---- rendering ----
+
+    def render(self):
+        """``rgb_array``: the screen (the last image observation, or the whole screen with RAM observations);
+        ``human``: shows it in a window (pygame) and returns None (Gymnasium's rule; ``env.viewer.isopen`` tells
+        whether the window is still open); no render mode: None."""
+        if self.render_mode is None:
+            return None
+        self._check_open()
+        img = self.img if self.img is not None else self.get_screen()
+        if self.render_mode == "rgb_array":
+            return img.copy()
+        if self.viewer is None:
+            from retrogym.rendering import SimpleImageViewer
+
+            self.viewer = SimpleImageViewer(caption=f"retrogym: {self.gamename}")
+        self.viewer.imshow(img)
+        return None
+
+    def close(self):
+        """Frees the emulator and everything else (idempotent)."""
+        if self.viewer is not None:
+            self.viewer.close()
+            self.viewer = None
+        if self._c is not None:
+            self._c.close()
+
+    # ---- actions ----
+
+    def decode_action(self, action):
+        """The buttons an action presses, one mask per player (bit i = button i), exactly as step() decodes and
+        filters it."""
+        self._check_open()
+        return self._c.decode_action(action)
+
+    def get_action_meaning(self, action):
+        """Names of the buttons an action presses (a list per player when players > 1)."""
+        masks = self.decode_action(action)
+        names = [[self.buttons[i] for i in range(self.num_buttons) if mask >> i & 1] for mask in masks]
+        return names[0] if self.players == 1 else names
+
+    def action_to_array(self, action):
+        """Per player, a uint8 array of num_buttons 0/1 values (stable-retro's helper)."""
+        return [np.array([(m >> i) & 1 for i in range(self.num_buttons)], dtype=np.uint8)
+                for m in self.decode_action(action)]
+
+    # ---- observations and data ----
+
+    def get_ram(self):
+        """Every memory block, concatenated (a new uint8 array)."""
+        self._check_open()
+        return self._c.get_ram()
+
+    def get_screen(self, player=0):
+        """The screen cropped as the scenario says for a player (stable-retro's rules: a zero or too large
+        width/height reaches the edge)."""
+        self._check_open()
+        img = self._c.get_screen()
+        x, y, w, h = self._c.crop_info(player)
+        height, width = img.shape[:2]
+        right = width if not w or x + w > width else x + w
+        bottom = height if not h or y + h > height else y + h
+        if x == 0 and y == 0 and right == width and bottom == height:
+            return img
+        return img[y:bottom, x:right].copy()
+
+    def set_value(self, name, value):
+        self.data.set_value(name, value)
+
+    def load_state(self, statename, inttype=_data.Integrations.DEFAULT):
+        """Uses a state of the game (name, ``.state`` optional) or a path for later resets."""
+        self._check_open()
+        name = os.fspath(statename)
+        if os.sep in name or os.path.isabs(name):
+            path = name
+        else:
+            file = name if name.endswith(".state") else name + ".state"
+            path = _data.get_file_path(self.gamename, file, inttype)
+            if path is None:
+                raise FileNotFoundError(f"game {self.gamename} has no state {name!r} (see "
+                                        f"retrogym.data.list_states({self.gamename!r}))")
+        self._c.set_start_state(path)
+        self.statename = self._c.state_name or None
+
+    # ---- whole-environment snapshots ----
+
+    def clone_state(self):
+        """A snapshot of the whole environment (emulator, scenario totals and scripts, random generator, step
+        count) as bytes."""
+        self._check_open()
+        return self._c.clone_state()
+
+    def restore_state(self, snapshot):
+        """Puts the environment back where clone_state() was taken (same game, core and options)."""
+        self._check_open()
+        self._c.restore_state(snapshot)
+
+    @property
+    def core(self):
+        """The libretro core in use."""
+        self._check_open()
+        return self._c.core
+
+    @property
+    def episode_steps(self):
+        self._check_open()
+        return self._c.episode_steps
+
+    def __repr__(self):
+        if self._c is None or self._c.closed:
+            return f"<RetroEnv {getattr(self, 'gamename', '?')} (closed)>"
+        return f"<RetroEnv {self.gamename} state={self.statename} core={self._c.core}>"
+
+
+def make(
+    game,
+    state=State.DEFAULT,
+    scenario=None,
+    info=None,
+    use_restricted_actions=Actions.FILTERED,
+    record=False,
+    players=1,
+    inttype=_data.Integrations.DEFAULT,
+    obs_type=Observations.IMAGE,
+    render_mode=None,
+    **options,
+):
+    """Makes a RetroEnv (a ``gymnasium.Env``) for a game. ``options``: see ``retrogym.env.OPTIONS``."""
+    return RetroEnv(
+        game,
+        state=state,
+        scenario=scenario,
+        info=info,
+        use_restricted_actions=use_restricted_actions,
+        record=record,
+        players=players,
+        inttype=inttype,
+        obs_type=obs_type,
+        render_mode=render_mode,
+        **options,
+    )
