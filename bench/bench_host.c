@@ -65,8 +65,14 @@ static int bench(const char *rom, int rounds, int frames)
     const rg_mem_block *blocks;
     size_t n_blocks;
     rg_emu_mem_blocks(emu, &blocks, &n_blocks);
-    for (unsigned v = 0; v < 16 && n_blocks; v++) {
-        const rg_mem_block *b = &blocks[v % n_blocks];
+    /* blocks big enough to hold a spread of variables (cores also map tiny ones, e.g. a 1-byte SRAM) */
+    const rg_mem_block *big[64];
+    size_t n_big = 0;
+    for (size_t i = 0; i < n_blocks && n_big < 64; i++)
+        if (blocks[i].size >= 64)
+            big[n_big++] = &blocks[i];
+    for (unsigned v = 0; v < 16 && n_big; v++) {
+        const rg_mem_block *b = big[v % n_big];
         char name[16];
         snprintf(name, sizeof name, "v%u", v);
         rg_gamedata_set_variable(gd, name, b->base + (b->size / 16) * v, v % 2 ? ">u2" : "|u1", RG_MASK_ALL);

@@ -57,7 +57,7 @@ typedef struct rg_env_options {
     const char *core;           /**< NULL: the system's preferred installed core */
     const rg_core_option *core_options;
     size_t n_core_options;
-    unsigned frameskip;         /**< frames per step, 0 or 1: one (Gym Retro); rewards of the frames are summed */
+    unsigned frameskip;         /**< frames per step (at most 1000), 0 or 1: one (Gym Retro); rewards summed */
     double sticky_prob;         /**< per frame, the previous frame's buttons are kept with this probability */
     int max_pool;               /**< image observation = per-pixel max of the last two frames of a step */
     unsigned noop_max;          /**< reset runs a random number in [0, noop_max] of no-op steps */
@@ -149,7 +149,8 @@ int rg_env_set_start_state(rg_env *env, const char *state);
 /**
  * Snapshot of the whole environment: emulator, scenario (totals, done, frame counter, remembered values, custom
  * variables, the Lua scripts' global numbers, strings and booleans), random generator, sticky buttons, step
- * count. Flat bytes: they can be stored and restored into any env of the same game, core and options.
+ * count. Flat bytes: they can be stored and restored into any env of the same game and core with the same players,
+ * action and observation modes, frame skip and sticky probability (others are refused with RG_ECORRUPT).
  */
 int rg_env_clone_size(rg_env *env, size_t *size);
 int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written);

@@ -7,13 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char magic[8] = {'R', 'G', 'E', 'N', 'V', 'S', '0', '1'};
+static const char magic[8] = {'R', 'G', 'E', 'N', 'V', 'S', '0', '2'};
+
+/* What a snapshot must match: the game, the core, and the options that shape the state (players, action and
+ * observation modes, frame skip, sticky probability). */
+static void write_kind(const rg_env *env, rg__wbuf *w)
+{
+    rg__w_str(w, env->game);
+    rg__w_str(w, rg_emu_core_name(env->emu));
+    rg__w_u64(w, env->players);
+    rg__w_u64(w, (uint64_t)env->actions);
+    rg__w_u64(w, (uint64_t)env->obs);
+    rg__w_u64(w, env->frameskip);
+    uint64_t bits;
+    memcpy(&bits, &env->sticky_prob, 8);
+    rg__w_u64(w, bits);
+}
 
 /* Everything but the emulator bytes, which go first (their size heads them). */
 static void write_all(rg_env *env, rg__wbuf *w, const void *emu, size_t emu_len)
 {
     rg__w_bytes(w, magic, sizeof magic);
-    rg__w_str(w, env->game);
+    write_kind(env, w);
     rg__w_u64(w, emu_len);
     rg__w_bytes(w, emu, emu_len);
     rg__w_u64(w, env->rng);
@@ -76,6 +91,21 @@ int rg_env_restore(rg_env *env, const void *src, size_t len)
         return rg__error(RG_ECORRUPT, "not an environment snapshot");
     if (strcmp(game, env->game) != 0)
         return rg__error(RG_ECORRUPT, "a snapshot of %s cannot be restored into %s", game, env->game);
+    /* the rest of the kind must match byte for byte */
+    rg__wbuf kind = {NULL, 0, 0, 0};
+    write_kind(env, &kind);
+    uint8_t *mine = malloc(kind.len);
+    if (!mine)
+        return rg__error(RG_ENOMEM, "out of memory");
+    rg__wbuf k = {mine, 0, kind.len, 0};
+    write_kind(env, &k);
+    size_t name_part = 8 + strlen(env->game);
+    const void *theirs = rg__r_bytes(&r, kind.len - name_part);
+    int same = theirs && memcmp(theirs, mine + name_part, kind.len - name_part) == 0;
+    free(mine);
+    if (!same)
+        return rg__error(RG_ECORRUPT, "the snapshot was taken with another core or other options (players, action "
+                                      "or observation mode, frame skip, sticky actions)");
     uint64_t emu_len = rg__r_u64(&r);
     const void *emu = rg__r_bytes(&r, (size_t)emu_len);
     uint64_t rng = rg__r_u64(&r), steps = rg__r_u64(&r), started = rg__r_u64(&r);

@@ -106,8 +106,8 @@ static int find_rom(const rg_datapaths *dp, const char *game, unsigned flags, ch
     char *sha = NULL;
     if (rg_data_file_path(dp, game, "rom.sha", flags, &sha) == RG_OK) {
         free(sha);
-        return rg__error(RG_ENOTFOUND, "no ROM for game %s: import yours with `retrogym import PATH` (its SHA-1 must "
-                                       "match the game's rom.sha)", game);
+        return rg__error(RG_ENOTFOUND, "no ROM for game %s: import yours with `retrogym import PATH` or "
+                                       "`python -m retrogym.import PATH` (its SHA-1 must match the game's rom.sha)", game);
     }
     return rg__error(RG_ENOTFOUND, "unknown game %s (see `retrogym games`)", game);
 }

@@ -328,7 +328,13 @@ static void clone_and_restore(void **state)
     assert_int_equal(rg_env_restore(env, snap, written / 2), RG_ECORRUPT);
     uint8_t junk[64] = {0};
     assert_int_equal(rg_env_restore(env, junk, sizeof junk), RG_ECORRUPT);
-    snap[9] ^= 0x20; /* the game's name */
+    /* a snapshot of an env with other options is refused */
+    o.frameskip = 4;
+    rg_env *skip4 = make(o);
+    assert_int_equal(rg_env_restore(skip4, snap, written), RG_ECORRUPT);
+    assert_non_null(strstr(rg_error_last(), "other options"));
+    rg_env_free(skip4);
+    snap[17] ^= 0x20; /* the game's name */
     assert_int_equal(rg_env_restore(env, snap, written), RG_ECORRUPT);
     free(snap);
     free(obs);
