@@ -13,15 +13,18 @@ APT_PACKAGES := cmake pkg-config gcc make libjansson-dev libcmocka-dev libpng-de
   libretro-beetle-pce-fast liblua5.1-0-dev libzip-dev nettle-dev cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi
 
 # Python packages (PyPI) in the project's own environment .venv: what the Python package needs to build, run and
-# be tested (numpy, gymnasium, pytest, scikit-build-core), then the optional ones: stable-retro for the
-# differential test (tests/compat) and for the cores of the systems Debian has none for, pygame for
-# render_mode="human". The package itself is installed into .venv by `make python`.
-PYTHON_PACKAGES := numpy gymnasium pytest scikit-build-core
+# be tested (numpy, gymnasium, pytest, scikit-build-core) and Pillow for the examples' GIF and PNG pictures, then
+# the optional ones: stable-retro for the differential test (tests/compat) and for the cores of the systems Debian
+# has none for, pygame for render_mode="human". The package itself is installed into .venv by `make python`.
+# PYTHON_RL (stable-baselines3, which pulls in PyTorch: large) is installed only by `make venv-rl`, never by
+# `make demo` or `make test`; with it, `make demo` trains PPO instead of running Brute.
+PYTHON_PACKAGES := numpy gymnasium pytest scikit-build-core pillow
 PYTHON_OPTIONAL := stable-retro pygame
+PYTHON_RL := stable-baselines3
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: all deps venv build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -42,10 +45,15 @@ HAVE_MODULES = $(VENV)/bin/python -c "import importlib.util as u, sys; \
 
 venv:
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
-	@$(HAVE_MODULES) numpy gymnasium pytest scikit_build_core || $(PIP) install -q $(PYTHON_PACKAGES)
+	@$(HAVE_MODULES) numpy gymnasium pytest scikit_build_core PIL || $(PIP) install -q $(PYTHON_PACKAGES)
 	@$(HAVE_MODULES) stable_retro pygame || $(PIP) install -q $(PYTHON_OPTIONAL) || \
 	  echo "warning: could not install $(PYTHON_OPTIONAL); the stable-retro differential test, the systems" \
 	       "without a Debian core and the human-rendering tests will be skipped"
+
+# Opt-in: stable-baselines3 (+ PyTorch) for `python -m retrogym.examples.ppo`; a failure only warns.
+venv-rl: venv
+	@$(HAVE_MODULES) stable_baselines3 || $(PIP) install -q $(PYTHON_RL) || \
+	  echo "warning: could not install $(PYTHON_RL); the PPO example will say so and exit, make demo runs Brute"
 
 build: deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -72,14 +80,27 @@ test-python: python
 
 test: venv test-c test-asan test-python
 
-# The main job on our own bundled game: StarCatcher-Nes played by a random agent (DISCRETE actions from the game's
-# action groups, each held 4 frames) and scored by its scenario, then a scripted run; last frame as PNG.
-demo: build
+# The main job on our own bundled game StarCatcher-Nes: Brute (Machado et al. 2018; python/retrogym/examples/brute.py)
+# searches it for DEMO_ITERATIONS episodes of at most DEMO_STEPS steps (DISCRETE actions, frame skip 4), with a
+# progress bar, prints the return curve and writes $(BUILD)/demo/best.gif (best.mp4 when ffmpeg is on PATH),
+# returns.png, returns.csv and best_actions.txt. With stable-baselines3 installed (`make venv-rl`) it trains PPO
+# for DEMO_PPO_STEPS steps instead. Then the CLI plays one scored random episode. About 2 minutes on 2 cores.
+DEMO_ITERATIONS ?= 300
+DEMO_STEPS      ?= 400
+DEMO_PPO_STEPS  ?= 60000
+DEMO_SEED       ?= 0
+
+demo: venv python build
 	@mkdir -p $(BUILD)/demo
-	./$(BUILD)/cli/retrogym play StarCatcher-Nes --random 1 --episodes 3 --png $(BUILD)/demo/last-frame.png
-	./$(BUILD)/cli/retrogym play StarCatcher-Nes --frames 3600 --buttons RIGHT@30 --buttons 0@80 \
-	  --buttons LEFT@500 --buttons 0@600 --buttons A+RIGHT@1200 --buttons 0@1230 --buttons LEFT@2500
-	@echo "last frame written to $(BUILD)/demo/last-frame.png"
+	@if $(HAVE_MODULES) stable_baselines3; then \
+	  echo "stable-baselines3 found: training PPO (python -m retrogym.examples.ppo)"; \
+	  $(VENV)/bin/python -m retrogym.examples.ppo --out $(BUILD)/demo --timesteps $(DEMO_PPO_STEPS) \
+	    --max-episode-steps $(DEMO_STEPS) --seed $(DEMO_SEED); \
+	else \
+	  $(VENV)/bin/python -m retrogym.examples.brute --out $(BUILD)/demo --iterations $(DEMO_ITERATIONS) \
+	    --max-episode-steps $(DEMO_STEPS) --seed $(DEMO_SEED); \
+	fi
+	./$(BUILD)/cli/retrogym play StarCatcher-Nes --random 1 --episodes 1 --png $(BUILD)/demo/last-frame.png
 
 bench: build
 	./$(BUILD)/bench/bench_host
