@@ -24,7 +24,7 @@ PYTHON_RL := stable-baselines3
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: bench-env all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -104,6 +104,10 @@ demo: venv python build
 
 bench: build
 	./$(BUILD)/bench/bench_host
+
+# retrogym against stable-retro on stable-retro's own cores (docs/performance.md); needs .venv with both.
+bench-env: venv python build
+	$(VENV)/bin/python bench/bench_env.py
 
 roms:
 	$(MAKE) -C tests/roms
