@@ -8,6 +8,7 @@
 #ifndef RETROGYM_ENV_H
 #define RETROGYM_ENV_H
 
+#include <retrogym/actions.h>
 #include <retrogym/emu.h>
 #include <retrogym/gamedata.h>
 #include <retrogym/integration.h>

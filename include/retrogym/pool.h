@@ -1,0 +1,93 @@
+/**
+ * @file pool.h
+ * The vectorized engine: N environments stepped by M worker threads, each worker owning a fixed set of
+ * environments, results written by the workers straight into contiguous batch buffers (EnvPool style).
+ * Synchronous steps (every environment, results in environment order) and asynchronous send/recv (the first
+ * batch_size environments to finish, with their ids). Results do not depend on the number of threads.
+ * One caller thread drives a pool at a time.
+ */
+#ifndef RETROGYM_POOL_H
+#define RETROGYM_POOL_H
+
+#include <retrogym/env.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rg_pool rg_pool;
+
+/** What happens when an episode ends (Gymnasium 1.x autoreset modes). */
+typedef enum rg_autoreset_mode {
+    RG_AUTORESET_NEXT_STEP = 0, /**< the step after the end resets the env (its action is ignored) */
+    RG_AUTORESET_SAME_STEP = 1, /**< the ending step resets at once; the final observation is kept apart */
+    RG_AUTORESET_DISABLED = 2   /**< the caller resets ended envs (rg_pool_reset with their ids) */
+} rg_autoreset_mode;
+
+#define RG_POOL_OPTIONS_VERSION 1
+
+typedef struct rg_pool_options {
+    unsigned version;              /**< RG_POOL_OPTIONS_VERSION */
+    const rg_env_options *envs;    /**< one per environment, or one for all when n_env_options is 1 */
+    size_t n_env_options;
+    size_t num_envs;
+    unsigned num_threads;          /**< 0: the number of online CPUs (at most num_envs) */
+    size_t batch_size;             /**< results per rg_pool_recv; 0: num_envs */
+    rg_autoreset_mode autoreset;
+    uint64_t seed;                 /**< environment i is first reset with seed + i */
+} rg_pool_options;
+
+#define RG_POOL_OPTIONS_INIT {RG_POOL_OPTIONS_VERSION, NULL, 0, 0, 0, 0, RG_AUTORESET_NEXT_STEP, 0}
+
+/**
+ * A batch of results, in buffers owned by the pool, valid until the next call that produces results. Row k
+ * belongs to environment env_ids[k].
+ */
+typedef struct rg_pool_batch {
+    size_t count;            /**< rows */
+    const uint8_t *obs;      /**< count x obs_size */
+    const float *rewards;    /**< count x RG_SCENARIO_MAX_PLAYERS */
+    const uint8_t *terminated;
+    const uint8_t *truncated;
+    const int32_t *env_ids;
+    const uint8_t *final_obs;   /**< SAME_STEP: count x obs_size, the ended episode's last observation */
+    const uint8_t *has_final;   /**< SAME_STEP: 1 in rows whose episode ended (and was reset) */
+} rg_pool_batch;
+
+/**
+ * Creates the environments (every one must have the same observation size and action length) and the workers.
+ * @return RG_OK; RG_EINVAL (bad options, mismatched envs); what rg_env_create returns for an environment
+ */
+int rg_pool_create(rg_pool **out, const rg_pool_options *opts);
+/** Stops the workers (waiting for steps in flight) and frees everything. */
+void rg_pool_free(rg_pool *pool);
+
+size_t rg_pool_num_envs(const rg_pool *pool);
+size_t rg_pool_obs_size(const rg_pool *pool);
+size_t rg_pool_action_length(const rg_pool *pool);
+/** An environment of the pool, for its spaces and data; do not step it while the pool may. */
+rg_env *rg_pool_env(rg_pool *pool, size_t i);
+
+/**
+ * Resets every environment (ids NULL) or the given ones, in parallel; the batch has their rows in the given order.
+ * The first reset of environment i is seeded with seed + i; later ones continue its generator.
+ */
+int rg_pool_reset(rg_pool *pool, const int32_t *ids, size_t n, rg_pool_batch *out);
+/** Steps every environment with actions[i * action_length ...] and waits; rows in environment order. */
+int rg_pool_step(rg_pool *pool, const int64_t *actions, rg_pool_batch *out);
+/** Queues steps for some environments (actions row k for env_ids[k]); returns at once. */
+int rg_pool_send(rg_pool *pool, const int64_t *actions, const int32_t *env_ids, size_t n);
+/**
+ * Waits for the first batch_size environments to finish their queued steps and returns them.
+ * @return RG_OK; RG_EMISUSE (fewer steps in flight than batch_size); an environment's error, with its id in the
+ *         message (that environment needs a reset)
+ */
+int rg_pool_recv(rg_pool *pool, rg_pool_batch *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

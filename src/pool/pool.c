@@ -1,0 +1,317 @@
+/* The pool: creation, the caller's calls (reset, step, send, recv) and shutdown. */
+#define _POSIX_C_SOURCE 200809L
+#include "pool_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size)
+{
+    memset(r, 0, sizeof *r);
+    r->cap = rows;
+    r->obs = calloc(rows, obs_size);
+    r->final_obs = calloc(rows, obs_size);
+    r->terminated = calloc(rows, 1);
+    r->truncated = calloc(rows, 1);
+    r->has_final = calloc(rows, 1);
+    r->rewards = calloc(rows * RG_SCENARIO_MAX_PLAYERS, sizeof *r->rewards);
+    r->ids = calloc(rows, sizeof *r->ids);
+    if (!r->obs || !r->final_obs || !r->terminated || !r->truncated || !r->has_final || !r->rewards || !r->ids)
+        return rg__error(RG_ENOMEM, "out of memory for %zu result rows", rows);
+    return RG_OK;
+}
+
+void rg__rows_free(rg__rows *r)
+{
+    free(r->obs);
+    free(r->final_obs);
+    free(r->terminated);
+    free(r->truncated);
+    free(r->has_final);
+    free(r->rewards);
+    free(r->ids);
+    memset(r, 0, sizeof *r);
+}
+
+static int check_options(const rg_pool_options *o)
+{
+    if (o->version != RG_POOL_OPTIONS_VERSION)
+        return rg__error(RG_EINVAL, "rg_pool_options version %u, this library knows %d", o->version,
+                         RG_POOL_OPTIONS_VERSION);
+    if (o->num_envs < 1 || o->num_envs > 65536)
+        return rg__error(RG_EINVAL, "num_envs must be 1..65536, not %zu", o->num_envs);
+    if (!o->envs || (o->n_env_options != 1 && o->n_env_options != o->num_envs))
+        return rg__error(RG_EINVAL, "give one environment option set, or one per environment (%zu given for %zu)",
+                         o->n_env_options, o->num_envs);
+    if (o->batch_size > o->num_envs)
+        return rg__error(RG_EINVAL, "batch_size %zu is larger than num_envs %zu", o->batch_size, o->num_envs);
+    if ((unsigned)o->autoreset > RG_AUTORESET_DISABLED)
+        return rg__error(RG_EINVAL, "unknown autoreset mode %d", (int)o->autoreset);
+    return RG_OK;
+}
+
+static int open_envs(rg_pool *p, const rg_pool_options *o)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        int rc = rg_env_create(&p->envs[i], &o->envs[o->n_env_options == 1 ? 0 : i]);
+        if (rc != RG_OK)
+            return rg__error_context(rc, "environment %zu", i);
+        size_t obs = rg_env_obs_size(p->envs[i]), act = rg_env_action_length(p->envs[i]);
+        if (i == 0) {
+            p->obs_size = obs;
+            p->act_len = act;
+        } else if (obs != p->obs_size || act != p->act_len) {
+            return rg__error(RG_EINVAL, "environment %zu has observations of %zu bytes and actions of %zu values, "
+                                        "environment 0 %zu and %zu: a pool needs them equal", i, obs, act,
+                             p->obs_size, p->act_len);
+        }
+    }
+    return RG_OK;
+}
+
+static int start_workers(rg_pool *p, unsigned threads)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    p->m = threads ? threads : (unsigned)(cpus > 0 ? cpus : 1);
+    if (p->m > p->n)
+        p->m = (unsigned)p->n;
+    p->queues = calloc(p->m, sizeof *p->queues);
+    p->threads = calloc(p->m, sizeof *p->threads);
+    if (!p->queues || !p->threads)
+        return rg__error(RG_ENOMEM, "out of memory");
+    for (unsigned w = 0; w < p->m; w++)
+        if (!(p->queues[w].ids = calloc(p->n, sizeof(int32_t))))
+            return rg__error(RG_ENOMEM, "out of memory");
+    for (unsigned w = 0; w < p->m; w++) {
+        rg__worker_arg *arg = malloc(sizeof *arg);
+        if (!arg)
+            return rg__error(RG_ENOMEM, "out of memory");
+        arg->pool = p;
+        arg->index = w;
+        if (pthread_create(&p->threads[w], NULL, rg__pool_worker, arg) != 0) {
+            free(arg);
+            return rg__error(RG_ENOMEM, "cannot start worker thread %u", w);
+        }
+        p->threads_started = (int)w + 1;
+    }
+    return RG_OK;
+}
+
+int rg_pool_create(rg_pool **out, const rg_pool_options *opts)
+{
+    if (!out || !opts)
+        return rg__error(RG_EINVAL, "rg_pool_create: NULL argument");
+    *out = NULL;
+    int rc = check_options(opts);
+    if (rc != RG_OK)
+        return rc;
+    rg_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return rg__error(RG_ENOMEM, "out of memory");
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->n = opts->num_envs;
+    p->batch = opts->batch_size ? opts->batch_size : opts->num_envs;
+    p->autoreset = opts->autoreset;
+    p->seed = opts->seed;
+    p->ring_len = (p->n + p->batch - 1) / p->batch + 1;
+    p->envs = calloc(p->n, sizeof *p->envs);
+    p->job = calloc(p->n, 1);
+    p->row = calloc(p->n, sizeof *p->row);
+    p->ended = calloc(p->n, 1);
+    p->seeded = calloc(p->n, 1);
+    p->ring = calloc(p->ring_len, sizeof *p->ring);
+    p->ring_done = calloc(p->ring_len, sizeof *p->ring_done);
+    if (!p->envs || !p->job || !p->row || !p->ended || !p->seeded || !p->ring || !p->ring_done)
+        rc = rg__error(RG_ENOMEM, "out of memory");
+    if (rc == RG_OK)
+        rc = open_envs(p, opts);
+    if (rc == RG_OK && !(p->actions = calloc(p->n * (p->act_len ? p->act_len : 1), sizeof *p->actions)))
+        rc = rg__error(RG_ENOMEM, "out of memory");
+    if (rc == RG_OK)
+        rc = rg__rows_alloc(&p->sync, p->n, p->obs_size);
+    for (size_t r = 0; rc == RG_OK && r < p->ring_len; r++)
+        rc = rg__rows_alloc(&p->ring[r], p->batch, p->obs_size);
+    if (rc == RG_OK)
+        rc = start_workers(p, opts->num_threads);
+    if (rc != RG_OK) {
+        rg_pool_free(p);
+        return rc;
+    }
+    *out = p;
+    return RG_OK;
+}
+
+void rg_pool_free(rg_pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+    for (int w = 0; w < p->threads_started; w++)
+        pthread_join(p->threads[w], NULL);
+    for (unsigned w = 0; p->queues && w < p->m; w++)
+        free(p->queues[w].ids);
+    free(p->queues);
+    free(p->threads);
+    for (size_t i = 0; p->envs && i < p->n; i++)
+        rg_env_free(p->envs[i]);
+    rg__rows_free(&p->sync);
+    for (size_t r = 0; p->ring && r < p->ring_len; r++)
+        rg__rows_free(&p->ring[r]);
+    free(p->ring);
+    free(p->ring_done);
+    free(p->envs);
+    free(p->actions);
+    free(p->job);
+    free(p->row);
+    free(p->ended);
+    free(p->seeded);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+    free(p);
+}
+
+size_t rg_pool_num_envs(const rg_pool *p)
+{
+    return p ? p->n : 0;
+}
+
+size_t rg_pool_obs_size(const rg_pool *p)
+{
+    return p ? p->obs_size : 0;
+}
+
+size_t rg_pool_action_length(const rg_pool *p)
+{
+    return p ? p->act_len : 0;
+}
+
+rg_env *rg_pool_env(rg_pool *p, size_t i)
+{
+    return p && i < p->n ? p->envs[i] : NULL;
+}
+
+/* Queues a job for env id (lock held). */
+static void enqueue(rg_pool *p, int32_t id, int job, int64_t row)
+{
+    p->job[id] = (uint8_t)job;
+    p->row[id] = row;
+    rg__queue *q = &p->queues[(size_t)id % p->m];
+    q->ids[(q->head + q->count) % p->n] = id;
+    q->count++;
+}
+
+/* The first worker error since the last call, reported on the caller's thread (lock held). */
+static int take_error(rg_pool *p)
+{
+    int rc = p->err_rc;
+    if (rc != RG_OK) {
+        rg__error(rc, "environment %d: %s", p->err_env, p->err_msg);
+        p->err_rc = RG_OK;
+    }
+    return rc;
+}
+
+static void fill_batch(const rg__rows *r, size_t count, rg_pool_batch *out)
+{
+    out->count = count;
+    out->obs = r->obs;
+    out->final_obs = r->final_obs;
+    out->rewards = r->rewards;
+    out->terminated = r->terminated;
+    out->truncated = r->truncated;
+    out->has_final = r->has_final;
+    out->env_ids = r->ids;
+}
+
+static int valid_ids(const rg_pool *p, const int32_t *ids, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (ids[k] < 0 || (size_t)ids[k] >= p->n)
+            return rg__error(RG_ERANGE, "environment id %d is not in [0, %zu)", ids[k], p->n);
+    return RG_OK;
+}
+
+/* Runs one synchronous job per listed env (all when ids is NULL) and waits for them. */
+static int run_sync(rg_pool *p, int job, const int32_t *ids, size_t n, rg_pool_batch *out)
+{
+    if (p->in_flight)
+        return rg__error(RG_EMISUSE, "%zu asynchronous steps are in flight: rg_pool_recv them first", p->in_flight);
+    pthread_mutex_lock(&p->lock);
+    p->sync_left = n;
+    for (size_t k = 0; k < n; k++)
+        enqueue(p, ids ? ids[k] : (int32_t)k, job, (int64_t)k);
+    pthread_cond_broadcast(&p->work);
+    while (p->sync_left)
+        pthread_cond_wait(&p->done, &p->lock);
+    int rc = take_error(p);
+    pthread_mutex_unlock(&p->lock);
+    if (out)
+        fill_batch(&p->sync, n, out);
+    return rc;
+}
+
+int rg_pool_reset(rg_pool *p, const int32_t *ids, size_t n, rg_pool_batch *out)
+{
+    if (!p)
+        return rg__error(RG_EINVAL, "rg_pool_reset: NULL argument");
+    if (!ids)
+        n = p->n;
+    if (n > p->n)
+        return rg__error(RG_EINVAL, "%zu ids for %zu environments", n, p->n);
+    int rc = ids ? valid_ids(p, ids, n) : RG_OK;
+    return rc == RG_OK ? run_sync(p, JOB_RESET, ids, n, out) : rc;
+}
+
+int rg_pool_step(rg_pool *p, const int64_t *actions, rg_pool_batch *out)
+{
+    if (!p || !actions)
+        return rg__error(RG_EINVAL, "rg_pool_step: NULL argument");
+    memcpy(p->actions, actions, p->n * p->act_len * sizeof *actions);
+    return run_sync(p, JOB_STEP, NULL, p->n, out);
+}
+
+int rg_pool_send(rg_pool *p, const int64_t *actions, const int32_t *ids, size_t n)
+{
+    if (!p || (!actions && n) || (!ids && n))
+        return rg__error(RG_EINVAL, "rg_pool_send: NULL argument");
+    int rc = valid_ids(p, ids, n);
+    if (rc != RG_OK)
+        return rc;
+    if (p->in_flight + n > p->n)
+        return rg__error(RG_EMISUSE, "more steps sent than environments: receive results first");
+    pthread_mutex_lock(&p->lock);
+    for (size_t k = 0; k < n; k++) {
+        memcpy(p->actions + (size_t)ids[k] * p->act_len, actions + k * p->act_len, p->act_len * sizeof *actions);
+        enqueue(p, ids[k], JOB_STEP, -1);
+    }
+    p->in_flight += n;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+    return RG_OK;
+}
+
+int rg_pool_recv(rg_pool *p, rg_pool_batch *out)
+{
+    if (!p || !out)
+        return rg__error(RG_EINVAL, "rg_pool_recv: NULL argument");
+    if (p->in_flight < p->batch)
+        return rg__error(RG_EMISUSE, "%zu steps in flight, fewer than the batch size %zu", p->in_flight, p->batch);
+    size_t r = (size_t)((p->consumed / p->batch) % p->ring_len);
+    pthread_mutex_lock(&p->lock);
+    while (p->ring_done[r] < p->batch)
+        pthread_cond_wait(&p->done, &p->lock);
+    p->ring_done[r] = 0;
+    int rc = take_error(p);
+    pthread_mutex_unlock(&p->lock);
+    p->consumed += p->batch;
+    p->in_flight -= p->batch;
+    fill_batch(&p->ring[r], p->batch, out);
+    return rc;
+}

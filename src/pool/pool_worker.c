@@ -1,0 +1,96 @@
+/* The workers: each steps or resets the environments it owns, writing results straight into their rows. */
+#include "pool_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where env id's result goes: its synchronous row, or the next slot of the async ring (claimed under the lock). */
+static void claim(rg_pool *p, int32_t id, rg__rows **rows, size_t *row, size_t *ring_batch)
+{
+    if (p->row[id] >= 0) {
+        *rows = &p->sync;
+        *row = (size_t)p->row[id];
+        *ring_batch = SIZE_MAX;
+        return;
+    }
+    uint64_t s = p->produced++;
+    *ring_batch = (size_t)((s / p->batch) % p->ring_len);
+    *rows = &p->ring[*ring_batch];
+    *row = (size_t)(s % p->batch);
+}
+
+/* One job, outside the lock. Returns RG_OK or the env's error (message in this thread's rg_error_last). */
+static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
+{
+    rg_env *env = p->envs[id];
+    uint8_t *obs = rows->obs + row * p->obs_size;
+    float *rewards = rows->rewards + row * RG_SCENARIO_MAX_PLAYERS;
+    memset(rewards, 0, RG_SCENARIO_MAX_PLAYERS * sizeof *rewards);
+    rows->terminated[row] = rows->truncated[row] = rows->has_final[row] = 0;
+    rows->ids[row] = id;
+    int rc;
+    if (job == JOB_RESET || (p->autoreset == RG_AUTORESET_NEXT_STEP && p->ended[id])) {
+        rc = rg_env_reset(env, !p->seeded[id], p->seed + (uint64_t)id, obs, p->obs_size);
+        p->seeded[id] = 1;
+        p->ended[id] = 0;
+        return rc;
+    }
+    rg_step_result r;
+    rc = rg_env_step(env, p->actions + (size_t)id * p->act_len, p->act_len, obs, p->obs_size, &r);
+    if (rc != RG_OK)
+        return rc;
+    memcpy(rewards, r.rewards, sizeof r.rewards);
+    rows->terminated[row] = (uint8_t)r.terminated;
+    rows->truncated[row] = (uint8_t)r.truncated;
+    if (!r.terminated && !r.truncated)
+        return RG_OK;
+    if (p->autoreset == RG_AUTORESET_NEXT_STEP) {
+        p->ended[id] = 1;
+    } else if (p->autoreset == RG_AUTORESET_SAME_STEP) {
+        memcpy(rows->final_obs + row * p->obs_size, obs, p->obs_size);
+        rows->has_final[row] = 1;
+        rc = rg_env_reset(env, 0, 0, obs, p->obs_size);
+    }
+    return rc;
+}
+
+void *rg__pool_worker(void *arg)
+{
+    rg__worker_arg *wa = arg;
+    rg_pool *p = wa->pool;
+    rg__queue *q = &p->queues[wa->index];
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->stop && q->count == 0)
+            pthread_cond_wait(&p->work, &p->lock);
+        if (p->stop && q->count == 0)
+            break;
+        int32_t id = q->ids[q->head];
+        q->head = (q->head + 1) % p->n;
+        q->count--;
+        int job = p->job[id];
+        rg__rows *rows;
+        size_t row, ring_batch;
+        claim(p, id, &rows, &row, &ring_batch);
+        pthread_mutex_unlock(&p->lock);
+        int rc = run_job(p, id, job, rows, row);
+        pthread_mutex_lock(&p->lock);
+        if (rc != RG_OK) {
+            p->ended[id] = 1; /* an env that failed starts over */
+            if (p->err_rc == RG_OK) {
+                p->err_rc = rc;
+                p->err_env = id;
+                snprintf(p->err_msg, sizeof p->err_msg, "%s", rg_error_last());
+            }
+        }
+        if (ring_batch == SIZE_MAX)
+            p->sync_left--;
+        else
+            p->ring_done[ring_batch]++;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->lock);
+    free(wa);
+    return NULL;
+}

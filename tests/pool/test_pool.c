@@ -1,0 +1,295 @@
+/* The vectorized engine on our game: batched results equal independent environments stepped alike, whatever
+ * the number of threads; autoreset modes; async send/recv ids; worker errors reported; shutdown while busy. */
+#define _POSIX_C_SOURCE 200809L
+#include "test_support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 4
+
+static rg_datapaths *paths;
+
+static int setup(void **state)
+{
+    (void)state;
+    char root[1024];
+    return rg_datapaths_create(&paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rg_datapaths_free(paths);
+    return 0;
+}
+
+static rg_env_options env_opts(uint64_t max_steps)
+{
+    rg_env_options o = RG_ENV_OPTIONS_INIT;
+    o.game = "StarCatcher-Nes";
+    o.paths = paths;
+    o.log = test_quiet_log;
+    o.actions = RG_ACTIONS_DISCRETE;
+    o.sticky_prob = 0.2; /* uses each env's generator: seeds must reach the right env */
+    o.max_episode_steps = max_steps;
+    return o;
+}
+
+static rg_pool *make_pool(const rg_env_options *eo, unsigned threads, size_t batch, rg_autoreset_mode mode)
+{
+    if (!test_core_installed("nestopia"))
+        skip();
+    rg_pool_options po = RG_POOL_OPTIONS_INIT;
+    po.envs = eo;
+    po.n_env_options = 1;
+    po.num_envs = N;
+    po.num_threads = threads;
+    po.batch_size = batch;
+    po.autoreset = mode;
+    po.seed = 100;
+    rg_pool *p;
+    if (rg_pool_create(&p, &po) != RG_OK)
+        fail_msg("pool: %s", rg_error_last());
+    return p;
+}
+
+static int64_t action_of(size_t env, unsigned step)
+{
+    return (int64_t)((env * 7 + step / 5 * 11) % 36);
+}
+
+/* Independent environments stepped as a NEXT_STEP pool would step them. */
+typedef struct single {
+    rg_env *env;
+    uint8_t *obs;
+    int ended;
+} single;
+
+static void single_step(single *s, unsigned step, size_t i, float *reward, int *term, int *trunc)
+{
+    size_t size = rg_env_obs_size(s->env);
+    *reward = 0;
+    *term = *trunc = 0;
+    if (s->ended) {
+        assert_int_equal(rg_env_reset(s->env, 0, 0, s->obs, size), RG_OK);
+        s->ended = 0;
+        return;
+    }
+    int64_t a = action_of(i, step);
+    rg_step_result r;
+    assert_int_equal(rg_env_step(s->env, &a, 1, s->obs, size, &r), RG_OK);
+    *reward = r.rewards[0];
+    *term = r.terminated;
+    *trunc = r.truncated;
+    s->ended = *term || *trunc;
+}
+
+static void batched_equals_independent(void **state)
+{
+    (void)state;
+    rg_env_options eo = env_opts(120);
+    for (unsigned threads = 1; threads <= 3; threads += 2) {
+        rg_pool *p = make_pool(&eo, threads, 0, RG_AUTORESET_NEXT_STEP);
+        single s[N];
+        size_t size = rg_pool_obs_size(p);
+        for (size_t i = 0; i < N; i++) {
+            assert_int_equal(rg_env_create(&s[i].env, &eo), RG_OK);
+            s[i].obs = malloc(size);
+            s[i].ended = 0;
+            assert_int_equal(rg_env_reset(s[i].env, 1, 100 + i, s[i].obs, size), RG_OK);
+        }
+        rg_pool_batch b;
+        assert_int_equal(rg_pool_reset(p, NULL, 0, &b), RG_OK);
+        assert_int_equal(b.count, N);
+        for (size_t i = 0; i < N; i++) {
+            assert_int_equal(b.env_ids[i], (int32_t)i);
+            assert_memory_equal(b.obs + i * size, s[i].obs, size);
+        }
+        unsigned resets = 0;
+        for (unsigned step = 0; step < 300; step++) {
+            int64_t acts[N];
+            for (size_t i = 0; i < N; i++)
+                acts[i] = action_of(i, step);
+            assert_int_equal(rg_pool_step(p, acts, &b), RG_OK);
+            for (size_t i = 0; i < N; i++) {
+                float r;
+                int term, trunc;
+                int was_ended = s[i].ended;
+                single_step(&s[i], step, i, &r, &term, &trunc);
+                resets += was_ended;
+                assert_int_equal(b.env_ids[i], (int32_t)i);
+                if (memcmp(b.obs + i * size, s[i].obs, size) != 0)
+                    fail_msg("threads %u step %u env %zu: observation differs", threads, step, i);
+                assert_true(b.rewards[i * RG_SCENARIO_MAX_PLAYERS] == r);
+                assert_int_equal(b.terminated[i], term);
+                assert_int_equal(b.truncated[i], trunc);
+            }
+        }
+        assert_true(resets >= N * 2); /* episodes of 120 steps ended and restarted */
+        for (size_t i = 0; i < N; i++) {
+            free(s[i].obs);
+            rg_env_free(s[i].env);
+        }
+        rg_pool_free(p);
+    }
+}
+
+static void autoreset_modes(void **state)
+{
+    (void)state;
+    rg_env_options eo = env_opts(10);
+    int64_t acts[N] = {3, 3, 3, 3}; /* the ship moves: the last screen of an episode is not the start screen */
+    rg_pool_batch b;
+    /* reference: the observation right after a reset (seeded) and after the continued (unseeded) one */
+    rg_env *ref;
+    assert_int_equal(rg_env_create(&ref, &eo), RG_OK);
+    size_t size = rg_env_obs_size(ref);
+    uint8_t *obs = malloc(size), *last = malloc(size);
+    rg_env_free(ref);
+    for (int mode = 0; mode < 3; mode++) {
+        rg_pool *p = make_pool(&eo, 2, 0, (rg_autoreset_mode)mode);
+        assert_int_equal(rg_pool_reset(p, NULL, 0, &b), RG_OK);
+        for (unsigned step = 1; step <= 10; step++) {
+            assert_int_equal(rg_pool_step(p, acts, &b), RG_OK);
+            assert_int_equal(b.truncated[0], step == 10 || mode == 2 ? step == 10 : 0);
+        }
+        memcpy(last, b.obs, size);
+        if (mode == RG_AUTORESET_SAME_STEP) {
+            assert_int_equal(b.has_final[0], 1);
+            assert_int_equal(rg_env_episode_steps(rg_pool_env(p, 0)), 0); /* already reset */
+            assert_memory_not_equal(b.final_obs, b.obs, size);
+        } else {
+            assert_int_equal(b.has_final[0], 0);
+        }
+        assert_int_equal(rg_pool_step(p, acts, &b), RG_OK);
+        if (mode == RG_AUTORESET_NEXT_STEP) { /* this step was the reset: no reward, flags clear, steps 0 */
+            assert_int_equal(rg_env_episode_steps(rg_pool_env(p, 0)), 0);
+            assert_int_equal(b.truncated[0], 0);
+            assert_true(b.rewards[0] == 0.0f);
+        } else if (mode == RG_AUTORESET_SAME_STEP) {
+            assert_int_equal(rg_env_episode_steps(rg_pool_env(p, 0)), 1);
+        } else { /* disabled: the episode goes on and stays truncated */
+            assert_int_equal(rg_env_episode_steps(rg_pool_env(p, 0)), 11);
+            assert_int_equal(b.truncated[0], 1);
+        }
+        rg_pool_free(p);
+    }
+    free(obs);
+    free(last);
+}
+
+static void async_send_recv(void **state)
+{
+    (void)state;
+    rg_env_options eo = env_opts(0);
+    rg_pool *sync = make_pool(&eo, 1, 0, RG_AUTORESET_NEXT_STEP);
+    rg_pool *p = make_pool(&eo, 2, 2, RG_AUTORESET_NEXT_STEP);
+    size_t size = rg_pool_obs_size(p);
+    rg_pool_batch b, s;
+    assert_int_equal(rg_pool_reset(p, NULL, 0, &b), RG_OK);
+    assert_int_equal(rg_pool_reset(sync, NULL, 0, &s), RG_OK);
+    assert_int_equal(rg_pool_recv(p, &b), RG_EMISUSE);
+    /* every env runs 50 steps through send/recv; each env's stream must equal the synchronous pool's */
+    uint64_t hash_async[N] = {0}, hash_sync[N] = {0};
+    unsigned done_steps[N] = {0};
+    int32_t ids[N] = {0, 1, 2, 3};
+    int64_t acts[N];
+    for (size_t k = 0; k < N; k++)
+        acts[k] = action_of(k, 0);
+    assert_int_equal(rg_pool_send(p, acts, ids, N), RG_OK);
+    int32_t bad = 9;
+    assert_int_equal(rg_pool_send(p, acts, &bad, 1), RG_ERANGE);
+    assert_int_equal(rg_pool_step(p, acts, &b), RG_EMISUSE);
+    unsigned received = 0;
+    while (received < N * 50) {
+        assert_int_equal(rg_pool_recv(p, &b), RG_OK);
+        assert_int_equal(b.count, 2);
+        assert_true(b.env_ids[0] != b.env_ids[1]);
+        int32_t again[2];
+        int64_t next[2];
+        size_t n_again = 0;
+        for (size_t k = 0; k < b.count; k++) {
+            int32_t id = b.env_ids[k];
+            hash_async[id] = test_hash(b.obs + k * size, size, hash_async[id] ^ (uint64_t)b.rewards[k * 4]);
+            done_steps[id]++;
+            received++;
+            if (done_steps[id] < 50) {
+                again[n_again] = id;
+                next[n_again++] = action_of((size_t)id, done_steps[id]);
+            }
+        }
+        if (n_again)
+            assert_int_equal(rg_pool_send(p, next, again, n_again), RG_OK);
+        /* at the end an odd env may be left alone in flight: give it a partner so batches stay full */
+        if (received < N * 50 && p && n_again < 2) {
+            size_t in_flight = 0;
+            for (size_t i = 0; i < N; i++)
+                in_flight += done_steps[i] < 50;
+            if (in_flight < 2)
+                break;
+        }
+    }
+    for (unsigned step = 0; step < 50; step++) {
+        for (size_t i = 0; i < N; i++)
+            acts[i] = action_of(i, step);
+        assert_int_equal(rg_pool_step(sync, acts, &s), RG_OK);
+        for (size_t i = 0; i < N; i++)
+            if (done_steps[i] > step)
+                hash_sync[i] = test_hash(s.obs + i * size, size, hash_sync[i] ^ (uint64_t)s.rewards[i * 4]);
+    }
+    for (size_t i = 0; i < N; i++)
+        if (done_steps[i] == 50)
+            assert_true(hash_async[i] == hash_sync[i]);
+    rg_pool_free(sync);
+    rg_pool_free(p); /* possibly with a step in flight: must not hang */
+}
+
+static void worker_errors_and_shutdown(void **state)
+{
+    (void)state;
+    rg_env_options eo = env_opts(0);
+    rg_pool *p = make_pool(&eo, 2, 0, RG_AUTORESET_NEXT_STEP);
+    rg_pool_batch b;
+    assert_int_equal(rg_pool_reset(p, NULL, 0, &b), RG_OK);
+    int64_t acts[N] = {1, 2, 99, 3}; /* env 2's action is out of range */
+    assert_int_equal(rg_pool_step(p, acts, &b), RG_ERANGE);
+    assert_non_null(strstr(rg_error_last(), "environment 2"));
+    acts[2] = 4;
+    assert_int_equal(rg_pool_step(p, acts, &b), RG_OK); /* env 2 starts over, the others go on */
+    assert_int_equal(rg_env_episode_steps(rg_pool_env(p, 2)), 0);
+    assert_int_equal(rg_env_episode_steps(rg_pool_env(p, 1)), 2);
+    int32_t bad = -1;
+    assert_int_equal(rg_pool_reset(p, &bad, 1, &b), RG_ERANGE);
+    /* shut down with steps queued */
+    int32_t ids[N] = {0, 1, 2, 3};
+    assert_int_equal(rg_pool_send(p, acts, ids, N), RG_OK);
+    rg_pool_free(p);
+    /* bad options */
+    rg_pool_options po = RG_POOL_OPTIONS_INIT;
+    rg_pool *q;
+    assert_int_equal(rg_pool_create(&q, &po), RG_EINVAL);
+    po.envs = &eo;
+    po.n_env_options = 1;
+    po.num_envs = 2;
+    po.batch_size = 3;
+    assert_int_equal(rg_pool_create(&q, &po), RG_EINVAL);
+    rg_env_options two[2] = {eo, eo};
+    two[1].obs = RG_OBS_RAM;
+    po.envs = two;
+    po.n_env_options = 2;
+    po.batch_size = 0;
+    assert_int_equal(rg_pool_create(&q, &po), RG_EINVAL);
+    assert_non_null(strstr(rg_error_last(), "equal"));
+    rg_pool_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(batched_equals_independent), cmocka_unit_test(autoreset_modes),
+        cmocka_unit_test(async_send_recv), cmocka_unit_test(worker_errors_and_shutdown),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,1 @@
+rg_test(pool_engine pool/test_pool.c)
