@@ -38,9 +38,19 @@ typedef struct rg_pool_options {
     size_t batch_size;             /**< results per rg_pool_recv; 0: num_envs */
     rg_autoreset_mode autoreset;
     uint64_t seed;                 /**< environment i is first reset with seed + i */
+    /* Preprocessing of image observations, in the workers (frame skip, sticky actions, max-pool and no-op starts
+     * are environment options). Observation = frame_stack x height x width x channels, oldest frame first. */
+    int grayscale;                 /**< one channel: luma (0.299 R + 0.587 G + 0.114 B, rounded) */
+    unsigned resize_width;         /**< area-average resize to this size (0: keep); both or neither */
+    unsigned resize_height;
+    unsigned frame_stack;          /**< last K observations stacked (0 or 1: none) */
+    float reward_clip;             /**< rewards clipped to [-c, c] (0: none) */
 } rg_pool_options;
 
-#define RG_POOL_OPTIONS_INIT {RG_POOL_OPTIONS_VERSION, NULL, 0, 0, 0, 0, RG_AUTORESET_NEXT_STEP, 0}
+#define RG_POOL_OPTIONS_INIT {RG_POOL_OPTIONS_VERSION, NULL, 0, 0, 0, 0, RG_AUTORESET_NEXT_STEP, 0, 0, 0, 0, 0, 0.0f}
+
+/** The shape of one environment's observation in the batch: stack, height, width, channels. */
+void rg_pool_obs_shape(const rg_pool *pool, unsigned *stack, unsigned *height, unsigned *width, unsigned *channels);
 
 /**
  * A batch of results, in buffers owned by the pool, valid until the next call that produces results. Row k

@@ -128,6 +128,8 @@ int rg_pool_create(rg_pool **out, const rg_pool_options *opts)
         rc = rg__error(RG_ENOMEM, "out of memory");
     if (rc == RG_OK)
         rc = open_envs(p, opts);
+    if (rc == RG_OK)
+        rc = rg__pre_init(p, opts);
     if (rc == RG_OK && !(p->actions = calloc(p->n * (p->act_len ? p->act_len : 1), sizeof *p->actions)))
         rc = rg__error(RG_ENOMEM, "out of memory");
     if (rc == RG_OK)
@@ -160,6 +162,7 @@ void rg_pool_free(rg_pool *p)
     free(p->threads);
     for (size_t i = 0; p->envs && i < p->n; i++)
         rg_env_free(p->envs[i]);
+    rg__pre_free(p);
     rg__rows_free(&p->sync);
     for (size_t r = 0; p->ring && r < p->ring_len; r++)
         rg__rows_free(&p->ring[r]);

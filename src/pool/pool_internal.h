@@ -47,6 +47,14 @@ struct rg_pool {
     pthread_mutex_t lock;
     pthread_cond_t work, done;
     int stop, threads_started;
+    /* preprocessing (pool_preproc.c) */
+    size_t raw_size, frame_size;
+    unsigned src_h, src_w, src_c, out_h, out_w, out_c, stack;
+    int gray, preprocess;
+    float clip;
+    uint8_t *scratch;       /* n x raw_size: where envs write when preprocessing */
+    uint8_t *frames;        /* n x stack x frame_size: each env's ring of frames */
+    unsigned *stack_head;   /* per env: the ring slot the next frame goes to (= the oldest frame) */
     /* the first error since the last call */
     int err_rc, err_env;
     char err_msg[512];
@@ -58,6 +66,15 @@ typedef struct rg__worker_arg {
     unsigned index;
 } rg__worker_arg;
 void *rg__pool_worker(void *arg);
+int rg__pre_init(rg_pool *p, const rg_pool_options *o);
+void rg__pre_free(rg_pool *p);
+/* Where env id writes its raw observation for a row. */
+uint8_t *rg__pre_target(rg_pool *p, int32_t id, uint8_t *row);
+/* Processes env id's raw observation into its frame ring (reset: fills every slot). */
+void rg__pre_push(rg_pool *p, int32_t id, int reset);
+/* Writes env id's stacked observation, oldest frame first. */
+void rg__pre_gather(const rg_pool *p, int32_t id, uint8_t *dst);
+void rg__pre_clip(const rg_pool *p, float *rewards);
 int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size);
 void rg__rows_free(rg__rows *r);
 

@@ -25,22 +25,30 @@ static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
 {
     rg_env *env = p->envs[id];
     uint8_t *obs = rows->obs + row * p->obs_size;
+    uint8_t *raw = rg__pre_target(p, id, obs);
     float *rewards = rows->rewards + row * RG_SCENARIO_MAX_PLAYERS;
     memset(rewards, 0, RG_SCENARIO_MAX_PLAYERS * sizeof *rewards);
     rows->terminated[row] = rows->truncated[row] = rows->has_final[row] = 0;
     rows->ids[row] = id;
     int rc;
     if (job == JOB_RESET || (p->autoreset == RG_AUTORESET_NEXT_STEP && p->ended[id])) {
-        rc = rg_env_reset(env, !p->seeded[id], p->seed + (uint64_t)id, obs, p->obs_size);
+        rc = rg_env_reset(env, !p->seeded[id], p->seed + (uint64_t)id, raw, p->raw_size);
         p->seeded[id] = 1;
         p->ended[id] = 0;
+        if (rc == RG_OK) {
+            rg__pre_push(p, id, 1);
+            rg__pre_gather(p, id, obs);
+        }
         return rc;
     }
     rg_step_result r;
-    rc = rg_env_step(env, p->actions + (size_t)id * p->act_len, p->act_len, obs, p->obs_size, &r);
+    rc = rg_env_step(env, p->actions + (size_t)id * p->act_len, p->act_len, raw, p->raw_size, &r);
     if (rc != RG_OK)
         return rc;
+    rg__pre_push(p, id, 0);
+    rg__pre_gather(p, id, obs);
     memcpy(rewards, r.rewards, sizeof r.rewards);
+    rg__pre_clip(p, rewards);
     rows->terminated[row] = (uint8_t)r.terminated;
     rows->truncated[row] = (uint8_t)r.truncated;
     if (!r.terminated && !r.truncated)
@@ -50,7 +58,11 @@ static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
     } else if (p->autoreset == RG_AUTORESET_SAME_STEP) {
         memcpy(rows->final_obs + row * p->obs_size, obs, p->obs_size);
         rows->has_final[row] = 1;
-        rc = rg_env_reset(env, 0, 0, obs, p->obs_size);
+        rc = rg_env_reset(env, 0, 0, raw, p->raw_size);
+        if (rc == RG_OK) {
+            rg__pre_push(p, id, 1);
+            rg__pre_gather(p, id, obs);
+        }
     }
     return rc;
 }

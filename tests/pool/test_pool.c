@@ -285,11 +285,102 @@ static void worker_errors_and_shutdown(void **state)
     rg_pool_free(NULL);
 }
 
+/* Grayscale + resize + frame stack + reward clip, against the same computation on an unprocessed pool. */
+static void preprocessing(void **state)
+{
+    (void)state;
+    if (!test_core_installed("nestopia"))
+        skip();
+    rg_env_options eo = env_opts(0);
+    rg_pool_options po = RG_POOL_OPTIONS_INIT;
+    po.envs = &eo;
+    po.n_env_options = 1;
+    po.num_envs = 2;
+    po.num_threads = 2;
+    po.seed = 5;
+    rg_pool *plain, *pre;
+    assert_int_equal(rg_pool_create(&plain, &po), RG_OK);
+    po.grayscale = 1;
+    po.resize_width = 84;
+    po.resize_height = 84;
+    po.frame_stack = 4;
+    po.reward_clip = 1.0f;
+    assert_int_equal(rg_pool_create(&pre, &po), RG_OK);
+    unsigned k, h, w, c, H, W, C;
+    rg_pool_obs_shape(pre, &k, &h, &w, &c);
+    assert_int_equal(k, 4);
+    assert_int_equal(h, 84);
+    assert_int_equal(w, 84);
+    assert_int_equal(c, 1);
+    assert_int_equal(rg_pool_obs_size(pre), 4 * 84 * 84);
+    rg_pool_obs_shape(plain, NULL, &H, &W, &C);
+    assert_int_equal(C, 3);
+    assert_int_equal(rg_pool_obs_size(plain), (size_t)H * W * 3);
+    size_t frame = 84 * 84;
+    uint8_t *expect = malloc(frame), *history = calloc(8, frame);
+    rg_pool_batch a, b;
+    assert_int_equal(rg_pool_reset(plain, NULL, 0, &a), RG_OK);
+    assert_int_equal(rg_pool_reset(pre, NULL, 0, &b), RG_OK);
+    int clipped = 0;
+    for (unsigned step = 0; step <= 600; step++) {
+        if (step > 0) {
+            int64_t acts[2] = {action_of(0, step), action_of(1, step)};
+            assert_int_equal(rg_pool_step(plain, acts, &a), RG_OK);
+            assert_int_equal(rg_pool_step(pre, acts, &b), RG_OK);
+        }
+        /* the newest frame of env 0: luma of the area average, computed here independently */
+        for (unsigned y = 0; y < 84; y++)
+            for (unsigned x = 0; x < 84; x++) {
+                unsigned y0 = y * H / 84, y1 = (y + 1) * H / 84, x0 = x * W / 84, x1 = (x + 1) * W / 84;
+                double r = 0, g = 0, bl = 0;
+                for (unsigned yy = y0; yy < y1; yy++)
+                    for (unsigned xx = x0; xx < x1; xx++) {
+                        const uint8_t *px = a.obs + ((size_t)yy * W + xx) * 3;
+                        r += px[0], g += px[1], bl += px[2];
+                    }
+                double n = (double)(y1 - y0) * (x1 - x0);
+                double luma = (0.299 * r + 0.587 * g + 0.114 * bl) / n;
+                expect[y * 84 + x] = (uint8_t)(luma + 0.5 > 255 ? 255 : luma + 0.5);
+            }
+        const uint8_t *newest = b.obs + 3 * frame;
+        for (size_t i = 0; i < frame; i++)
+            if (abs((int)newest[i] - (int)expect[i]) > 1) /* integer rounding of the weights */
+                fail_msg("step %u pixel %zu: %u, expected %u", step, i, newest[i], expect[i]);
+        /* the stack: oldest first; right after the reset every slot holds the first frame */
+        memmove(history, history + frame, 3 * frame);
+        memcpy(history + 3 * frame, newest, frame);
+        if (step == 0)
+            for (unsigned j = 0; j < 3; j++)
+                memcpy(history + j * frame, newest, frame);
+        assert_memory_equal(b.obs, history, 4 * frame);
+        /* rewards clipped to [-1, 1] */
+        float r0 = a.rewards[0], c0 = b.rewards[0];
+        assert_true(c0 == (r0 > 1 ? 1 : r0 < -1 ? -1 : r0));
+        clipped |= r0 > 1;
+    }
+    assert_true(clipped); /* a star (10 points) was caught and clipped */
+    free(expect);
+    free(history);
+    rg_pool_free(plain);
+    rg_pool_free(pre);
+    /* preprocessing needs images */
+    eo.obs = RG_OBS_RAM;
+    po.envs = &eo;
+    assert_int_equal(rg_pool_create(&pre, &po), RG_EINVAL);
+    po.grayscale = 0;
+    po.resize_width = po.resize_height = 0;
+    assert_int_equal(rg_pool_create(&pre, &po), RG_OK); /* a RAM frame stack is fine */
+    rg_pool_obs_shape(pre, &k, NULL, NULL, NULL);
+    assert_int_equal(k, 4);
+    rg_pool_free(pre);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batched_equals_independent), cmocka_unit_test(autoreset_modes),
         cmocka_unit_test(async_send_recv), cmocka_unit_test(worker_errors_and_shutdown),
+        cmocka_unit_test(preprocessing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
