@@ -82,6 +82,7 @@ int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t ca
             return rc;
     env->steps = 0;
     env->started = 1;
+    rg_emu_set_av_enable(env->emu, 1, 1);
     return obs ? rg__env_write_obs(env, obs) : RG_OK;
 }
 
@@ -105,6 +106,10 @@ int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size
     int pooled = 0;
     for (unsigned f = 0; f < env->frameskip; f++) {
         press(env, want);
+        /* Cores that honour GET_AUDIO_VIDEO_ENABLE skip rendering frames nobody looks at: all but the last of a
+         * step (and the one before it when max-pooling). */
+        int seen = f + 1 == env->frameskip || (env->max_pool && f + 2 == env->frameskip);
+        rg_emu_set_av_enable(env->emu, seen, 1);
         if ((rc = rg_emu_run(env->emu)) != RG_OK || (rc = rg_scenario_update(env->sc, env->gd)) != RG_OK)
             return rc;
         for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++)
@@ -119,6 +124,7 @@ int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size
             pooled = 1;
         }
     }
+    rg_emu_set_av_enable(env->emu, 1, 1); /* observe, render and clone calls between steps see a rendered frame */
     env->steps++;
     result->terminated = rg_scenario_done(env->sc);
     result->truncated = !result->terminated && env->max_steps && env->steps >= env->max_steps;

@@ -375,12 +375,46 @@ static void preprocessing(void **state)
     rg_pool_free(pre);
 }
 
+/* 100,000 environment steps through the pool (RAM observations, frame skip 2, frequent autoresets, async and
+ * sync calls mixed): run under the sanitizer build, this is the leak and race soak. */
+static void soak(void **state)
+{
+    (void)state;
+    rg_env_options eo = env_opts(301); /* odd: episodes end in async and in sync calls alike */
+    eo.obs = RG_OBS_RAM;
+    eo.frameskip = 2;
+    rg_pool *p = make_pool(&eo, 2, 2, RG_AUTORESET_SAME_STEP);
+    rg_pool_batch b;
+    assert_int_equal(rg_pool_reset(p, NULL, 0, &b), RG_OK);
+    int64_t acts[N];
+    int32_t ids[N] = {0, 1, 2, 3};
+    unsigned long steps = 0, finals = 0;
+    for (unsigned round = 0; steps < 100000; round++) {
+        for (size_t i = 0; i < N; i++)
+            acts[i] = action_of(i, round);
+        if (round % 2) {
+            assert_int_equal(rg_pool_step(p, acts, &b), RG_OK);
+            steps += N;
+        } else {
+            assert_int_equal(rg_pool_send(p, acts, ids, N), RG_OK);
+            for (int k = 0; k < 2; k++) {
+                assert_int_equal(rg_pool_recv(p, &b), RG_OK);
+                for (size_t j = 0; j < b.count; j++)
+                    finals += b.has_final[j];
+                steps += b.count;
+            }
+        }
+    }
+    assert_true(finals > 0);
+    rg_pool_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batched_equals_independent), cmocka_unit_test(autoreset_modes),
         cmocka_unit_test(async_send_recv), cmocka_unit_test(worker_errors_and_shutdown),
-        cmocka_unit_test(preprocessing),
+        cmocka_unit_test(preprocessing), cmocka_unit_test(soak),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
