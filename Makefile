@@ -24,7 +24,7 @@ PYTHON_RL := stable-baselines3
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: bench-env all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: bench-pool bench-env all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -104,6 +104,14 @@ demo: venv python build
 
 bench: build
 	./$(BUILD)/bench/bench_host
+
+# The pool against stable-retro (AsyncVectorEnv) and stable-retro-turbo (its own venv: it also installs a module
+# named stable_retro), docs/performance.md.
+bench-pool: venv python build
+	@[ -x .venv-turbo/bin/python ] || python3 -m venv .venv-turbo
+	@.venv-turbo/bin/python -c "import stable_retro" 2>/dev/null || .venv-turbo/bin/python -m pip install -q \
+	  stable-retro-turbo numpy || echo "warning: stable-retro-turbo not installed: its column stays empty"
+	$(VENV)/bin/python bench/bench_pool.py
 
 # retrogym against stable-retro on stable-retro's own cores (docs/performance.md); needs .venv with both.
 bench-env: venv python build

@@ -6,6 +6,8 @@
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
     env.close()
 
+    envs = retrogym.make_vec("StarCatcher-Nes", 8)    # a gymnasium.vector.VectorEnv stepped by threads in C
+
 The names follow stable-retro's (``retro.make``, ``RetroEnv``, ``State``, ``Actions``, ``Observations``,
 ``data.list_games`` ...); docs/python.md lists the differences.
 """
@@ -15,6 +17,7 @@ from retrogym.data import Integrations, get_romfile_system, get_system_info
 from retrogym.enums import Actions, Observations, State
 from retrogym.env import RetroEnv, make
 from retrogym.registration import register_games
+from retrogym.vector import RetroVectorEnv, make_vec
 
 __version__ = _retrogym.version()
 
@@ -23,11 +26,13 @@ __all__ = [
     "Integrations",
     "Observations",
     "RetroEnv",
+    "RetroVectorEnv",
     "State",
     "data",
     "get_romfile_system",
     "get_system_info",
     "make",
+    "make_vec",
     "register_games",
 ]
 

@@ -105,6 +105,48 @@ def _c_options(options):
     return out
 
 
+def action_space(actions, discrete_count, button_combos, num_buttons, players):
+    """The action space of an action mode: Discrete(count), MultiDiscrete(group sizes * players) or
+    MultiBinary(buttons * players)."""
+    if actions == Actions.DISCRETE.value:
+        return gym.spaces.Discrete(discrete_count)
+    if actions == Actions.MULTI_DISCRETE.value:
+        return gym.spaces.MultiDiscrete([len(g) for g in button_combos] * players)
+    return gym.spaces.MultiBinary(num_buttons * players)
+
+
+def c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, inttype, obs_type, options):
+    """Checks make()'s arguments (``options``: a dict of the **options) and returns the keyword arguments of the C
+    ``Env`` (and of each environment of a C ``Pool``), the data root and custom paths of this moment included."""
+    if not isinstance(game, str) or not game:
+        raise ValueError(f"game must be a game name such as 'StarCatcher-Nes', not {game!r}")
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+        raise ValueError(f"players must be an int, not {players!r}")
+    if not 1 <= players <= _C.MAX_PLAYERS:
+        raise ValueError(f"players must be 1..{_C.MAX_PLAYERS}, not {players}")
+    actions = _enum_value(use_restricted_actions, Actions, "use_restricted_actions")
+    obs = _enum_value(obs_type, Observations, "obs_type")
+    c_state = _state_arg(state)
+    for name, value in (("scenario", scenario), ("info", info)):
+        if value is not None and not isinstance(value, (str, os.PathLike)):
+            raise ValueError(f"{name} must be a name, a path ending in .json, or None, not {value!r}")
+    kwargs = _c_options(options)
+    root, custom = _data._snapshot()
+    return dict(
+        game=game,
+        state=c_state,
+        scenario=None if scenario is None else os.fspath(scenario),
+        info=None if info is None else os.fspath(info),
+        actions=actions,
+        obs=obs,
+        players=int(players),
+        data_root=root,
+        custom_paths=custom,
+        integrations=_data.resolve(inttype),
+        **kwargs,
+    )
+
+
 class RetroEnv(gym.Env, EzPickle):
     """A game as a Gymnasium environment (compat spec §7).
 
@@ -137,41 +179,15 @@ class RetroEnv(gym.Env, EzPickle):
         self.viewer = None
         if record:
             raise NotImplementedError("recording movies (record=...) is not implemented yet")
-        if not isinstance(game, str) or not game:
-            raise ValueError(f"game must be a game name such as 'StarCatcher-Nes', not {game!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, not {render_mode!r}")
-        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-            raise ValueError(f"players must be an int, not {players!r}")
-        if not 1 <= players <= _C.MAX_PLAYERS:
-            raise ValueError(f"players must be 1..{_C.MAX_PLAYERS}, not {players}")
-        actions = _enum_value(use_restricted_actions, Actions, "use_restricted_actions")
-        obs = _enum_value(obs_type, Observations, "obs_type")
-        c_state = _state_arg(state)
-        for name, value in (("scenario", scenario), ("info", info)):
-            if value is not None and not isinstance(value, (str, os.PathLike)):
-                raise ValueError(f"{name} must be a name, a path ending in .json, or None, not {value!r}")
-        kwargs = _c_options(options)
+        kwargs = c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, inttype, obs_type, options)
         if render_mode == "human":
             from retrogym.rendering import check_display
 
             check_display()
-        root, custom = _data._snapshot()
-        flags = _data.resolve(inttype)
-        self._c = _C.Env(
-            game,
-            state=c_state,
-            scenario=None if scenario is None else os.fspath(scenario),
-            info=None if info is None else os.fspath(info),
-            actions=actions,
-            obs=obs,
-            players=int(players),
-            data_root=root,
-            custom_paths=custom,
-            integrations=flags,
-            log=_logging.forward,
-            **kwargs,
-        )
+        self._c = _C.Env(log=_logging.forward, **kwargs)
+        actions, obs = kwargs["actions"], kwargs["obs"]
         self._seeded = False
         self.gamename = game
         self.statename = self._c.state_name or None
@@ -191,12 +207,8 @@ class RetroEnv(gym.Env, EzPickle):
         self.em = Emulator(self._c)
         self.metadata = dict(self.metadata, render_fps=self._c.fps / self.frameskip)
 
-        if actions == Actions.DISCRETE.value:
-            self.action_space = gym.spaces.Discrete(self._c.discrete_count)
-        elif actions == Actions.MULTI_DISCRETE.value:
-            self.action_space = gym.spaces.MultiDiscrete([len(g) for g in self.button_combos] * self.players)
-        else:
-            self.action_space = gym.spaces.MultiBinary(self.num_buttons * self.players)
+        self.action_space = action_space(actions, self._c.discrete_count, self.button_combos, self.num_buttons,
+                                         self.players)
         self.observation_space = gym.spaces.Box(0, 255, shape=self._c.obs_shape, dtype=np.uint8)
 
     # ---- episodes ----

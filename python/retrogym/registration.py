@@ -1,5 +1,7 @@
 """Gymnasium ids ``retrogym/<Game>-v0`` for the games of the data root, so ``gymnasium.make`` works after
-``import retrogym`` (or with the id ``"retrogym:retrogym/<Game>-v0"``, which imports the package itself)."""
+``import retrogym`` (or with the id ``"retrogym:retrogym/<Game>-v0"``, which imports the package itself), and
+``gymnasium.make_vec`` makes a ``retrogym.make_vec`` vector environment (``vectorization_mode="sync"`` or
+``"async"`` for Gymnasium's own)."""
 import gymnasium as gym
 
 from retrogym import data
@@ -28,7 +30,7 @@ def register_games():
             gid = env_id(game)
             if gid in gym.registry:
                 continue
-            gym.register(id=gid, entry_point="retrogym.env:RetroEnv",
+            gym.register(id=gid, entry_point="retrogym.env:RetroEnv", vector_entry_point="retrogym.vector:make_vec",
                          kwargs={"game": game, "inttype": flags if flags != data.Integrations.STABLE else
                                  data.Integrations.DEFAULT})
             added.append(gid)

@@ -79,7 +79,7 @@ static int core_options(PyObject *obj, PyObject **items, rg_core_option **opts, 
     return 0;
 }
 
-static int Env_init(rgpy_Env *self, PyObject *args, PyObject *kwargs)
+int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
 {
     static char *kw[] = {"game", "state", "scenario", "info", "actions", "obs", "players", "data_root",
                          "custom_paths", "integrations", "core", "core_options", "frameskip", "sticky_prob",
@@ -90,14 +90,11 @@ static int Env_init(rgpy_Env *self, PyObject *args, PyObject *kwargs)
     long long max_steps = 0;
     double sticky = 0.0;
     PyObject *root = Py_None, *custom = Py_None, *copts = Py_None, *log = Py_None;
+    memset(out, 0, sizeof *out);
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zzziiiOOizOidpiLOi", kw, &game, &state, &scenario, &info,
                                      &actions, &obs, &players, &root, &custom, &integrations, &core, &copts,
                                      &frameskip, &sticky, &max_pool, &noop_max, &max_steps, &log, &log_level))
         return -1;
-    if (self->env) {
-        PyErr_SetString(PyExc_RuntimeError, "Env.__init__ called twice");
-        return -1;
-    }
     if (players < 1 || players > RG_SCENARIO_MAX_PLAYERS) {
         PyErr_Format(PyExc_ValueError, "players must be 1..%d, not %d", RG_SCENARIO_MAX_PLAYERS, players);
         return -1;
@@ -126,20 +123,12 @@ static int Env_init(rgpy_Env *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "log must be callable or None");
         return -1;
     }
-    PyObject *items = NULL;
-    rg_core_option *opts = NULL;
-    size_t n_opts = 0;
-    rg_datapaths *dp = NULL;
-    if (core_options(copts, &items, &opts, &n_opts) || rgpy_datapaths_build(root, custom, &dp)) {
-        Py_XDECREF(items);
-        PyMem_Free(opts);
+    if (core_options(copts, &out->items, &out->copts, &out->n_copts) ||
+        rgpy_datapaths_build(root, custom, &out->dp)) {
+        rgpy_env_opts_release(out);
         return -1;
     }
-    if (log != Py_None) {
-        Py_INCREF(log);
-        Py_XSETREF(self->log_fn, log);
-    }
-    self->log_on = 1;
+    out->log = log == Py_None ? NULL : log;
 
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = game;
@@ -149,27 +138,54 @@ static int Env_init(rgpy_Env *self, PyObject *args, PyObject *kwargs)
     o.actions = (rg_action_mode)actions;
     o.obs = (rg_obs_mode)obs;
     o.players = (unsigned)players;
-    o.paths = dp;
+    o.paths = out->dp;
     o.integrations = (unsigned)integrations;
     o.core = core;
-    o.core_options = opts;
-    o.n_core_options = n_opts;
+    o.core_options = out->copts;
+    o.n_core_options = out->n_copts;
     o.frameskip = (unsigned)frameskip;
     o.sticky_prob = sticky;
     o.max_pool = max_pool;
     o.noop_max = (unsigned)noop_max;
     o.max_episode_steps = (uint64_t)max_steps;
+    o.log_level = (rg_log_level)log_level;
+    out->o = o;
+    return 0;
+}
+
+void rgpy_env_opts_release(rgpy_env_opts *p)
+{
+    rg_datapaths_free(p->dp);
+    Py_XDECREF(p->items);
+    PyMem_Free(p->copts);
+    memset(p, 0, sizeof *p);
+}
+
+static int Env_init(rgpy_Env *self, PyObject *args, PyObject *kwargs)
+{
+    rgpy_env_opts eo;
+    if (rgpy_env_opts_parse(args, kwargs, &eo))
+        return -1;
+    if (self->env) {
+        rgpy_env_opts_release(&eo);
+        PyErr_SetString(PyExc_RuntimeError, "Env.__init__ called twice");
+        return -1;
+    }
+    if (eo.log) {
+        Py_INCREF(eo.log);
+        Py_XSETREF(self->log_fn, eo.log);
+    }
+    self->log_on = 1;
+    rg_env_options o = eo.o;
     o.log = self->log_fn ? env_log : NULL;
     o.log_user = self;
-    o.log_level = (rg_log_level)log_level;
+    int obs = (int)o.obs;
 
     rg_env *env = NULL;
     int rc;
     char msg[RGPY_MSG] = "";
     RGPY_NOGIL(self, rc, msg, rg_env_create(&env, &o));
-    rg_datapaths_free(dp);
-    Py_XDECREF(items);
-    PyMem_Free(opts);
+    rgpy_env_opts_release(&eo);
     if (rc != RG_OK) {
         self->log_on = 0;
         rgpy_raise_msg(rc, msg);
@@ -283,15 +299,12 @@ static PyObject *Env_get_obs_shape(rgpy_Env *self, void *closure)
 }
 
 /* The system's button names, None for unused indices (Gym Retro's env.buttons). */
-static PyObject *Env_get_buttons(rgpy_Env *self, void *closure)
+PyObject *rgpy_env_buttons(const rg_env *env)
 {
-    (void)closure;
-    if (rgpy_env_usable(self))
-        return NULL;
-    unsigned n = rg_env_num_buttons(self->env);
+    unsigned n = rg_env_num_buttons(env);
     PyObject *out = PyList_New(n);
     for (unsigned i = 0; out && i < n; i++) {
-        const char *name = rg_env_button_name(self->env, i);
+        const char *name = rg_env_button_name(env, i);
         PyObject *v = name ? PyUnicode_FromString(name) : (Py_INCREF(Py_None), Py_None);
         if (!v)
             Py_CLEAR(out);
@@ -302,12 +315,9 @@ static PyObject *Env_get_buttons(rgpy_Env *self, void *closure)
 }
 
 /* The action groups in force, as lists of button masks (Gym Retro's env.button_combos / data.valid_actions()). */
-static PyObject *Env_get_button_combos(rgpy_Env *self, void *closure)
+PyObject *rgpy_env_button_combos(const rg_env *env)
 {
-    (void)closure;
-    if (rgpy_env_usable(self))
-        return NULL;
-    const rg_actionset *as = rg_env_actionset(self->env);
+    const rg_actionset *as = rg_env_actionset(env);
     size_t ng = rg_actionset_group_count(as);
     PyObject *out = PyList_New((Py_ssize_t)ng);
     for (size_t g = 0; out && g < ng; g++) {
@@ -326,6 +336,18 @@ static PyObject *Env_get_button_combos(rgpy_Env *self, void *closure)
             PyList_SET_ITEM(out, (Py_ssize_t)g, group);
     }
     return out;
+}
+
+static PyObject *Env_get_buttons(rgpy_Env *self, void *closure)
+{
+    (void)closure;
+    return rgpy_env_usable(self) ? NULL : rgpy_env_buttons(self->env);
+}
+
+static PyObject *Env_get_button_combos(rgpy_Env *self, void *closure)
+{
+    (void)closure;
+    return rgpy_env_usable(self) ? NULL : rgpy_env_button_combos(self->env);
 }
 
 static PyObject *Env_get_closed(rgpy_Env *self, void *closure)

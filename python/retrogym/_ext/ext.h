@@ -65,6 +65,27 @@ PyObject *rgpy_env_info(rgpy_Env *self);
 /** An action (int, sequence or array) as a C-contiguous int64 array (new reference) or NULL. */
 PyArrayObject *rgpy_action_array(PyObject *action);
 
+/** Environment options parsed from Env's arguments, with what keeps their pointers valid (the strings point into
+ * the argument objects, which the caller keeps alive until the environment is created). */
+typedef struct rgpy_env_opts {
+    rg_env_options o;      /* log and log_user left unset */
+    PyObject *items;       /* core option pairs */
+    rg_core_option *copts;
+    size_t n_copts;
+    rg_datapaths *dp;
+    PyObject *log;         /* borrowed: the `log` argument, NULL when None */
+} rgpy_env_opts;
+/** Parses Env's arguments (game, state=..., ..., log_level=...); 0, or -1 with an exception set. */
+int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out);
+void rgpy_env_opts_release(rgpy_env_opts *p);
+/** The system's button names (None for unused ids), and the action groups as lists of button masks. */
+PyObject *rgpy_env_buttons(const rg_env *env);
+PyObject *rgpy_env_button_combos(const rg_env *env);
+
+/* ---- pool_type.c: the Pool type (include/retrogym/pool.h) ---- */
+
+extern PyTypeObject rgpy_PoolType;
+
 /* Runs `stmt` without the GIL, with self marked busy; `msg` (a char[RGPY_MSG]) receives the error message when
  * rc != RG_OK, read on the same thread right after the call. */
 #define RGPY_MSG 1024

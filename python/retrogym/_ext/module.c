@@ -1,5 +1,5 @@
-/* The extension module retrogym._retrogym: the Env type, the data functions, constants. The Python files of the
- * package (the .py files beside it) build the Gymnasium API on top of it. */
+/* The extension module retrogym._retrogym: the Env and Pool types, the data functions, constants. The Python files
+ * of the package (the .py files beside it) build the Gymnasium API on top of it. */
 #define RGPY_MODULE_C
 #include "ext.h"
 
@@ -38,7 +38,7 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
                                         "_retrogym",
-                                        "retrogym's C core: environments and integration data",
+                                        "retrogym's C core: environments, vectorized pools and integration data",
                                         -1,
                                         module_methods,
                                         NULL,
@@ -77,7 +77,7 @@ PyMODINIT_FUNC PyInit__retrogym(void)
     import_array();
     if (!rgpy_EnvType.tp_methods && !(rgpy_EnvType.tp_methods = join_methods()))
         return PyErr_NoMemory();
-    if (PyType_Ready(&rgpy_EnvType) < 0)
+    if (PyType_Ready(&rgpy_EnvType) < 0 || PyType_Ready(&rgpy_PoolType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
@@ -89,6 +89,15 @@ PyMODINIT_FUNC PyInit__retrogym(void)
         Py_DECREF(&rgpy_EnvType);
         goto fail;
     }
+    Py_INCREF(&rgpy_PoolType);
+    if (PyModule_AddObject(m, "Pool", (PyObject *)&rgpy_PoolType)) {
+        Py_DECREF(&rgpy_PoolType);
+        goto fail;
+    }
+    if (add_int(m, "AUTORESET_NEXT_STEP", RG_AUTORESET_NEXT_STEP) ||
+        add_int(m, "AUTORESET_SAME_STEP", RG_AUTORESET_SAME_STEP) ||
+        add_int(m, "AUTORESET_DISABLED", RG_AUTORESET_DISABLED))
+        goto fail;
     if (add_int(m, "ACTIONS_ALL", RG_ACTIONS_ALL) || add_int(m, "ACTIONS_FILTERED", RG_ACTIONS_FILTERED) ||
         add_int(m, "ACTIONS_DISCRETE", RG_ACTIONS_DISCRETE) ||
         add_int(m, "ACTIONS_MULTI_DISCRETE", RG_ACTIONS_MULTI_DISCRETE) || add_int(m, "OBS_IMAGE", RG_OBS_IMAGE) ||

@@ -1,0 +1,141 @@
+"""Vector-environment throughput: retrogym's C pool against stable-retro under gymnasium's AsyncVectorEnv
+(one subprocess per environment) and against stable-retro-turbo's native RetroVecEnv, side by side in one run, on
+the same core and ROM (Airstriker-Genesis on stable-retro's genesis_plus_gx), for num_envs in {1, 2, 4, 8, 16}.
+
+stable-retro-turbo installs a module named `stable_retro` too, so it lives in its own environment (.venv-turbo,
+`make bench-pool` makes it); this script runs itself there with --turbo for those rows.
+
+Every library gets the same random MultiBinary actions; frames/s = env steps/s (one frame per step, RGB
+observations, no preprocessing). "limit" is the raw core's frames/s (bench_host) times the cores in use,
+min(num_envs, CPUs): the physical limit. Memory: resident set growth per environment of retrogym's pool.
+
+usage: .venv/bin/python bench/bench_pool.py [--seconds S] [--max-envs N]
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GAME, STATE = "Airstriker-Genesis-v0", "Level1"
+
+
+def package_dir():
+    import stable_retro
+    return os.path.dirname(stable_retro.__file__)
+
+
+def timed(step, n_envs, seconds, n_buttons):
+    rng = np.random.default_rng(0)
+    acts = rng.integers(0, 2, size=(64, n_envs, n_buttons)).astype(np.int8)
+    for k in range(20):  # warm-up
+        step(acts[k % 64])
+    steps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        step(acts[steps % 64])
+        steps += 1
+    return steps * n_envs / (time.perf_counter() - t0)
+
+
+def bench_turbo(n, seconds):
+    import stable_retro as retro
+    env = retro.RetroVecEnv(GAME, state=STATE, num_envs=n, num_threads=min(n, os.cpu_count()),
+                            render_mode="rgb_array", use_restricted_actions=retro.Actions.ALL)
+    env.reset(seed=0)
+    nb = env.single_action_space.shape[0]
+    rate = timed(lambda a: env.step(a), n, seconds, nb)
+    env.close()
+    return rate
+
+
+def bench_stable_retro(n, seconds):
+    import gymnasium
+    import stable_retro as retro
+
+    def make():
+        return retro.make(GAME, state=STATE, use_restricted_actions=retro.Actions.ALL, render_mode=None)
+    env = gymnasium.vector.AsyncVectorEnv([make] * n) if n > 1 else gymnasium.vector.SyncVectorEnv([make])
+    env.reset(seed=0)
+    nb = env.single_action_space.shape[0]
+    rate = timed(lambda a: env.step(a), n, seconds, nb)
+    env.close()
+    return rate
+
+
+def rss_kib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def bench_retrogym(n, seconds):
+    import retrogym
+    before = rss_kib()
+    env = retrogym.make_vec(GAME, n, num_threads=min(n, os.cpu_count()), state=STATE,
+                            use_restricted_actions=retrogym.Actions.ALL)
+    env.reset(seed=0)
+    nb = env.single_action_space.shape[0]
+    rate = timed(lambda a: env.step(a), n, seconds, nb)
+    grown = rss_kib() - before
+    env.close()
+    return rate, grown / n
+
+
+def raw_fps():
+    exe = os.path.join(SOURCE, "build", "bench", "bench_host")
+    rom = os.path.join(package_dir(), "data", "stable", GAME, "rom.md")
+    out = subprocess.run([exe, "--rounds", "3", "--frames", "1200", rom], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if line.startswith("rom.md") and len(parts) > 2 and parts[2].isdigit():
+            return float(parts[2])
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--max-envs", type=int, default=16)
+    ap.add_argument("--turbo", type=int, default=0, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.turbo:  # running inside .venv-turbo
+        print(json.dumps({"rate": bench_turbo(args.turbo, args.seconds)}))
+        return
+    pkg = package_dir()
+    os.environ["RETROGYM_DATA_PATH"] = os.path.join(pkg, "data")
+    os.environ["RETROGYM_CORE_PATH"] = os.path.join(pkg, "cores")
+    turbo_py = os.path.join(SOURCE, ".venv-turbo", "bin", "python")
+    raw = raw_fps()
+    cpus = os.cpu_count()
+    print(f"{GAME} {STATE} on genesis_plus_gx (stable-retro's core); RGB observations, 1 frame per step; "
+          f"{args.seconds:g} s per measurement; {cpus} CPUs; raw core {raw:.0f} frames/s")
+    print(f"{'envs':>4} {'stable-retro Async':>18} {'turbo':>8} {'retrogym':>9} {'vs Async':>9} {'vs turbo':>9} "
+          f"{'limit':>7} {'of limit':>8} {'KiB/env':>8}")
+    n = 1
+    while n <= args.max_envs:
+        sr = bench_stable_retro(n, args.seconds)
+        tb = None
+        if os.path.exists(turbo_py):
+            out = subprocess.run([turbo_py, __file__, "--turbo", str(n), "--seconds", str(args.seconds)],
+                                 capture_output=True, text=True)
+            try:
+                tb = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
+            except (ValueError, IndexError, KeyError):
+                tb = None
+        rg, kib = bench_retrogym(n, args.seconds)
+        limit = raw * min(n, cpus) if raw else None
+        print(f"{n:>4} {sr:>18.0f} {tb if tb is None else round(tb):>8} {rg:>9.0f} {rg / sr:>8.2f}x "
+              f"{'-' if not tb else f'{rg / tb:.2f}x':>9} {limit or 0:>7.0f} "
+              f"{(rg / limit * 100 if limit else 0):>7.0f}% {kib:>8.0f}", flush=True)
+        n *= 2
+
+
+if __name__ == "__main__":
+    main()

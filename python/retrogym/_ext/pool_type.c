@@ -1,0 +1,861 @@
+/* The Pool type: one rg_pool (include/retrogym/pool.h), N environments stepped by worker threads, behind a Python
+ * object. Every call that waits for the workers (create, reset, step, recv, close) runs without the GIL; each
+ * result is a set of new arrays the caller owns, filled from the pool's batch buffers with one copy each (never
+ * views into them). The Python front is python/retrogym/vector.py. */
+#include "ext.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rgpy_Pool {
+    PyObject_HEAD
+    rg_pool *pool;          /* NULL once closed */
+    int busy;               /* a call without the GIL is running on this pool */
+    PyObject *env_dicts;    /* tuple of dicts: Env's keyword arguments, one for all or one per env (kept to
+                             * re-create the pool for a seeded reset) */
+    PyObject *log_fn;       /* callable(level, message) or NULL */
+    int log_on;
+    rg_pool_options popts;  /* everything but envs, n_env_options and seed */
+    uint64_t seed;          /* the seed the pool was created with */
+    size_t n, batch, obs_size, act_len;
+    unsigned players;
+    int ram;                /* RAM observations */
+    int obs_nd;             /* per env */
+    npy_intp obs_dims[4];
+    int fresh;              /* no reset since the pool was created */
+    int reset_done;         /* some reset happened: steps are allowed */
+    int multi_rewards;      /* rewards of every player (count x players) instead of player 1's */
+    uint8_t *inflight;      /* per env: an asynchronous step is queued and not received */
+    size_t n_inflight;
+    PyObject *weakrefs;
+} rgpy_Pool;
+
+/* ---- helpers ---- */
+
+static int pool_usable(rgpy_Pool *self)
+{
+    if (!self->pool) {
+        PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the vector environment is in use by another thread (one thread drives "
+                                            "a vector environment at a time)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Library and core messages of every environment go to one Python callable (from the worker threads too). */
+static void pool_log(rg_log_level level, const char *message, void *user)
+{
+    rgpy_Pool *self = user;
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (self->log_on && self->log_fn) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
+        PyObject *r = text ? PyObject_CallFunction(self->log_fn, "iO", (int)level, text) : NULL;
+        Py_XDECREF(text);
+        if (r)
+            Py_DECREF(r);
+        else
+            PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+    }
+    PyGILState_Release(g);
+}
+
+/* Frees the pool without the GIL (waits for steps in flight). */
+static void pool_release(rgpy_Pool *self)
+{
+    rg_pool *pool = self->pool;
+    self->pool = NULL;
+    if (!pool)
+        return;
+    Py_BEGIN_ALLOW_THREADS
+    rg_pool_free(pool);
+    Py_END_ALLOW_THREADS
+    self->log_on = 0;
+    if (self->inflight)
+        memset(self->inflight, 0, self->n);
+    self->n_inflight = 0;
+}
+
+/* The per-env observation shape from the pool's (stack, height, width, channels): RAM (bytes,) or (stack, bytes);
+ * one channel (grayscale) (h, w) or (stack, h, w); colour (h, w, c) or (stack, h, w, c). */
+static int pool_shape(rgpy_Pool *self)
+{
+    unsigned st = 1, h = 0, w = 0, c = 0;
+    rg_pool_obs_shape(self->pool, &st, &h, &w, &c);
+    if (st == 0)
+        st = 1;
+    int nd = 0;
+    npy_intp *d = self->obs_dims;
+    if (st > 1)
+        d[nd++] = st;
+    if (self->ram) {
+        d[nd++] = (npy_intp)h * w * c;
+    } else {
+        d[nd++] = h;
+        d[nd++] = w;
+        if (c != 1)
+            d[nd++] = c;
+    }
+    self->obs_nd = nd;
+    size_t size = 1;
+    for (int i = 0; i < nd; i++)
+        size *= (size_t)d[i];
+    if (size != self->obs_size) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "the pool's observation shape (%u, %u, %u, %u) does not match its size of %zu bytes", st, h, w,
+                     c, self->obs_size);
+        return -1;
+    }
+    return 0;
+}
+
+/* Creates the rg_pool from the stored options with a seed; 0, or -1 with an exception set. */
+static int pool_open(rgpy_Pool *self, uint64_t seed)
+{
+    Py_ssize_t nd = PyTuple_GET_SIZE(self->env_dicts);
+    rgpy_env_opts *eo = PyMem_Calloc((size_t)nd, sizeof *eo);
+    rg_env_options *o = PyMem_Calloc((size_t)nd, sizeof *o);
+    PyObject *empty = PyTuple_New(0);
+    int ok = eo && o && empty;
+    if (!eo || !o)
+        PyErr_NoMemory();
+    Py_ssize_t parsed = 0;
+    for (; ok && parsed < nd; parsed++) {
+        PyObject *kw = PyTuple_GET_ITEM(self->env_dicts, parsed);
+        if (rgpy_env_opts_parse(empty, kw, &eo[parsed])) {
+            ok = 0;
+            break;
+        }
+        o[parsed] = eo[parsed].o;
+        o[parsed].log = self->log_fn ? pool_log : NULL;
+        o[parsed].log_user = self;
+    }
+    if (ok) {
+        rg_pool_options po = self->popts;
+        po.envs = o;
+        po.n_env_options = (size_t)nd;
+        po.seed = seed;
+        rg_pool *pool = NULL;
+        int rc;
+        char msg[RGPY_MSG] = "";
+        self->log_on = 1;
+        RGPY_NOGIL(self, rc, msg, rg_pool_create(&pool, &po));
+        if (rc != RG_OK) {
+            self->log_on = 0;
+            rgpy_raise_msg(rc, msg);
+            ok = 0;
+        } else {
+            self->pool = pool;
+            self->seed = seed;
+            self->ram = o[0].obs == RG_OBS_RAM;
+        }
+    }
+    for (Py_ssize_t i = 0; eo && i < parsed; i++)
+        rgpy_env_opts_release(&eo[i]);
+    PyMem_Free(eo);
+    PyMem_Free(o);
+    Py_XDECREF(empty);
+    if (!ok)
+        return -1;
+    self->n = rg_pool_num_envs(self->pool);
+    self->obs_size = rg_pool_obs_size(self->pool);
+    self->act_len = rg_pool_action_length(self->pool);
+    self->players = rg_env_players(rg_pool_env(self->pool, 0));
+    self->fresh = 1;
+    self->reset_done = 0;
+    self->n_inflight = 0;
+    if (pool_shape(self)) {
+        pool_release(self);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_seed(PyObject *seed, int *seeded, uint64_t *value)
+{
+    *seeded = 0;
+    *value = 0;
+    if (!seed || seed == Py_None)
+        return 0;
+    if (PyBool_Check(seed) || !PyIndex_Check(seed)) {
+        PyErr_Format(PyExc_TypeError, "seed must be an int or None, not %.100s", Py_TYPE(seed)->tp_name);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(seed);
+    if (!i)
+        return -1;
+    unsigned long long v = PyLong_AsUnsignedLongLongMask(i); /* any int: its low 64 bits */
+    Py_DECREF(i);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *seeded = 1;
+    *value = v;
+    return 0;
+}
+
+/* Environment ids from any 1-d integer sequence, checked (in range, no repeats); a PyMem buffer or NULL. */
+static int32_t *parse_ids(rgpy_Pool *self, PyObject *obj, size_t *count)
+{
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_INT64, 1, 1, NPY_ARRAY_C_CONTIGUOUS |
+                                                                                   NPY_ARRAY_ALIGNED);
+    if (!a) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "environment ids must be a 1-d sequence of ints, not %R", obj);
+        }
+        return NULL;
+    }
+    size_t n = (size_t)PyArray_SIZE(a);
+    const int64_t *v = PyArray_DATA(a);
+    int32_t *ids = PyMem_Malloc((n ? n : 1) * sizeof *ids);
+    uint8_t *seen = PyMem_Calloc(self->n, 1);
+    if (!ids || !seen) {
+        PyMem_Free(ids);
+        PyMem_Free(seen);
+        Py_DECREF(a);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (v[k] < 0 || (uint64_t)v[k] >= self->n) {
+            PyErr_Format(PyExc_ValueError, "environment id %lld is not in [0, %zu)", (long long)v[k], self->n);
+            goto fail;
+        }
+        if (seen[v[k]]) {
+            PyErr_Format(PyExc_ValueError, "environment id %lld is given twice", (long long)v[k]);
+            goto fail;
+        }
+        seen[v[k]] = 1;
+        ids[k] = (int32_t)v[k];
+    }
+    PyMem_Free(seen);
+    Py_DECREF(a);
+    *count = n;
+    return ids;
+fail:
+    PyMem_Free(ids);
+    PyMem_Free(seen);
+    Py_DECREF(a);
+    return NULL;
+}
+
+/* Actions for `rows` environments as a C-contiguous int64 array of shape (rows, action_length); (rows,) is taken
+ * too when an action is one integer. Values are cast as int() would (MultiBinary floats 0.0/1.0 work). */
+static PyArrayObject *parse_actions(rgpy_Pool *self, PyObject *actions, size_t rows)
+{
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(actions, NPY_INT64, 0, 0, NPY_ARRAY_C_CONTIGUOUS |
+                                                                                      NPY_ARRAY_ALIGNED |
+                                                                                      NPY_ARRAY_FORCECAST);
+    if (!a) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "actions must be integers of shape (%zu, %zu), not %R", rows,
+                         self->act_len, actions);
+        }
+        return NULL;
+    }
+    int nd = PyArray_NDIM(a);
+    npy_intp *d = PyArray_DIMS(a);
+    int ok = (nd == 2 && (size_t)d[0] == rows && (size_t)d[1] == self->act_len) ||
+             (nd == 1 && self->act_len == 1 && (size_t)d[0] == rows);
+    if (!ok) {
+        PyObject *shape = PyObject_GetAttrString((PyObject *)a, "shape");
+        PyErr_Format(PyExc_ValueError, "actions must have shape (%zu, %zu)%s, not %R", rows, self->act_len,
+                     self->act_len == 1 ? " or (num,)" : "", shape ? shape : Py_None);
+        Py_XDECREF(shape);
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* A new (count, *obs_shape) uint8 array holding `count` observations (one copy). */
+static PyObject *new_obs(rgpy_Pool *self, const uint8_t *src, size_t count)
+{
+    npy_intp dims[5];
+    dims[0] = (npy_intp)count;
+    for (int i = 0; i < self->obs_nd; i++)
+        dims[i + 1] = self->obs_dims[i];
+    PyObject *a = PyArray_SimpleNew(self->obs_nd + 1, dims, NPY_UINT8);
+    if (a && count)
+        memcpy(PyArray_DATA((PyArrayObject *)a), src, count * self->obs_size);
+    return a;
+}
+
+static PyObject *new_flags(const uint8_t *src, size_t count)
+{
+    npy_intp n = (npy_intp)count;
+    PyObject *a = PyArray_SimpleNew(1, &n, NPY_BOOL);
+    if (a && count)
+        memcpy(PyArray_DATA((PyArrayObject *)a), src, count);
+    return a;
+}
+
+/* Rewards as float32: player 1's (count,), or every player's (count, players) with multi_rewards. */
+static PyObject *new_rewards(rgpy_Pool *self, const float *src, size_t count)
+{
+    int multi = self->multi_rewards && self->players > 1;
+    npy_intp dims[2] = {(npy_intp)count, (npy_intp)self->players};
+    PyObject *a = PyArray_SimpleNew(multi ? 2 : 1, dims, NPY_FLOAT32);
+    if (!a)
+        return NULL;
+    float *dst = PyArray_DATA((PyArrayObject *)a);
+    for (size_t k = 0; k < count; k++) {
+        if (multi)
+            for (unsigned p = 0; p < self->players; p++)
+                dst[k * self->players + p] = src[k * RG_SCENARIO_MAX_PLAYERS + p];
+        else
+            dst[k] = src[k * RG_SCENARIO_MAX_PLAYERS];
+    }
+    return a;
+}
+
+/* Gymnasium's vector info: for every data.json / custom variable an int64 array of `len` and a bool mask "_name";
+ * row k's values go to index ids[k] (by_id) or k. Read from the environments, which are idle. */
+static PyObject *new_infos(rgpy_Pool *self, const int32_t *ids, size_t count, size_t len, int by_id)
+{
+    PyObject *infos = PyDict_New();
+    npy_intp n = (npy_intp)len;
+    for (size_t k = 0; infos && k < count; k++) {
+        rg_env *env = rg_pool_env(self->pool, (size_t)ids[k]);
+        size_t pos = by_id ? (size_t)ids[k] : k;
+        size_t nv = rg_env_info_count(env);
+        for (size_t i = 0; i < nv; i++) {
+            const char *name;
+            int64_t value;
+            if (rg_env_info_at(env, i, &name, &value) != RG_OK)
+                continue; /* not readable: left out, as for one environment */
+            PyObject *mkey = PyUnicode_FromFormat("_%s", name);
+            if (!mkey) {
+                Py_CLEAR(infos);
+                break;
+            }
+            PyObject *arr = PyDict_GetItemString(infos, name); /* borrowed */
+            PyObject *mask = arr ? PyDict_GetItem(infos, mkey) : NULL;
+            if (!arr || !mask) {
+                arr = PyArray_ZEROS(1, &n, NPY_INT64, 0);
+                mask = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
+                int bad = !arr || !mask || PyDict_SetItemString(infos, name, arr) || PyDict_SetItem(infos, mkey, mask);
+                Py_XDECREF(arr);
+                Py_XDECREF(mask);
+                if (bad) {
+                    Py_DECREF(mkey);
+                    Py_CLEAR(infos);
+                    break;
+                }
+            }
+            Py_DECREF(mkey);
+            ((int64_t *)PyArray_DATA((PyArrayObject *)arr))[pos] = value;
+            ((npy_bool *)PyArray_DATA((PyArrayObject *)mask))[pos] = 1;
+        }
+    }
+    return infos;
+}
+
+/* (obs, rewards, terminated, truncated, infos, final_obs, has_final[, env_ids]) of a batch; final_obs and has_final
+ * are None unless some row's episode ended and was reset in the same step (SAME_STEP). */
+static PyObject *batch_result(rgpy_Pool *self, const rg_pool_batch *b, int by_row)
+{
+    size_t count = b->count;
+    int any_final = 0;
+    if (self->popts.autoreset == RG_AUTORESET_SAME_STEP && b->has_final)
+        for (size_t k = 0; k < count && !any_final; k++)
+            any_final = b->has_final[k] != 0;
+    PyObject *obs = new_obs(self, b->obs, count);
+    PyObject *rew = new_rewards(self, b->rewards, count);
+    PyObject *term = new_flags(b->terminated, count);
+    PyObject *trunc = new_flags(b->truncated, count);
+    PyObject *infos = new_infos(self, b->env_ids, count, by_row ? count : self->n, !by_row);
+    PyObject *fin = any_final ? new_obs(self, b->final_obs, count) : (Py_INCREF(Py_None), Py_None);
+    PyObject *has = any_final ? new_flags(b->has_final, count) : (Py_INCREF(Py_None), Py_None);
+    PyObject *ids = NULL;
+    if (by_row) {
+        npy_intp n = (npy_intp)count;
+        ids = PyArray_SimpleNew(1, &n, NPY_INT32);
+        if (ids && count)
+            memcpy(PyArray_DATA((PyArrayObject *)ids), b->env_ids, count * sizeof(int32_t));
+    }
+    if (!obs || !rew || !term || !trunc || !infos || !fin || !has || (by_row && !ids)) {
+        Py_XDECREF(obs);
+        Py_XDECREF(rew);
+        Py_XDECREF(term);
+        Py_XDECREF(trunc);
+        Py_XDECREF(infos);
+        Py_XDECREF(fin);
+        Py_XDECREF(has);
+        Py_XDECREF(ids);
+        return NULL;
+    }
+    if (by_row)
+        return Py_BuildValue("(NNNNNNNN)", obs, rew, term, trunc, infos, fin, has, ids);
+    return Py_BuildValue("(NNNNNNN)", obs, rew, term, trunc, infos, fin, has);
+}
+
+/* ---- the type ---- */
+
+static int Pool_init(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"envs", "num_envs", "num_threads", "batch_size", "autoreset", "seed", "grayscale",
+                         "resize", "frame_stack", "reward_clip", "log", NULL};
+    PyObject *envs, *seed = Py_None, *resize = Py_None, *log = Py_None;
+    Py_ssize_t num_envs, threads = 0, batch = 0, stack = 0;
+    int autoreset = RG_AUTORESET_NEXT_STEP, gray = 0;
+    double clip = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "On|$nniOpOndO", kw, &envs, &num_envs, &threads, &batch,
+                                     &autoreset, &seed, &gray, &resize, &stack, &clip, &log))
+        return -1;
+    if (self->pool || self->env_dicts) {
+        PyErr_SetString(PyExc_RuntimeError, "Pool.__init__ called twice");
+        return -1;
+    }
+    if (num_envs < 1 || num_envs > 65536) {
+        PyErr_Format(PyExc_ValueError, "num_envs must be 1..65536, not %zd", num_envs);
+        return -1;
+    }
+    if (threads < 0 || threads > 4096 || batch < 0 || batch > num_envs || stack < 0 || stack > 64) {
+        PyErr_SetString(PyExc_ValueError, "num_threads must be 0..4096, batch_size 0..num_envs, frame_stack 0..64");
+        return -1;
+    }
+    if (autoreset < RG_AUTORESET_NEXT_STEP || autoreset > RG_AUTORESET_DISABLED) {
+        PyErr_Format(PyExc_ValueError, "unknown autoreset mode %d", autoreset);
+        return -1;
+    }
+    if (!(clip >= 0.0)) {
+        PyErr_SetString(PyExc_ValueError, "reward_clip must be >= 0");
+        return -1;
+    }
+    unsigned rh = 0, rw = 0;
+    if (resize != Py_None) {
+        Py_ssize_t h, w;
+        if (!PyTuple_Check(resize) || !PyArg_ParseTuple(resize, "nn", &h, &w)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "resize must be (height, width) or None, not %R", resize);
+            return -1;
+        }
+        if (h < 1 || w < 1 || h > 4096 || w > 4096) {
+            PyErr_Format(PyExc_ValueError, "resize must be (height, width) in 1..4096, not %R", resize);
+            return -1;
+        }
+        rh = (unsigned)h;
+        rw = (unsigned)w;
+    }
+    if (log != Py_None && !PyCallable_Check(log)) {
+        PyErr_SetString(PyExc_TypeError, "log must be callable or None");
+        return -1;
+    }
+    int seeded;
+    uint64_t seed_value;
+    if (parse_seed(seed, &seeded, &seed_value))
+        return -1;
+    /* the per-env options: one dict for all, or one per env; copied so later changes by the caller do not count */
+    PyObject *seq = NULL;
+    if (!PyDict_Check(envs) && !(seq = PySequence_Fast(envs, "envs must be a dict or a sequence of dicts")))
+        return -1;
+    Py_ssize_t nd = seq ? PySequence_Fast_GET_SIZE(seq) : 1;
+    if (nd != 1 && nd != num_envs) {
+        Py_XDECREF(seq);
+        PyErr_Format(PyExc_ValueError, "give one dict of environment options, or one per environment (%zd given for "
+                                       "%zd)", nd, num_envs);
+        return -1;
+    }
+    PyObject *dicts = PyTuple_New(nd);
+    for (Py_ssize_t i = 0; dicts && i < nd; i++) {
+        PyObject *d = seq ? PySequence_Fast_GET_ITEM(seq, i) : envs;
+        if (!PyDict_Check(d)) {
+            PyErr_Format(PyExc_TypeError, "environment options must be dicts, not %.100s", Py_TYPE(d)->tp_name);
+            Py_CLEAR(dicts);
+            break;
+        }
+        PyObject *copy = PyDict_Copy(d);
+        if (!copy)
+            Py_CLEAR(dicts);
+        else
+            PyTuple_SET_ITEM(dicts, i, copy);
+    }
+    Py_XDECREF(seq);
+    if (!dicts)
+        return -1;
+    self->env_dicts = dicts;
+    if (log != Py_None) {
+        Py_INCREF(log);
+        Py_XSETREF(self->log_fn, log);
+    }
+    rg_pool_options po = RG_POOL_OPTIONS_INIT;
+    po.num_envs = (size_t)num_envs;
+    po.num_threads = (unsigned)threads;
+    po.batch_size = (size_t)batch;
+    po.autoreset = (rg_autoreset_mode)autoreset;
+    po.grayscale = gray;
+    po.resize_height = rh;
+    po.resize_width = rw;
+    po.frame_stack = (unsigned)stack;
+    po.reward_clip = (float)clip;
+    self->popts = po;
+    self->batch = batch ? (size_t)batch : (size_t)num_envs;
+    if (!(self->inflight = PyMem_Calloc((size_t)num_envs, 1))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return pool_open(self, seed_value);
+}
+
+static PyObject *Pool_close(rgpy_Pool *self, PyObject *unused)
+{
+    (void)unused;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot close the vector environment while another thread is using it");
+        return NULL;
+    }
+    pool_release(self);
+    Py_RETURN_NONE;
+}
+
+/* reset(seed=None, ids=None) -> (obs, infos): every env (rows in env order) or the given ones (rows in the given
+ * order; the infos' arrays are indexed by env id either way). A seed makes env i start from seed + i: the pool has
+ * no call to reseed its environments, so it is created again with that seed (unless it was just created with it and
+ * never reset). */
+static PyObject *Pool_reset(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"seed", "ids", NULL};
+    PyObject *seed = Py_None, *ids_obj = Py_None;
+    int seeded;
+    uint64_t value;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", kw, &seed, &ids_obj) ||
+        parse_seed(seed, &seeded, &value) || pool_usable(self))
+        return NULL;
+    if (self->n_inflight) {
+        PyErr_Format(PyExc_RuntimeError, "%zu asynchronous steps are in flight: recv() them first", self->n_inflight);
+        return NULL;
+    }
+    if (seeded && ids_obj != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "a seed resets every environment: give no ids with it");
+        return NULL;
+    }
+    int32_t *ids = NULL;
+    size_t n = self->n;
+    if (ids_obj != Py_None && !(ids = parse_ids(self, ids_obj, &n)))
+        return NULL;
+    if (ids && n == 0) {
+        PyMem_Free(ids);
+        PyErr_SetString(PyExc_ValueError, "no environment ids to reset");
+        return NULL;
+    }
+    if (seeded && (!self->fresh || value != self->seed)) {
+        pool_release(self);
+        if (pool_open(self, value))
+            return NULL;
+    }
+    rg_pool_batch b;
+    int rc;
+    char msg[RGPY_MSG] = "";
+    RGPY_NOGIL(self, rc, msg, rg_pool_reset(self->pool, ids, ids ? n : 0, &b));
+    PyMem_Free(ids);
+    if (rc != RG_OK)
+        return rgpy_raise_msg(rc, msg);
+    self->fresh = 0;
+    self->reset_done = 1;
+    PyObject *obs = new_obs(self, b.obs, b.count);
+    PyObject *infos = obs ? new_infos(self, b.env_ids, b.count, self->n, 1) : NULL;
+    if (!infos) {
+        Py_XDECREF(obs);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", obs, infos);
+}
+
+static int check_stepping(rgpy_Pool *self)
+{
+    if (pool_usable(self))
+        return -1;
+    if (!self->reset_done) {
+        PyErr_SetString(PyExc_RuntimeError, "reset() must be called before the first step");
+        return -1;
+    }
+    return 0;
+}
+
+/* step(actions) -> (obs, rewards, terminated, truncated, infos, final_obs, has_final), rows in env order. */
+static PyObject *Pool_step(rgpy_Pool *self, PyObject *actions)
+{
+    if (check_stepping(self))
+        return NULL;
+    if (self->n_inflight) {
+        PyErr_Format(PyExc_RuntimeError, "%zu asynchronous steps are in flight: recv() them first", self->n_inflight);
+        return NULL;
+    }
+    PyArrayObject *a = parse_actions(self, actions, self->n);
+    if (!a)
+        return NULL;
+    rg_pool_batch b;
+    int rc;
+    char msg[RGPY_MSG] = "";
+    const int64_t *act = PyArray_DATA(a);
+    RGPY_NOGIL(self, rc, msg, rg_pool_step(self->pool, act, &b));
+    Py_DECREF(a);
+    if (rc != RG_OK)
+        return rgpy_raise_msg(rc, msg);
+    return batch_result(self, &b, 0);
+}
+
+/* send(actions, ids): queues one step for each listed env (actions row k for ids[k]) and returns at once. */
+static PyObject *Pool_send(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"actions", "ids", NULL};
+    PyObject *actions, *ids_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO", kw, &actions, &ids_obj) || check_stepping(self))
+        return NULL;
+    size_t n;
+    int32_t *ids = parse_ids(self, ids_obj, &n);
+    if (!ids)
+        return NULL;
+    for (size_t k = 0; k < n; k++)
+        if (self->inflight[ids[k]]) {
+            PyErr_Format(PyExc_RuntimeError, "environment %d has a step in flight already: recv() it first",
+                         (int)ids[k]);
+            PyMem_Free(ids);
+            return NULL;
+        }
+    PyArrayObject *a = parse_actions(self, actions, n);
+    if (!a) {
+        PyMem_Free(ids);
+        return NULL;
+    }
+    int rc = n ? rg_pool_send(self->pool, PyArray_DATA(a), ids, n) : RG_OK; /* quick: queues and wakes workers */
+    Py_DECREF(a);
+    if (rc == RG_OK) {
+        for (size_t k = 0; k < n; k++)
+            self->inflight[ids[k]] = 1;
+        self->n_inflight += n;
+    }
+    PyMem_Free(ids);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    Py_RETURN_NONE;
+}
+
+/* recv() -> (obs, rewards, terminated, truncated, infos, final_obs, has_final, env_ids): the first batch_size envs
+ * to finish their queued steps, rows in the order they finished. */
+static PyObject *Pool_recv(rgpy_Pool *self, PyObject *unused)
+{
+    (void)unused;
+    if (pool_usable(self))
+        return NULL;
+    if (self->n_inflight < self->batch) {
+        PyErr_Format(PyExc_RuntimeError, "%zu steps in flight, fewer than the batch size %zu: send() more first",
+                     self->n_inflight, self->batch);
+        return NULL;
+    }
+    rg_pool_batch b;
+    memset(&b, 0, sizeof b);
+    int rc;
+    char msg[RGPY_MSG] = "";
+    RGPY_NOGIL(self, rc, msg, rg_pool_recv(self->pool, &b));
+    if (b.env_ids) {
+        /* the batch was taken even when an environment failed */
+        for (size_t k = 0; k < b.count; k++)
+            if (self->inflight[b.env_ids[k]]) {
+                self->inflight[b.env_ids[k]] = 0;
+                self->n_inflight--;
+            }
+    }
+    if (rc != RG_OK)
+        return rgpy_raise_msg(rc, msg);
+    return batch_result(self, &b, 1);
+}
+
+/* episode_steps() -> list of the steps since each env's last reset (no step may be in flight). */
+static PyObject *Pool_episode_steps(rgpy_Pool *self, PyObject *unused)
+{
+    (void)unused;
+    if (pool_usable(self))
+        return NULL;
+    if (self->n_inflight) {
+        PyErr_SetString(PyExc_RuntimeError, "steps are in flight: recv() them first");
+        return NULL;
+    }
+    PyObject *out = PyList_New((Py_ssize_t)self->n);
+    for (size_t i = 0; out && i < self->n; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(rg_env_episode_steps(rg_pool_env(self->pool, i)));
+        if (!v)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, (Py_ssize_t)i, v);
+    }
+    return out;
+}
+
+static PyObject *str_or_none(const char *s)
+{
+    if (!s)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(s);
+}
+
+/* describe(i) -> dict: environment i's game, system, buttons, action groups and counts (for the spaces). */
+static PyObject *Pool_describe(rgpy_Pool *self, PyObject *arg)
+{
+    if (pool_usable(self))
+        return NULL;
+    Py_ssize_t i = PyNumber_AsSsize_t(arg, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    if (i < 0 || (size_t)i >= self->n) {
+        PyErr_Format(PyExc_IndexError, "environment %zd is not in [0, %zu)", i, self->n);
+        return NULL;
+    }
+    rg_env *env = rg_pool_env(self->pool, (size_t)i);
+    rg_emu *emu = rg_env_emu(env);
+    return Py_BuildValue("{s:s,s:s,s:s,s:I,s:I,s:N,s:N,s:i,s:n,s:K,s:N,s:d}", "game", rg_env_game(env), "system",
+                         rg_env_system(env)->name, "state_name", rg_env_state_name(env), "players",
+                         rg_env_players(env), "num_buttons", rg_env_num_buttons(env), "buttons",
+                         rgpy_env_buttons(env), "button_combos", rgpy_env_button_combos(env), "action_mode",
+                         (int)rg_env_action_mode(env), "action_length", (Py_ssize_t)rg_env_action_length(env),
+                         "discrete_count", (unsigned long long)rg_env_discrete_count(env), "core",
+                         str_or_none(rg_emu_core_name(emu)), "fps", rg_emu_fps(emu));
+}
+
+static int Pool_traverse(rgpy_Pool *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->log_fn);
+    Py_VISIT(self->env_dicts);
+    return 0;
+}
+
+static int Pool_clear(rgpy_Pool *self)
+{
+    self->log_on = 0;
+    Py_CLEAR(self->log_fn);
+    Py_CLEAR(self->env_dicts);
+    return 0;
+}
+
+static void Pool_dealloc(rgpy_Pool *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    self->log_on = 0;
+    pool_release(self);
+    Pool_clear(self);
+    PyMem_Free(self->inflight);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* ---- attributes ---- */
+
+#define POOL_GETTER(name, expr)                                                                                    \
+    static PyObject *Pool_get_##name(rgpy_Pool *self, void *closure)                                               \
+    {                                                                                                              \
+        (void)closure;                                                                                             \
+        if (pool_usable(self))                                                                                     \
+            return NULL;                                                                                           \
+        return (expr);                                                                                             \
+    }
+
+POOL_GETTER(num_envs, PyLong_FromSize_t(self->n))
+POOL_GETTER(batch_size, PyLong_FromSize_t(self->batch))
+POOL_GETTER(num_threads, PyLong_FromUnsignedLong(self->popts.num_threads))
+POOL_GETTER(obs_size, PyLong_FromSize_t(self->obs_size))
+POOL_GETTER(action_length, PyLong_FromSize_t(self->act_len))
+POOL_GETTER(players, PyLong_FromUnsignedLong(self->players))
+POOL_GETTER(autoreset, PyLong_FromLong((long)self->popts.autoreset))
+POOL_GETTER(seed, PyLong_FromUnsignedLongLong(self->seed))
+POOL_GETTER(in_flight, PyLong_FromSize_t(self->n_inflight))
+
+static PyObject *Pool_get_obs_shape(rgpy_Pool *self, void *closure)
+{
+    (void)closure;
+    if (pool_usable(self))
+        return NULL;
+    PyObject *t = PyTuple_New(self->obs_nd);
+    for (int i = 0; t && i < self->obs_nd; i++) {
+        PyObject *v = PyLong_FromSsize_t((Py_ssize_t)self->obs_dims[i]);
+        if (!v)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static PyObject *Pool_get_closed(rgpy_Pool *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->pool == NULL);
+}
+
+static PyObject *Pool_get_multi_rewards(rgpy_Pool *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->multi_rewards);
+}
+
+static int Pool_set_multi_rewards(rgpy_Pool *self, PyObject *value, void *closure)
+{
+    (void)closure;
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete multi_rewards");
+        return -1;
+    }
+    int v = PyObject_IsTrue(value);
+    if (v < 0)
+        return -1;
+    self->multi_rewards = v;
+    return 0;
+}
+
+#define GETTER(name, doc) {#name, (getter)Pool_get_##name, NULL, doc, NULL}
+
+static PyGetSetDef Pool_getset[] = {
+    GETTER(num_envs, "number of environments"),
+    GETTER(batch_size, "rows per recv()"),
+    GETTER(num_threads, "worker threads asked for (0: one per online CPU, at most num_envs)"),
+    GETTER(obs_size, "bytes of one environment's observation"),
+    GETTER(obs_shape, "one environment's observation shape"),
+    GETTER(action_length, "integers per action"),
+    GETTER(players, "players per environment"),
+    GETTER(autoreset, "0 NEXT_STEP, 1 SAME_STEP, 2 DISABLED"),
+    GETTER(seed, "the seed the pool was created with (env i first resets with seed + i)"),
+    GETTER(in_flight, "asynchronous steps sent and not received"),
+    GETTER(closed, "whether close() was called"),
+    {"multi_rewards", (getter)Pool_get_multi_rewards, (setter)Pool_set_multi_rewards,
+     "rewards of every player (num, players) instead of player 1's (num,)", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef Pool_methods[] = {
+    {"reset", (PyCFunction)(void (*)(void))Pool_reset, METH_VARARGS | METH_KEYWORDS,
+     "reset(seed=None, ids=None) -> (obs, infos)"},
+    {"step", (PyCFunction)Pool_step, METH_O,
+     "step(actions) -> (obs, rewards, terminated, truncated, infos, final_obs, has_final)"},
+    {"send", (PyCFunction)(void (*)(void))Pool_send, METH_VARARGS | METH_KEYWORDS,
+     "send(actions, ids): queue one step per listed environment"},
+    {"recv", (PyCFunction)Pool_recv, METH_NOARGS,
+     "recv() -> (obs, rewards, terminated, truncated, infos, final_obs, has_final, env_ids)"},
+    {"episode_steps", (PyCFunction)Pool_episode_steps, METH_NOARGS, "episode_steps() -> list of int"},
+    {"describe", (PyCFunction)Pool_describe, METH_O, "describe(i) -> dict describing environment i"},
+    {"close", (PyCFunction)Pool_close, METH_NOARGS, "close() stops the workers and frees everything; idempotent"},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject rgpy_PoolType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "retrogym._retrogym.Pool",
+    .tp_doc = "Pool(envs, num_envs, *, num_threads=0, batch_size=0, autoreset=0, seed=0, grayscale=False, "
+              "resize=None, frame_stack=0, reward_clip=0.0, log=None): N environments stepped by worker threads "
+              "(the C rg_pool); envs is a dict of Env's keyword arguments, or a list of one per environment. Use "
+              "retrogym.make_vec() instead.",
+    .tp_basicsize = sizeof(rgpy_Pool),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Pool_init,
+    .tp_dealloc = (destructor)Pool_dealloc,
+    .tp_traverse = (traverseproc)Pool_traverse,
+    .tp_clear = (inquiry)Pool_clear,
+    .tp_weaklistoffset = offsetof(rgpy_Pool, weakrefs),
+    .tp_getset = Pool_getset,
+    .tp_methods = Pool_methods,
+};

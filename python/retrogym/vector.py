@@ -1,0 +1,351 @@
+"""Vector environments: N games stepped by worker threads in C (the rg_pool of include/retrogym/pool.h) behind
+Gymnasium 1.x's ``VectorEnv`` API, plus EnvPool's asynchronous ``send``/``recv``.
+
+    envs = retrogym.make_vec("StarCatcher-Nes", 8, use_restricted_actions=retrogym.Actions.DISCRETE, frameskip=4)
+    obs, infos = envs.reset(seed=0)
+    obs, rewards, terminations, truncations, infos = envs.step(envs.action_space.sample())
+
+Every step is one call into C, which runs the steps on the workers without the GIL and returns new arrays (copies
+of the pool's batch buffers, never views into them).
+"""
+import numpy as np
+import gymnasium as gym
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from retrogym import _logging
+from retrogym import _retrogym as _C
+from retrogym import data as _data
+from retrogym.enums import Actions, Observations, State
+from retrogym.env import action_space, c_env_kwargs
+
+__all__ = ["RetroVectorEnv", "make_vec"]
+
+_MODES = {
+    AutoresetMode.NEXT_STEP: _C.AUTORESET_NEXT_STEP,
+    AutoresetMode.SAME_STEP: _C.AUTORESET_SAME_STEP,
+    AutoresetMode.DISABLED: _C.AUTORESET_DISABLED,
+}
+
+# make()'s arguments that make_vec() takes too (per environment through env_kwargs)
+_MAKE_ARGS = ("state", "scenario", "info", "use_restricted_actions", "players", "inttype", "obs_type")
+
+
+def _autoreset_mode(mode):
+    """An AutoresetMode from the enum, its value ("NextStep") or its name ("NEXT_STEP", any case)."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    if isinstance(mode, str):
+        for m in AutoresetMode:
+            if mode == m.value or mode.upper() == m.name:
+                return m
+    raise ValueError(f"autoreset_mode must be one of {[m.name for m in AutoresetMode]}, not {mode!r}")
+
+
+def _positive_int(value, name, allow_none=True):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive int{' or None' if allow_none else ''}, not {value!r}")
+    return int(value)
+
+
+def _reset_mask(options, num_envs):
+    """options["reset_mask"] checked as gymnasium checks it (the caller's dict is left as it is)."""
+    if not options or "reset_mask" not in options:
+        return None
+    mask = options["reset_mask"]
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+    if mask.shape != (num_envs,):
+        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+    if not mask.any():
+        raise ValueError("`options['reset_mask']` must contain at least one True value")
+    return mask
+
+
+class RetroVectorEnv(VectorEnv):
+    """``num_envs`` copies of a game (or one game per environment with ``env_kwargs``) as one Gymnasium
+    ``VectorEnv``, stepped by ``num_threads`` worker threads in C. See ``make_vec``."""
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        game,
+        num_envs,
+        *,
+        batch_size=None,
+        num_threads=None,
+        autoreset_mode=AutoresetMode.NEXT_STEP,
+        grayscale=False,
+        resize=None,
+        frame_stack=1,
+        reward_clip=None,
+        seed=None,
+        env_kwargs=None,
+        state=State.DEFAULT,
+        scenario=None,
+        info=None,
+        use_restricted_actions=Actions.FILTERED,
+        players=1,
+        inttype=_data.Integrations.DEFAULT,
+        obs_type=Observations.IMAGE,
+        render_mode=None,
+        record=False,
+        **options,
+    ):
+        self._pool = None
+        if record:
+            raise NotImplementedError("recording movies (record=...) is not implemented for vector environments")
+        if render_mode is not None:
+            raise ValueError("vector environments do not render (render_mode must be None); observations are "
+                             "the screens")
+        num_envs = _positive_int(num_envs, "num_envs", allow_none=False)
+        batch_size = _positive_int(batch_size, "batch_size")
+        if batch_size is not None and batch_size > num_envs:
+            raise ValueError(f"batch_size must be at most num_envs ({num_envs}), not {batch_size}")
+        num_threads = _positive_int(num_threads, "num_threads")
+        mode = _autoreset_mode(autoreset_mode)
+        frame_stack = _positive_int(frame_stack, "frame_stack", allow_none=False)
+        if reward_clip is not None:
+            try:
+                reward_clip = float(reward_clip)
+            except (TypeError, ValueError):
+                raise ValueError(f"reward_clip must be a positive number or None, not {reward_clip!r}") from None
+            if not reward_clip > 0:
+                raise ValueError(f"reward_clip must be a positive number or None, not {reward_clip!r}")
+        if resize is not None:
+            if (not isinstance(resize, (tuple, list)) or len(resize) != 2 or
+                    any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1 for v in resize)):
+                raise ValueError(f"resize must be (height, width) or None, not {resize!r}")
+            resize = (int(resize[0]), int(resize[1]))
+        if seed is None:
+            seed = int(np.random.default_rng().integers(0, 2**63 - 1))
+        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise ValueError(f"seed must be an int or None, not {seed!r}")
+
+        base = dict(state=state, scenario=scenario, info=info, use_restricted_actions=use_restricted_actions,
+                    players=players, inttype=inttype, obs_type=obs_type, **options)
+        if env_kwargs is None:
+            per_env = [base]
+        else:
+            per_env = list(env_kwargs)
+            if len(per_env) != num_envs or not all(isinstance(d, dict) for d in per_env):
+                raise ValueError(f"env_kwargs must be a sequence of {num_envs} dicts (one per environment)")
+            per_env = [dict(base, **d) for d in per_env]
+        c_dicts = []
+        for kw in per_env:
+            kw = dict(kw)
+            args = [kw.pop(name) for name in _MAKE_ARGS]
+            c_dicts.append(c_env_kwargs(game if "game" not in kw else kw.pop("game"), *args, kw))
+        obs_mode = c_dicts[0]["obs"]
+        if obs_mode == Observations.RAM.value and (grayscale or resize is not None):
+            raise ValueError("grayscale and resize apply to image observations (obs_type=Observations.IMAGE)")
+
+        self._pool = _C.Pool(
+            c_dicts[0] if len(c_dicts) == 1 else c_dicts,
+            num_envs,
+            num_threads=num_threads or 0,
+            batch_size=batch_size or 0,
+            autoreset=_MODES[mode],
+            seed=int(seed) & (2**64 - 1),
+            grayscale=bool(grayscale),
+            resize=resize,
+            frame_stack=frame_stack,
+            reward_clip=reward_clip or 0.0,
+            log=_logging.forward,
+        )
+        pool = self._pool
+        desc = [pool.describe(i) for i in range(num_envs)]
+        spaces = [action_space(d["action_mode"], d["discrete_count"], d["button_combos"], d["num_buttons"],
+                               d["players"]) for d in desc]
+        if any(s != spaces[0] for s in spaces[1:]) or any(d["players"] != desc[0]["players"] for d in desc):
+            self.close()
+            raise ValueError("every environment of a vector environment needs the same action space and players; "
+                             f"got {sorted({str(s) for s in spaces})}")
+        d0 = desc[0]
+        self.num_envs = num_envs
+        self.autoreset_mode = mode
+        self.batch_size = pool.batch_size
+        self.num_threads = num_threads
+        self.gamename = d0["game"]
+        self.system = d0["system"]
+        self.statename = d0["state_name"] or None
+        self.players = d0["players"]
+        self.buttons = d0["buttons"]
+        self.num_buttons = d0["num_buttons"]
+        self.button_combos = d0["button_combos"]
+        self.use_restricted_actions = Actions(d0["action_mode"])
+        self.frameskip = c_dicts[0]["frameskip"]
+        self.preprocessing = dict(grayscale=bool(grayscale), resize=resize, frame_stack=frame_stack,
+                                  reward_clip=reward_clip)
+        self.metadata = dict(self.metadata, autoreset_mode=mode, render_fps=d0["fps"] / self.frameskip)
+        self.single_action_space = spaces[0]
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.single_observation_space = gym.spaces.Box(0, 255, shape=pool.obs_shape, dtype=np.uint8)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self._last_obs = None
+        self._pending = None  # async_reset()'s rows not received yet
+
+    # ---- Gymnasium's VectorEnv ----
+
+    def reset(self, *, seed=None, options=None):
+        """Resets every environment, or those of ``options["reset_mask"]`` (a bool array; the other rows of the
+        observation are those last returned). ``seed``: an int (environment i starts from seed + i, as
+        Gymnasium's vector environments do), None (the generators go on), or a list of num_envs seeds that are
+        None or seed, seed + 1, .... Returns (observations, infos)."""
+        pool = self._check_open()
+        seed = self._seed(seed)
+        mask = _reset_mask(options, self.num_envs)
+        self._pending = None
+        if seed is not None:
+            super().reset(seed=seed)
+        if mask is None:
+            obs, infos = pool.reset(seed=seed)
+        else:
+            if seed is not None:
+                raise ValueError("a seed with options['reset_mask'] is not supported: the pool seeds every "
+                                 "environment at once")
+            ids = np.flatnonzero(mask)
+            rows, infos = pool.reset(ids=ids)
+            if self._last_obs is None:
+                obs = np.zeros(self.observation_space.shape, dtype=np.uint8)
+            else:
+                obs = self._last_obs.copy()
+            obs[ids] = rows
+        self._last_obs = obs
+        return obs, infos
+
+    def step(self, actions):
+        """Steps every environment (``actions``: the batched action space's shape, int-like). Returns
+        (observations, rewards (float32), terminations, truncations, infos); infos hold every game variable
+        (int64 arrays with their "_name" masks) and, in SAME_STEP mode, "final_obs"/"_final_obs"."""
+        pool = self._check_open()
+        self._pending = None
+        obs, rewards, terminated, truncated, infos, final_obs, has_final = pool.step(actions)
+        if has_final is not None:
+            self._add_final(infos, final_obs, has_final)
+        self._last_obs = obs
+        return obs, rewards, terminated, truncated, infos
+
+    def close_extras(self, **kwargs):
+        if self._pool is not None:
+            self._pool.close()
+
+    def render(self):
+        return None
+
+    # ---- EnvPool's asynchronous interface ----
+
+    def async_reset(self, seed=None):
+        """Resets every environment; the next recv() calls return the reset rows (batch_size at a time, in
+        environment order), after which send() steps the environments received."""
+        obs, infos = self.reset(seed=seed)
+        n = self.num_envs
+        self._pending = dict(obs=obs, rewards=np.zeros(n, np.float32), terminated=np.zeros(n, bool),
+                             truncated=np.zeros(n, bool), infos=infos, next=0)
+
+    def send(self, actions, env_ids=None):
+        """Queues one step for each environment of ``env_ids`` (default: all), ``actions`` row k for
+        ``env_ids[k]``, and returns at once. An environment may have one step in flight."""
+        pool = self._check_open()
+        ids = np.arange(self.num_envs, dtype=np.int32) if env_ids is None else env_ids
+        pool.send(actions, ids)
+
+    def recv(self):
+        """Waits for the first ``batch_size`` environments to finish their steps and returns (observations,
+        rewards, terminations, truncations, infos), rows in the order they finished; ``infos["env_id"]`` gives
+        each row's environment."""
+        pool = self._check_open()
+        if self._pending is not None:
+            return self._recv_pending()
+        obs, rewards, terminated, truncated, infos, final_obs, has_final, ids = pool.recv()
+        if has_final is not None:
+            self._add_final(infos, final_obs, has_final)
+        infos["env_id"] = ids
+        return obs, rewards, terminated, truncated, infos
+
+    # ---- attributes and helpers ----
+
+    @property
+    def multi_rewards(self):
+        """False: rewards are player 1's, shape (num,); True (players > 1): every player's, (num, players)."""
+        return self._check_open().multi_rewards
+
+    @multi_rewards.setter
+    def multi_rewards(self, value):
+        self._check_open().multi_rewards = bool(value)
+
+    def episode_steps(self):
+        """Steps since each environment's last reset (no step may be in flight)."""
+        return np.array(self._check_open().episode_steps(), dtype=np.int64)
+
+    def _check_open(self):
+        if self._pool is None or self._pool.closed:
+            raise RuntimeError("the environment is closed")
+        return self._pool
+
+    def _seed(self, seed):
+        if seed is None:
+            return None
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            return int(seed)
+        if isinstance(seed, (list, tuple)):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"If seeds are passed as a list the length must match num_envs={self.num_envs} "
+                                 f"but got length={len(seed)}.")
+            if all(s is None for s in seed):
+                return None
+            if (all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in seed)
+                    and all(int(s) == int(seed[0]) + i for i, s in enumerate(seed))):
+                return int(seed[0])
+            raise ValueError("the seeds of a vector environment must be None or seed, seed + 1, ...: environment i "
+                             "starts from seed + i")
+        raise ValueError(f"seed must be an int, None or a list of num_envs seeds, not {seed!r}")
+
+    def _add_final(self, infos, final_obs, has_final):
+        """Gymnasium's SAME_STEP entries: an object array with the last observation of each ended episode."""
+        out = np.full(len(has_final), None, dtype=object)
+        for i in np.flatnonzero(has_final):
+            out[i] = final_obs[i]
+        infos["final_obs"] = out
+        infos["_final_obs"] = has_final
+
+    def _recv_pending(self):
+        p = self._pending
+        start, stop = p["next"], min(p["next"] + self.batch_size, self.num_envs)
+        rows = slice(start, stop)
+        infos = {k: v[rows].copy() for k, v in p["infos"].items()}
+        infos["env_id"] = np.arange(start, stop, dtype=np.int32)
+        p["next"] = stop
+        if stop >= self.num_envs:
+            self._pending = None
+        return (p["obs"][rows].copy(), p["rewards"][rows].copy(), p["terminated"][rows].copy(),
+                p["truncated"][rows].copy(), infos)
+
+    def __repr__(self):
+        if self._pool is None or self._pool.closed:
+            return f"<RetroVectorEnv {getattr(self, 'gamename', '?')} (closed)>"
+        return (f"<RetroVectorEnv {self.gamename} num_envs={self.num_envs} batch_size={self.batch_size} "
+                f"autoreset_mode={self.autoreset_mode.name}>")
+
+
+def make_vec(game, num_envs, *, batch_size=None, num_threads=None, autoreset_mode=AutoresetMode.NEXT_STEP,
+             grayscale=False, resize=None, frame_stack=1, reward_clip=None, seed=None, env_kwargs=None,
+             **make_kwargs):
+    """Makes a ``RetroVectorEnv`` (a ``gymnasium.vector.VectorEnv``) of ``num_envs`` copies of a game.
+
+    ``make_kwargs`` are ``retrogym.make``'s (state, scenario, info, use_restricted_actions, obs_type, players,
+    inttype, frameskip, sticky_prob, max_pool, noop_max, max_episode_steps, core, core_options, log_level);
+    ``env_kwargs`` (a list of num_envs dicts) overrides them per environment. ``batch_size``: rows per recv()
+    (default num_envs); ``num_threads``: worker threads (default one per CPU, at most num_envs);
+    ``autoreset_mode``: ``gymnasium.vector.AutoresetMode`` (NEXT_STEP default, SAME_STEP, DISABLED); preprocessing
+    in the workers: ``grayscale`` (luma, one channel: observations lose the channel axis), ``resize`` ((height,
+    width), area average), ``frame_stack`` (last K observations on a new first axis), ``reward_clip`` (rewards
+    clipped to [-c, c]); ``seed``: environment i's first reset uses seed + i (default: a random seed)."""
+    return RetroVectorEnv(game, num_envs, batch_size=batch_size, num_threads=num_threads,
+                          autoreset_mode=autoreset_mode, grayscale=grayscale, resize=resize, frame_stack=frame_stack,
+                          reward_clip=reward_clip, seed=seed, env_kwargs=env_kwargs, **make_kwargs)
