@@ -83,12 +83,18 @@ rg_env *rg_pool_env(rg_pool *pool, size_t i);
 
 /**
  * Resets every environment (ids NULL) or the given ones, in parallel; the batch has their rows in the given order.
- * The first reset of environment i is seeded with seed + i; later ones continue its generator.
+ * The first reset of environment i (after creation or rg_pool_seed) is seeded with seed + i; later ones continue
+ * its generator. @return RG_OK; RG_ERANGE (an id out of range); RG_EINVAL (an id given twice)
  */
 int rg_pool_reset(rg_pool *pool, const int32_t *ids, size_t n, rg_pool_batch *out);
+/** Reseeds: the next reset of environment i is seeded with seed + i (no emulation happens here). */
+int rg_pool_seed(rg_pool *pool, uint64_t seed);
 /** Steps every environment with actions[i * action_length ...] and waits; rows in environment order. */
 int rg_pool_step(rg_pool *pool, const int64_t *actions, rg_pool_batch *out);
-/** Queues steps for some environments (actions row k for env_ids[k]); returns at once. */
+/**
+ * Queues steps for some environments (actions row k for env_ids[k]); returns at once.
+ * @return RG_OK; RG_ERANGE (an id out of range); RG_EINVAL (an id given twice); RG_EMISUSE (an env already in flight)
+ */
 int rg_pool_send(rg_pool *pool, const int64_t *actions, const int32_t *env_ids, size_t n);
 /**
  * Waits for the first batch_size environments to finish their queued steps and returns them.

@@ -122,9 +122,10 @@ int rg_pool_create(rg_pool **out, const rg_pool_options *opts)
     p->row = calloc(p->n, sizeof *p->row);
     p->ended = calloc(p->n, 1);
     p->seeded = calloc(p->n, 1);
+    p->flying = calloc(p->n, 1);
     p->ring = calloc(p->ring_len, sizeof *p->ring);
     p->ring_done = calloc(p->ring_len, sizeof *p->ring_done);
-    if (!p->envs || !p->job || !p->row || !p->ended || !p->seeded || !p->ring || !p->ring_done)
+    if (!p->envs || !p->job || !p->row || !p->ended || !p->seeded || !p->flying || !p->ring || !p->ring_done)
         rc = rg__error(RG_ENOMEM, "out of memory");
     if (rc == RG_OK)
         rc = open_envs(p, opts);
@@ -174,6 +175,7 @@ void rg_pool_free(rg_pool *p)
     free(p->row);
     free(p->ended);
     free(p->seeded);
+    free(p->flying);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->done);
@@ -233,11 +235,35 @@ static void fill_batch(const rg__rows *r, size_t count, rg_pool_batch *out)
     out->env_ids = r->ids;
 }
 
-static int valid_ids(const rg_pool *p, const int32_t *ids, size_t n)
+/* Ids in range, each once (the env's job slot holds one job), none in flight. Uses p->job as scratch marks. */
+static int valid_ids(rg_pool *p, const int32_t *ids, size_t n)
 {
-    for (size_t k = 0; k < n; k++)
+    int rc = RG_OK;
+    size_t k = 0;
+    for (; k < n && rc == RG_OK; k++) {
         if (ids[k] < 0 || (size_t)ids[k] >= p->n)
-            return rg__error(RG_ERANGE, "environment id %d is not in [0, %zu)", ids[k], p->n);
+            rc = rg__error(RG_ERANGE, "environment id %d is not in [0, %zu)", ids[k], p->n);
+        else if (p->flying[ids[k]])
+            rc = rg__error(RG_EMISUSE, "environment %d has a step in flight: receive it first", ids[k]);
+        else if (p->job[ids[k]] == 0xFF)
+            rc = rg__error(RG_EINVAL, "environment id %d is given twice", ids[k]);
+        else
+            p->job[ids[k]] = 0xFF;
+    }
+    for (size_t j = 0; j < k; j++) /* clear the marks (ids past an error were not marked) */
+        if (ids[j] >= 0 && (size_t)ids[j] < p->n && p->job[ids[j]] == 0xFF)
+            p->job[ids[j]] = 0;
+    return rc;
+}
+
+int rg_pool_seed(rg_pool *p, uint64_t seed)
+{
+    if (!p)
+        return rg__error(RG_EINVAL, "rg_pool_seed: NULL argument");
+    if (p->in_flight)
+        return rg__error(RG_EMISUSE, "%zu asynchronous steps are in flight: rg_pool_recv them first", p->in_flight);
+    p->seed = seed;
+    memset(p->seeded, 0, p->n);
     return RG_OK;
 }
 
@@ -292,6 +318,7 @@ int rg_pool_send(rg_pool *p, const int64_t *actions, const int32_t *ids, size_t 
     pthread_mutex_lock(&p->lock);
     for (size_t k = 0; k < n; k++) {
         memcpy(p->actions + (size_t)ids[k] * p->act_len, actions + k * p->act_len, p->act_len * sizeof *actions);
+        p->flying[ids[k]] = 1;
         enqueue(p, ids[k], JOB_STEP, -1);
     }
     p->in_flight += n;
@@ -315,6 +342,8 @@ int rg_pool_recv(rg_pool *p, rg_pool_batch *out)
     pthread_mutex_unlock(&p->lock);
     p->consumed += p->batch;
     p->in_flight -= p->batch;
+    for (size_t k = 0; k < p->batch; k++)
+        p->flying[p->ring[r].ids[k]] = 0;
     fill_batch(&p->ring[r], p->batch, out);
     return rc;
 }

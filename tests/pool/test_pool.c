@@ -262,6 +262,29 @@ static void worker_errors_and_shutdown(void **state)
     assert_int_equal(rg_env_episode_steps(rg_pool_env(p, 1)), 2);
     int32_t bad = -1;
     assert_int_equal(rg_pool_reset(p, &bad, 1, &b), RG_ERANGE);
+    int32_t twice[2] = {1, 1};
+    assert_int_equal(rg_pool_reset(p, twice, 2, &b), RG_EINVAL);
+    assert_int_equal(rg_pool_send(p, acts, twice, 2), RG_EINVAL);
+    int32_t one = 1;
+    assert_int_equal(rg_pool_send(p, acts, &one, 1), RG_OK);
+    assert_int_equal(rg_pool_send(p, acts, &one, 1), RG_EMISUSE); /* still in flight */
+    assert_int_equal(rg_pool_seed(p, 5), RG_EMISUSE);
+    int32_t rest[3] = {0, 2, 3};
+    assert_int_equal(rg_pool_send(p, acts, rest, 3), RG_OK);
+    assert_int_equal(rg_pool_recv(p, &b), RG_OK); /* batch = 4: all back */
+    /* reseeding: the next reset of env i is seeded again, so it repeats the first one's observations */
+    rg_pool_batch first;
+    assert_int_equal(rg_pool_seed(p, 100), RG_OK);
+    assert_int_equal(rg_pool_reset(p, NULL, 0, &first), RG_OK);
+    size_t size = rg_pool_obs_size(p);
+    uint8_t *keep = malloc(N * size);
+    memcpy(keep, first.obs, N * size);
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(rg_pool_step(p, acts, &b), RG_OK);
+    assert_int_equal(rg_pool_seed(p, 100), RG_OK);
+    assert_int_equal(rg_pool_reset(p, NULL, 0, &b), RG_OK);
+    assert_memory_equal(keep, b.obs, N * size);
+    free(keep);
     /* shut down with steps queued */
     int32_t ids[N] = {0, 1, 2, 3};
     assert_int_equal(rg_pool_send(p, acts, ids, N), RG_OK);

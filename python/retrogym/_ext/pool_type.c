@@ -547,9 +547,10 @@ static PyObject *Pool_reset(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     if (seeded && (!self->fresh || value != self->seed)) {
-        pool_release(self);
-        if (pool_open(self, value))
-            return NULL;
+        int src = rg_pool_seed(self->pool, value);
+        if (src != RG_OK)
+            return rgpy_raise(src);
+        self->seed = value;
     }
     rg_pool_batch b;
     int rc;
