@@ -42,8 +42,13 @@ def timed(step, n_envs, seconds, n_buttons):
     return steps * n_envs / (time.perf_counter() - t0)
 
 
-def bench_turbo(n, seconds):
+def bench_turbo(n, seconds, rom):
+    import shutil
     import stable_retro as retro
+    # stable-retro-turbo's wheel carries Airstriker's integration but not its ROM: take stable-retro's copy.
+    target = os.path.join(os.path.dirname(retro.__file__), "data", "stable", GAME, "rom.md")
+    if not os.path.exists(target):
+        shutil.copy(rom, target)
     env = retro.RetroVecEnv(GAME, state=STATE, num_envs=n, num_threads=min(n, os.cpu_count()),
                             render_mode="rgb_array", use_restricted_actions=retro.Actions.ALL)
     env.reset(seed=0)
@@ -78,7 +83,7 @@ def rss_kib():
 def bench_retrogym(n, seconds):
     import retrogym
     before = rss_kib()
-    env = retrogym.make_vec(GAME, n, num_threads=min(n, os.cpu_count()), state=STATE,
+    env = retrogym.make_vec(GAME, n, num_threads=min(n, os.cpu_count()), state=STATE, seed=0,
                             use_restricted_actions=retrogym.Actions.ALL)
     env.reset(seed=0)
     nb = env.single_action_space.shape[0]
@@ -104,9 +109,10 @@ def main():
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--max-envs", type=int, default=16)
     ap.add_argument("--turbo", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--rom", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.turbo:  # running inside .venv-turbo
-        print(json.dumps({"rate": bench_turbo(args.turbo, args.seconds)}))
+        print(json.dumps({"rate": bench_turbo(args.turbo, args.seconds, args.rom)}))
         return
     pkg = package_dir()
     os.environ["RETROGYM_DATA_PATH"] = os.path.join(pkg, "data")
@@ -123,15 +129,16 @@ def main():
         sr = bench_stable_retro(n, args.seconds)
         tb = None
         if os.path.exists(turbo_py):
-            out = subprocess.run([turbo_py, __file__, "--turbo", str(n), "--seconds", str(args.seconds)],
-                                 capture_output=True, text=True)
+            out = subprocess.run([turbo_py, __file__, "--turbo", str(n), "--seconds", str(args.seconds), "--rom",
+                                  os.path.join(pkg, "data", "stable", GAME, "rom.md")], capture_output=True, text=True)
             try:
                 tb = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
             except (ValueError, IndexError, KeyError):
                 tb = None
         rg, kib = bench_retrogym(n, args.seconds)
         limit = raw * min(n, cpus) if raw else None
-        print(f"{n:>4} {sr:>18.0f} {tb if tb is None else round(tb):>8} {rg:>9.0f} {rg / sr:>8.2f}x "
+        tbs = "-" if tb is None else f"{tb:.0f}"
+        print(f"{n:>4} {sr:>18.0f} {tbs:>8} {rg:>9.0f} {rg / sr:>8.2f}x "
               f"{'-' if not tb else f'{rg / tb:.2f}x':>9} {limit or 0:>7.0f} "
               f"{(rg / limit * 100 if limit else 0):>7.0f}% {kib:>8.0f}", flush=True)
         n *= 2

@@ -83,7 +83,7 @@ static int start_workers(rg_pool *p, unsigned threads)
     for (unsigned w = 0; w < p->m; w++)
         if (!(p->queues[w].ids = calloc(p->n, sizeof(int32_t))))
             return rg__error(RG_ENOMEM, "out of memory");
-    for (unsigned w = 0; w < p->m; w++) {
+    for (unsigned w = 1; w < p->m; w++) { /* lane 0 is the caller's */
         rg__worker_arg *arg = malloc(sizeof *arg);
         if (!arg)
             return rg__error(RG_ENOMEM, "out of memory");
@@ -93,7 +93,7 @@ static int start_workers(rg_pool *p, unsigned threads)
             free(arg);
             return rg__error(RG_ENOMEM, "cannot start worker thread %u", w);
         }
-        p->threads_started = (int)w + 1;
+        p->threads_started = (int)w;
     }
     return RG_OK;
 }
@@ -155,7 +155,7 @@ void rg_pool_free(rg_pool *p)
     p->stop = 1;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->lock);
-    for (int w = 0; w < p->threads_started; w++)
+    for (int w = 1; w <= p->threads_started; w++)
         pthread_join(p->threads[w], NULL);
     for (unsigned w = 0; p->queues && w < p->m; w++)
         free(p->queues[w].ids);
@@ -277,8 +277,12 @@ static int run_sync(rg_pool *p, int job, const int32_t *ids, size_t n, rg_pool_b
     for (size_t k = 0; k < n; k++)
         enqueue(p, ids ? ids[k] : (int32_t)k, job, (int64_t)k);
     pthread_cond_broadcast(&p->work);
-    while (p->sync_left)
-        pthread_cond_wait(&p->done, &p->lock);
+    while (p->sync_left) {
+        if (p->queues[0].count)
+            rg__pool_run_one(p, &p->queues[0]); /* the caller's own lane */
+        else
+            pthread_cond_wait(&p->done, &p->lock);
+    }
     int rc = take_error(p);
     pthread_mutex_unlock(&p->lock);
     if (out)
@@ -335,8 +339,12 @@ int rg_pool_recv(rg_pool *p, rg_pool_batch *out)
         return rg__error(RG_EMISUSE, "%zu steps in flight, fewer than the batch size %zu", p->in_flight, p->batch);
     size_t r = (size_t)((p->consumed / p->batch) % p->ring_len);
     pthread_mutex_lock(&p->lock);
-    while (p->ring_done[r] < p->batch)
-        pthread_cond_wait(&p->done, &p->lock);
+    while (p->ring_done[r] < p->batch) {
+        if (p->queues[0].count)
+            rg__pool_run_one(p, &p->queues[0]);
+        else
+            pthread_cond_wait(&p->done, &p->lock);
+    }
     p->ring_done[r] = 0;
     int rc = take_error(p);
     pthread_mutex_unlock(&p->lock);

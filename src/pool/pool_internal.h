@@ -44,7 +44,7 @@ struct rg_pool {
     /* workers */
     unsigned m;
     pthread_t *threads;
-    rg__queue *queues;      /* one per worker; env i belongs to worker i % m */
+    rg__queue *queues;      /* one per lane; env i belongs to lane i % m; lane 0 is the calling thread */
     pthread_mutex_t lock;
     pthread_cond_t work, done;
     int stop, threads_started;
@@ -67,6 +67,9 @@ typedef struct rg__worker_arg {
     unsigned index;
 } rg__worker_arg;
 void *rg__pool_worker(void *arg);
+/* Runs the next job of a queue (lock held; released while the job runs). Lane 0's queue is run this way by the
+ * calling thread while it waits, so a pool of M lanes has M - 1 worker threads. */
+void rg__pool_run_one(rg_pool *p, rg__queue *q);
 int rg__pre_init(rg_pool *p, const rg_pool_options *o);
 void rg__pre_free(rg_pool *p);
 /* Where env id writes its raw observation for a row. */

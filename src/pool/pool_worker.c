@@ -67,42 +67,48 @@ static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
     return rc;
 }
 
+/* Takes the next job of queue q and runs it (lock held on entry and on return; released while the job runs). */
+void rg__pool_run_one(rg_pool *p, rg__queue *q)
+{
+    int32_t id = q->ids[q->head];
+    q->head = (q->head + 1) % p->n;
+    q->count--;
+    int job = p->job[id];
+    rg__rows *rows;
+    size_t row, ring_batch;
+    claim(p, id, &rows, &row, &ring_batch);
+    pthread_mutex_unlock(&p->lock);
+    int rc = run_job(p, id, job, rows, row);
+    pthread_mutex_lock(&p->lock);
+    if (rc != RG_OK) {
+        p->ended[id] = 1; /* an env that failed starts over */
+        if (p->err_rc == RG_OK) {
+            p->err_rc = rc;
+            p->err_env = id;
+            snprintf(p->err_msg, sizeof p->err_msg, "%s", rg_error_last());
+        }
+    }
+    if (ring_batch == SIZE_MAX)
+        p->sync_left--;
+    else
+        p->ring_done[ring_batch]++;
+    pthread_cond_broadcast(&p->done);
+}
+
 void *rg__pool_worker(void *arg)
 {
     rg__worker_arg *wa = arg;
     rg_pool *p = wa->pool;
     rg__queue *q = &p->queues[wa->index];
+    free(wa);
     pthread_mutex_lock(&p->lock);
     for (;;) {
         while (!p->stop && q->count == 0)
             pthread_cond_wait(&p->work, &p->lock);
-        if (p->stop && q->count == 0)
+        if (p->stop)
             break;
-        int32_t id = q->ids[q->head];
-        q->head = (q->head + 1) % p->n;
-        q->count--;
-        int job = p->job[id];
-        rg__rows *rows;
-        size_t row, ring_batch;
-        claim(p, id, &rows, &row, &ring_batch);
-        pthread_mutex_unlock(&p->lock);
-        int rc = run_job(p, id, job, rows, row);
-        pthread_mutex_lock(&p->lock);
-        if (rc != RG_OK) {
-            p->ended[id] = 1; /* an env that failed starts over */
-            if (p->err_rc == RG_OK) {
-                p->err_rc = rc;
-                p->err_env = id;
-                snprintf(p->err_msg, sizeof p->err_msg, "%s", rg_error_last());
-            }
-        }
-        if (ring_batch == SIZE_MAX)
-            p->sync_left--;
-        else
-            p->ring_done[ring_batch]++;
-        pthread_cond_broadcast(&p->done);
+        rg__pool_run_one(p, q);
     }
     pthread_mutex_unlock(&p->lock);
-    free(wa);
     return NULL;
 }
