@@ -37,27 +37,6 @@ PyObject *rgpy_env_info(rgpy_Env *self)
     return info;
 }
 
-static int parse_seed(PyObject *seed, int *seeded, uint64_t *value)
-{
-    *seeded = 0;
-    *value = 0;
-    if (!seed || seed == Py_None)
-        return 0;
-    if (!PyLong_Check(seed) && !PyIndex_Check(seed)) {
-        PyErr_Format(PyExc_TypeError, "seed must be an int or None, not %.100s", Py_TYPE(seed)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(seed);
-    if (!i)
-        return -1;
-    unsigned long long v = PyLong_AsUnsignedLongLongMask(i); /* any int: its low 64 bits */
-    Py_DECREF(i);
-    if (v == (unsigned long long)-1 && PyErr_Occurred())
-        return -1;
-    *seeded = 1;
-    *value = v;
-    return 0;
-}
 
 /* reset(seed=None) -> (obs, info) */
 static PyObject *Env_reset(rgpy_Env *self, PyObject *args, PyObject *kwargs)
@@ -66,7 +45,7 @@ static PyObject *Env_reset(rgpy_Env *self, PyObject *args, PyObject *kwargs)
     PyObject *seed = Py_None;
     int seeded;
     uint64_t value;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kw, &seed) || parse_seed(seed, &seeded, &value) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kw, &seed) || rgpy_parse_seed(seed, &seeded, &value) ||
         rgpy_env_usable(self))
         return NULL;
     PyArrayObject *obs = rgpy_env_new_obs(self);

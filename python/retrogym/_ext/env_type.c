@@ -30,20 +30,7 @@ PyArrayObject *rgpy_env_new_obs(rgpy_Env *self)
 static void env_log(rg_log_level level, const char *message, void *user)
 {
     rgpy_Env *self = user;
-    PyGILState_STATE g = PyGILState_Ensure();
-    if (self->log_on && self->log_fn) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyObject *text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
-        PyObject *r = text ? PyObject_CallFunction(self->log_fn, "iO", (int)level, text) : NULL;
-        Py_XDECREF(text);
-        if (r)
-            Py_DECREF(r);
-        else
-            PyErr_Clear();
-        PyErr_Restore(type, value, tb);
-    }
-    PyGILState_Release(g);
+    rgpy_forward_log(self->log_fn, self->log_on, level, message);
 }
 
 /* Core options as a list of (key, value) str pairs kept alive while the environment is created. */

@@ -100,4 +100,8 @@ extern PyTypeObject rgpy_PoolType;
         (self)->busy = 0;                                                                                          \
     } while (0)
 
+/* common.c */
+void rgpy_forward_log(PyObject *log_fn, int log_on, rg_log_level level, const char *message);
+int rgpy_parse_seed(PyObject *seed, int *seeded, uint64_t *value);
+
 #endif

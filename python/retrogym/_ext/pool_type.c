@@ -50,20 +50,7 @@ static int pool_usable(rgpy_Pool *self)
 static void pool_log(rg_log_level level, const char *message, void *user)
 {
     rgpy_Pool *self = user;
-    PyGILState_STATE g = PyGILState_Ensure();
-    if (self->log_on && self->log_fn) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyObject *text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
-        PyObject *r = text ? PyObject_CallFunction(self->log_fn, "iO", (int)level, text) : NULL;
-        Py_XDECREF(text);
-        if (r)
-            Py_DECREF(r);
-        else
-            PyErr_Clear();
-        PyErr_Restore(type, value, tb);
-    }
-    PyGILState_Release(g);
+    rgpy_forward_log(self->log_fn, self->log_on, level, message);
 }
 
 /* Frees the pool without the GIL (waits for steps in flight). */
@@ -177,27 +164,6 @@ static int pool_open(rgpy_Pool *self, uint64_t seed)
     return 0;
 }
 
-static int parse_seed(PyObject *seed, int *seeded, uint64_t *value)
-{
-    *seeded = 0;
-    *value = 0;
-    if (!seed || seed == Py_None)
-        return 0;
-    if (PyBool_Check(seed) || !PyIndex_Check(seed)) {
-        PyErr_Format(PyExc_TypeError, "seed must be an int or None, not %.100s", Py_TYPE(seed)->tp_name);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(seed);
-    if (!i)
-        return -1;
-    unsigned long long v = PyLong_AsUnsignedLongLongMask(i); /* any int: its low 64 bits */
-    Py_DECREF(i);
-    if (v == (unsigned long long)-1 && PyErr_Occurred())
-        return -1;
-    *seeded = 1;
-    *value = v;
-    return 0;
-}
 
 /* Environment ids from any 1-d integer sequence, checked (in range, no repeats); a PyMem buffer or NULL. */
 static int32_t *parse_ids(rgpy_Pool *self, PyObject *obj, size_t *count)
@@ -451,7 +417,7 @@ static int Pool_init(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
     }
     int seeded;
     uint64_t seed_value;
-    if (parse_seed(seed, &seeded, &seed_value))
+    if (rgpy_parse_seed(seed, &seeded, &seed_value))
         return -1;
     /* the per-env options: one dict for all, or one per env; copied so later changes by the caller do not count */
     PyObject *seq = NULL;
@@ -527,7 +493,7 @@ static PyObject *Pool_reset(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
     int seeded;
     uint64_t value;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", kw, &seed, &ids_obj) ||
-        parse_seed(seed, &seeded, &value) || pool_usable(self))
+        rgpy_parse_seed(seed, &seeded, &value) || pool_usable(self))
         return NULL;
     if (self->n_inflight) {
         PyErr_Format(PyExc_RuntimeError, "%zu asynchronous steps are in flight: recv() them first", self->n_inflight);
