@@ -99,7 +99,7 @@ int rg_pool_send(rg_pool *pool, const int64_t *actions, const int32_t *env_ids, 
 /**
  * Waits for the first batch_size environments to finish their queued steps and returns them.
  * @return RG_OK; RG_EMISUSE (fewer steps in flight than batch_size); an environment's error, with its id in the
- *         message (that environment needs a reset)
+ *         message (that environment's next job resets it, whatever the autoreset mode)
  */
 int rg_pool_recv(rg_pool *pool, rg_pool_batch *out);
 

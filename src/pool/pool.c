@@ -123,9 +123,10 @@ int rg_pool_create(rg_pool **out, const rg_pool_options *opts)
     p->ended = calloc(p->n, 1);
     p->seeded = calloc(p->n, 1);
     p->flying = calloc(p->n, 1);
+    p->failed = calloc(p->n, 1);
     p->ring = calloc(p->ring_len, sizeof *p->ring);
     p->ring_done = calloc(p->ring_len, sizeof *p->ring_done);
-    if (!p->envs || !p->job || !p->row || !p->ended || !p->seeded || !p->flying || !p->ring || !p->ring_done)
+    if (!p->envs || !p->job || !p->row || !p->ended || !p->seeded || !p->flying || !p->failed || !p->ring || !p->ring_done)
         rc = rg__error(RG_ENOMEM, "out of memory");
     if (rc == RG_OK)
         rc = open_envs(p, opts);
@@ -176,6 +177,7 @@ void rg_pool_free(rg_pool *p)
     free(p->ended);
     free(p->seeded);
     free(p->flying);
+    free(p->failed);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->done);

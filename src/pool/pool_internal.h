@@ -33,6 +33,7 @@ struct rg_pool {
     int64_t *row;           /* >= 0: the row of the synchronous buffer; -1: a slot of the async ring */
     uint8_t *ended;         /* NEXT_STEP: the env's episode ended; its next step resets it */
     uint8_t *seeded;        /* the env's first reset happened */
+    uint8_t *failed;        /* the env's last job failed: its next job resets it, in every autoreset mode */
     uint8_t *flying;        /* an async step of the env is in flight or not yet received */
     rg__rows sync;          /* n rows */
     rg__rows *ring;         /* ring_len batches of `batch` rows */

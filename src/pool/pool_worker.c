@@ -31,10 +31,11 @@ static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
     rows->terminated[row] = rows->truncated[row] = rows->has_final[row] = 0;
     rows->ids[row] = id;
     int rc;
-    if (job == JOB_RESET || (p->autoreset == RG_AUTORESET_NEXT_STEP && p->ended[id])) {
+    if (job == JOB_RESET || p->failed[id] || (p->autoreset == RG_AUTORESET_NEXT_STEP && p->ended[id])) {
         rc = rg_env_reset(env, !p->seeded[id], p->seed + (uint64_t)id, raw, p->raw_size);
         p->seeded[id] = 1;
         p->ended[id] = 0;
+        p->failed[id] = 0;
         if (rc == RG_OK) {
             rg__pre_push(p, id, 1);
             rg__pre_gather(p, id, obs);
@@ -81,7 +82,7 @@ void rg__pool_run_one(rg_pool *p, rg__queue *q)
     int rc = run_job(p, id, job, rows, row);
     pthread_mutex_lock(&p->lock);
     if (rc != RG_OK) {
-        p->ended[id] = 1; /* an env that failed starts over */
+        p->failed[id] = 1; /* an env that failed starts over with its next job */
         if (p->err_rc == RG_OK) {
             p->err_rc = rc;
             p->err_env = id;

@@ -285,6 +285,16 @@ static void worker_errors_and_shutdown(void **state)
     assert_int_equal(rg_pool_reset(p, NULL, 0, &b), RG_OK);
     assert_memory_equal(keep, b.obs, N * size);
     free(keep);
+    /* in SAME_STEP mode too, a failed env starts over with its next step */
+    rg_pool *same = make_pool(&eo, 2, 0, RG_AUTORESET_SAME_STEP);
+    assert_int_equal(rg_pool_reset(same, NULL, 0, &b), RG_OK);
+    int64_t bad_acts[N] = {1, 99, 2, 3};
+    assert_int_equal(rg_pool_step(same, bad_acts, &b), RG_ERANGE);
+    bad_acts[1] = 1;
+    assert_int_equal(rg_pool_step(same, bad_acts, &b), RG_OK);
+    assert_int_equal(rg_env_episode_steps(rg_pool_env(same, 1)), 0);
+    assert_int_equal(rg_env_episode_steps(rg_pool_env(same, 0)), 2);
+    rg_pool_free(same);
     /* shut down with steps queued */
     int32_t ids[N] = {0, 1, 2, 3};
     assert_int_equal(rg_pool_send(p, acts, ids, N), RG_OK);
