@@ -55,6 +55,12 @@ char *rg__asprintf(const char *fmt, ...) RG_PRINTF(1, 2);
  * RG_ENOMEM leaves the array as it was. */
 int rg__reserve(void *items, size_t *cap, size_t need, size_t elem);
 
+/* A double truncated to int64 as C would, with 0 for NaN and values outside int64 (no undefined behaviour). */
+static inline int64_t rg__double_to_i64(double d)
+{
+    return (d > -9223372036854775808.0 && d < 9223372036854775808.0) ? (int64_t)d : 0;
+}
+
 /* Snapshot streams. A writer with p == NULL only counts (len is the size needed); overflow marks a short buffer. */
 typedef struct rg__wbuf {
     uint8_t *p;

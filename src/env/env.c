@@ -198,8 +198,7 @@ int rg_env_info_at(const rg_env *env, size_t i, const char **name, int64_t *valu
     int rc = rg_gamedata_custom_at(env->gd, i - nv, name, &cv);
     if (rc != RG_OK)
         return rc;
-    double d = cv.number;
-    *value = (d > -9223372036854775808.0 && d < 9223372036854775808.0) ? (int64_t)d : 0;
+    *value = rg__double_to_i64(cv.number);
     return RG_OK;
 }
 

@@ -60,8 +60,7 @@ static int measure(const rg_gamedata *gd, long idx, const char *name, rg_measure
     if (rg_gamedata_custom_get(gd, name, &cv) != RG_OK)
         return rg__error(RG_ENOTFOUND, "scenario variable \"%s\" is not defined in the game data", name);
     /* custom variables have no history: their delta is 0 */
-    double d = cv.number;
-    *v = m == RG_MEASURE_DELTA ? 0 : (d > -9223372036854775808.0 && d < 9223372036854775808.0) ? (int64_t)d : 0;
+    *v = m == RG_MEASURE_DELTA ? 0 : rg__double_to_i64(cv.number);
     return RG_OK;
 }
 

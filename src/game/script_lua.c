@@ -123,7 +123,7 @@ static int data_newindex(lua_State *L)
     long i = rg__gd_index(ctx->gd, name);
     if (i >= 0) {
         double d = t == LUA_TNUMBER ? lua_tonumber(L, 3) : t == LUA_TBOOLEAN ? lua_toboolean(L, 3) : 0;
-        int64_t v = (d > -9223372036854775808.0 && d < 9223372036854775808.0) ? (int64_t)d : 0;
+        int64_t v = rg__double_to_i64(d);
         if (rg__gd_set_at(ctx->gd, (size_t)i, v) != RG_OK)
             return luaL_error(L, "%s", rg_error_last());
         return 0;

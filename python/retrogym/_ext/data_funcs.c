@@ -158,6 +158,18 @@ static PyObject *data_list_scenarios(PyObject *mod, PyObject *args)
     return game_list(args, rg_data_list_scenarios);
 }
 
+/* A found path as str (freeing it); RG_ENOTFOUND gives None when missing_is_none, any other failure raises. */
+static PyObject *path_result(int rc, char *path, int missing_is_none)
+{
+    if (rc == RG_ENOTFOUND && missing_is_none)
+        Py_RETURN_NONE;
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    PyObject *out = PyUnicode_DecodeFSDefault(path);
+    free(path);
+    return out;
+}
+
 /* file_path(root, custom, game, file, flags) -> str or None. */
 static PyObject *data_file_path(PyObject *mod, PyObject *args)
 {
@@ -173,13 +185,7 @@ static PyObject *data_file_path(PyObject *mod, PyObject *args)
     char *path = NULL;
     int rc = rg_data_file_path(dp, game, file, f, &path);
     rg_datapaths_free(dp);
-    if (rc == RG_ENOTFOUND)
-        Py_RETURN_NONE;
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    PyObject *out = PyUnicode_DecodeFSDefault(path);
-    free(path);
-    return out;
+    return path_result(rc, path, 1);
 }
 
 /* rom_path(root, custom, game, flags) -> str; FileNotFoundError "No romfiles found for game". */
@@ -197,11 +203,7 @@ static PyObject *data_rom_path(PyObject *mod, PyObject *args)
     char *path = NULL;
     int rc = rg_data_rom_path(dp, game, f, &path);
     rg_datapaths_free(dp);
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    PyObject *out = PyUnicode_DecodeFSDefault(path);
-    free(path);
-    return out;
+    return path_result(rc, path, 0);
 }
 
 /* default_state(root, custom, game, players, flags) -> str or None. */
