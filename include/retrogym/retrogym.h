@@ -19,6 +19,7 @@
 #include "gamedata.h"
 #include "integration.h"
 #include "log.h"
+#include "movie.h"
 #include "pool.h"
 #include "scenario.h"
 #include "system.h"

@@ -24,6 +24,19 @@ done
 built=$(find "$out" -maxdepth 1 -type f | wc -l)
 if [ "$built" -ne "$count" ]; then echo "FAIL: built $built images, $count committed"; status=1; fi
 [ "$count" -eq 10 ] || { echo "FAIL: expected 10 committed images, found $count"; status=1; }
+# The Atari 2600 feature ROMs (tests/roms/a26/features) live one folder down, in bin/a26.
+a26count=0
+for f in "$src"/tests/roms/bin/a26/*.a26; do
+  [ -f "$f" ] || continue
+  a26count=$((a26count + 1))
+  name=$(basename "$f")
+  if ! cmp -s "$f" "$out/a26/$name"; then echo "FAIL: a26/$name differs from its rebuild"; status=1; fi
+done
+a26built=$(find "$out/a26" -maxdepth 1 -type f -name '*.a26' 2>/dev/null | wc -l)
+if [ "$a26built" -ne "$a26count" ] || [ "$a26count" -eq 0 ]; then
+  echo "FAIL: built $a26built 2600 feature images, $a26count committed"; status=1
+fi
+count=$((count + a26count))
 if ! make -s -C "$src/games/starcatcher" OUT="$out/starcatcher" >"$out.log" 2>&1; then
   cat "$out.log"; rm -f "$out.log"; echo "FAIL: the StarCatcher build failed"; exit 1
 fi

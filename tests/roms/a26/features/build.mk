@@ -1,0 +1,14 @@
+# Atari 2600 TIA/RIOT feature ROMs (see the description at the top of each .asm and features.json): dasm straight
+# to raw 4 KiB images in bin/a26/, checked like test.a26 (exactly 4 KiB, RESET and IRQ vectors into $F000-$FFFF).
+A26F_DIR := $(SRC)/a26/features
+A26F_OBJ := $(OBJ)/a26f
+A26F_NAMES := playfield players missiles_ball hmove hmove_midline positions collisions timer input
+ROMS += $(patsubst %,$(OUT)/a26/%.a26,$(A26F_NAMES))
+
+$(OUT)/a26/%.a26: $(A26F_DIR)/%.asm $(A26F_DIR)/a26.inc $(A26F_DIR)/build.mk
+	@mkdir -p $(A26F_OBJ) $(OUT)/a26
+	dasm $< -f3 -v0 -R -E2 -I$(A26F_DIR) -o$(A26F_OBJ)/$*.a26
+	test "$$(wc -c < $(A26F_OBJ)/$*.a26)" -eq 4096
+	for at in 4093 4095; do test "$$(od -An -tu1 -j$$at -N1 $(A26F_OBJ)/$*.a26)" -ge 240 || exit 1; done
+	cp $(A26F_OBJ)/$*.a26 $@
+	chmod 644 $@
