@@ -24,7 +24,7 @@ PYTHON_RL := stable-baselines3
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: bench-pool bench-env all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: bench-pool bench-env bench-memory all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -112,6 +112,11 @@ bench-pool: venv python build
 	@.venv-turbo/bin/python -c "import stable_retro" 2>/dev/null || .venv-turbo/bin/python -m pip install -q \
 	  stable-retro-turbo numpy || echo "warning: stable-retro-turbo not installed: its column stays empty"
 	$(VENV)/bin/python bench/bench_pool.py
+
+# Host memory per environment: the core alone, an env, an env in a pool; one process per kind (docs/performance.md).
+bench-memory: build
+	@for kind in emu env pool; do ./$(BUILD)/bench/bench_memory 16 StarCatcher-Nes $$kind | \
+	  if [ $$kind = emu ]; then cat; else tail -1; fi; done
 
 # retrogym against stable-retro on stable-retro's own cores (docs/performance.md); needs .venv with both.
 bench-env: venv python build

@@ -1,5 +1,6 @@
-"""Vector-environment throughput: retrogym's C pool against stable-retro under gymnasium's AsyncVectorEnv
-(one subprocess per environment) and against stable-retro-turbo's native RetroVecEnv, side by side in one run, on
+"""Vector-environment throughput: retrogym's C pool against stable-retro under gymnasium's AsyncVectorEnv and
+stable-baselines3's SubprocVecEnv (one subprocess per environment; SB3 only when installed, `make venv-rl`) and
+against stable-retro-turbo's native RetroVecEnv, side by side in one run, on
 the same core and ROM (Airstriker-Genesis on stable-retro's genesis_plus_gx), for num_envs in {1, 2, 4, 8, 16}.
 
 stable-retro-turbo installs a module named `stable_retro` too, so it lives in its own environment (.venv-turbo,
@@ -72,6 +73,25 @@ def bench_stable_retro(n, seconds):
     return rate
 
 
+def bench_sb3(n, seconds):
+    """stable-retro under stable-baselines3's SubprocVecEnv (None when SB3 is not installed: `make venv-rl`)."""
+    try:
+        from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    except ImportError:
+        return None
+    import stable_retro as retro
+
+    def make():
+        return retro.make(GAME, state=STATE, use_restricted_actions=retro.Actions.ALL, render_mode=None)
+    env = SubprocVecEnv([make] * n, start_method="fork") if n > 1 else DummyVecEnv([make])
+    env.seed(0)
+    env.reset()
+    nb = env.action_space.shape[0]
+    rate = timed(lambda a: env.step(a), n, seconds, nb)
+    env.close()
+    return rate
+
+
 def rss_kib():
     with open("/proc/self/status") as f:
         for line in f:
@@ -122,11 +142,12 @@ def main():
     cpus = os.cpu_count()
     print(f"{GAME} {STATE} on genesis_plus_gx (stable-retro's core); RGB observations, 1 frame per step; "
           f"{args.seconds:g} s per measurement; {cpus} CPUs; raw core {raw:.0f} frames/s")
-    print(f"{'envs':>4} {'stable-retro Async':>18} {'turbo':>8} {'retrogym':>9} {'vs Async':>9} {'vs turbo':>9} "
-          f"{'limit':>7} {'of limit':>8} {'KiB/env':>8}")
+    print(f"{'envs':>4} {'stable-retro Async':>18} {'SB3 Subproc':>11} {'turbo':>8} {'retrogym':>9} {'vs Async':>9} "
+          f"{'vs SB3':>7} {'vs turbo':>9} {'limit':>7} {'of limit':>8} {'KiB/env':>8}")
     n = 1
     while n <= args.max_envs:
         sr = bench_stable_retro(n, args.seconds)
+        sb = bench_sb3(n, args.seconds)
         tb = None
         if os.path.exists(turbo_py):
             out = subprocess.run([turbo_py, __file__, "--turbo", str(n), "--seconds", str(args.seconds), "--rom",
@@ -138,7 +159,9 @@ def main():
         rg, kib = bench_retrogym(n, args.seconds)
         limit = raw * min(n, cpus) if raw else None
         tbs = "-" if tb is None else f"{tb:.0f}"
-        print(f"{n:>4} {sr:>18.0f} {tbs:>8} {rg:>9.0f} {rg / sr:>8.2f}x "
+        sbs = "-" if sb is None else f"{sb:.0f}"
+        print(f"{n:>4} {sr:>18.0f} {sbs:>11} {tbs:>8} {rg:>9.0f} {rg / sr:>8.2f}x "
+              f"{'-' if not sb else f'{rg / sb:.2f}x':>7} "
               f"{'-' if not tb else f'{rg / tb:.2f}x':>9} {limit or 0:>7.0f} "
               f"{(rg / limit * 100 if limit else 0):>7.0f}% {kib:>8.0f}", flush=True)
         n *= 2

@@ -65,7 +65,22 @@ typedef struct rg_pool_batch {
     const int32_t *env_ids;
     const uint8_t *final_obs;   /**< SAME_STEP: count x obs_size, the ended episode's last observation */
     const uint8_t *has_final;   /**< SAME_STEP: 1 in rows whose episode ended (and was reset) */
+    /* Info: the game variables (rg_pool_info_name), one int64 column each, written by the workers. A value is
+     * meaningful where its valid byte is 1 (0: the row's env has no such variable, or could not read it). */
+    size_t n_info;                    /**< columns */
+    const int64_t *info;              /**< count x n_info */
+    const uint8_t *info_valid;        /**< count x n_info */
+    const int64_t *final_info;        /**< SAME_STEP: count x n_info, the ended episode's last info (has_final rows) */
+    const uint8_t *final_info_valid;  /**< SAME_STEP: count x n_info */
 } rg_pool_batch;
+
+/**
+ * The info columns: the union of the environments' data.json variables, in name order, fixed at creation (custom
+ * variables a script adds later are not columns; read them from the env).
+ */
+size_t rg_pool_info_count(const rg_pool *pool);
+/** Column j's variable name, or NULL. */
+const char *rg_pool_info_name(const rg_pool *pool, size_t j);
 
 /**
  * Creates the environments (every one must have the same observation size and action length) and the workers.
@@ -91,6 +106,11 @@ int rg_pool_reset(rg_pool *pool, const int32_t *ids, size_t n, rg_pool_batch *ou
 int rg_pool_seed(rg_pool *pool, uint64_t seed);
 /** Steps every environment with actions[i * action_length ...] and waits; rows in environment order. */
 int rg_pool_step(rg_pool *pool, const int64_t *actions, rg_pool_batch *out);
+/**
+ * rg_pool_step with the observations written by the workers straight into obs (num_envs x obs_size bytes, the
+ * caller's; NULL: the pool's buffer): no copy afterwards. out->obs points to obs; the other results are the pool's.
+ */
+int rg_pool_step_into(rg_pool *pool, const int64_t *actions, uint8_t *obs, rg_pool_batch *out);
 /**
  * Queues steps for some environments (actions row k for env_ids[k]); returns at once.
  * @return RG_OK; RG_ERANGE (an id out of range); RG_EINVAL (an id given twice); RG_EMISUSE (an env already in flight)

@@ -6,7 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size)
+/* How long a thread with nothing to do spins before it sleeps (see rg_pool.work_seq). */
+#define RG__POOL_SPIN_NS 50000L
+
+int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size, size_t n_info)
 {
     memset(r, 0, sizeof *r);
     r->cap = rows;
@@ -17,7 +20,13 @@ int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size)
     r->has_final = calloc(rows, 1);
     r->rewards = calloc(rows * RG_SCENARIO_MAX_PLAYERS, sizeof *r->rewards);
     r->ids = calloc(rows, sizeof *r->ids);
-    if (!r->obs || !r->final_obs || !r->terminated || !r->truncated || !r->has_final || !r->rewards || !r->ids)
+    size_t cells = rows * (n_info ? n_info : 1);
+    r->info = calloc(cells, sizeof *r->info);
+    r->final_info = calloc(cells, sizeof *r->final_info);
+    r->info_valid = calloc(cells, 1);
+    r->final_info_valid = calloc(cells, 1);
+    if (!r->obs || !r->final_obs || !r->terminated || !r->truncated || !r->has_final || !r->rewards || !r->ids ||
+        !r->info || !r->final_info || !r->info_valid || !r->final_info_valid)
         return rg__error(RG_ENOMEM, "out of memory for %zu result rows", rows);
     return RG_OK;
 }
@@ -31,6 +40,10 @@ void rg__rows_free(rg__rows *r)
     free(r->has_final);
     free(r->rewards);
     free(r->ids);
+    free(r->info);
+    free(r->final_info);
+    free(r->info_valid);
+    free(r->final_info_valid);
     memset(r, 0, sizeof *r);
 }
 
@@ -76,6 +89,7 @@ static int start_workers(rg_pool *p, unsigned threads)
     p->m = threads ? threads : (unsigned)(cpus > 0 ? cpus : 1);
     if (p->m > p->n)
         p->m = (unsigned)p->n;
+    p->spin_ns = p->m > 1 && (long)p->m <= cpus ? RG__POOL_SPIN_NS : 0;
     p->queues = calloc(p->m, sizeof *p->queues);
     p->threads = calloc(p->m, sizeof *p->threads);
     if (!p->queues || !p->threads)
@@ -132,12 +146,14 @@ int rg_pool_create(rg_pool **out, const rg_pool_options *opts)
         rc = open_envs(p, opts);
     if (rc == RG_OK)
         rc = rg__pre_init(p, opts);
+    if (rc == RG_OK)
+        rc = rg__info_init(p);
     if (rc == RG_OK && !(p->actions = calloc(p->n * (p->act_len ? p->act_len : 1), sizeof *p->actions)))
         rc = rg__error(RG_ENOMEM, "out of memory");
     if (rc == RG_OK)
-        rc = rg__rows_alloc(&p->sync, p->n, p->obs_size);
+        rc = rg__rows_alloc(&p->sync, p->n, p->obs_size, p->n_info);
     for (size_t r = 0; rc == RG_OK && r < p->ring_len; r++)
-        rc = rg__rows_alloc(&p->ring[r], p->batch, p->obs_size);
+        rc = rg__rows_alloc(&p->ring[r], p->batch, p->obs_size, p->n_info);
     if (rc == RG_OK)
         rc = start_workers(p, opts->num_threads);
     if (rc != RG_OK) {
@@ -154,7 +170,7 @@ void rg_pool_free(rg_pool *p)
         return;
     pthread_mutex_lock(&p->lock);
     p->stop = 1;
-    pthread_cond_broadcast(&p->work);
+    rg__pool_wake(p);
     pthread_mutex_unlock(&p->lock);
     for (int w = 1; w <= p->threads_started; w++)
         pthread_join(p->threads[w], NULL);
@@ -165,6 +181,7 @@ void rg_pool_free(rg_pool *p)
     for (size_t i = 0; p->envs && i < p->n; i++)
         rg_env_free(p->envs[i]);
     rg__pre_free(p);
+    rg__info_free(p);
     rg__rows_free(&p->sync);
     for (size_t r = 0; p->ring && r < p->ring_len; r++)
         rg__rows_free(&p->ring[r]);
@@ -225,9 +242,14 @@ static int take_error(rg_pool *p)
     return rc;
 }
 
-static void fill_batch(const rg__rows *r, size_t count, rg_pool_batch *out)
+static void fill_batch(const rg_pool *p, const rg__rows *r, size_t count, rg_pool_batch *out)
 {
     out->count = count;
+    out->n_info = p->n_info;
+    out->info = r->info;
+    out->info_valid = r->info_valid;
+    out->final_info = r->final_info;
+    out->final_info_valid = r->final_info_valid;
     out->obs = r->obs;
     out->final_obs = r->final_obs;
     out->rewards = r->rewards;
@@ -269,26 +291,31 @@ int rg_pool_seed(rg_pool *p, uint64_t seed)
     return RG_OK;
 }
 
-/* Runs one synchronous job per listed env (all when ids is NULL) and waits for them. */
-static int run_sync(rg_pool *p, int job, const int32_t *ids, size_t n, rg_pool_batch *out)
+/* Runs one synchronous job per listed env (all when ids is NULL) and waits for them; observations go to obs_dst
+ * when given (the caller's array), else to the pool's rows. */
+static int run_sync(rg_pool *p, int job, const int32_t *ids, size_t n, uint8_t *obs_dst, rg_pool_batch *out)
 {
     if (p->in_flight)
         return rg__error(RG_EMISUSE, "%zu asynchronous steps are in flight: rg_pool_recv them first", p->in_flight);
+    uint8_t *own = p->sync.obs;
     pthread_mutex_lock(&p->lock);
+    if (obs_dst)
+        p->sync.obs = obs_dst; /* read by the workers when their jobs start, all before this call returns */
     p->sync_left = n;
     for (size_t k = 0; k < n; k++)
         enqueue(p, ids ? ids[k] : (int32_t)k, job, (int64_t)k);
-    pthread_cond_broadcast(&p->work);
+    rg__pool_wake(p);
     while (p->sync_left) {
         if (p->queues[0].count)
             rg__pool_run_one(p, &p->queues[0]); /* the caller's own lane */
         else
-            pthread_cond_wait(&p->done, &p->lock);
+            rg__pool_wait(p, &p->done, &p->done_seq);
     }
     int rc = take_error(p);
     pthread_mutex_unlock(&p->lock);
     if (out)
-        fill_batch(&p->sync, n, out);
+        fill_batch(p, &p->sync, n, out);
+    p->sync.obs = own;
     return rc;
 }
 
@@ -301,15 +328,20 @@ int rg_pool_reset(rg_pool *p, const int32_t *ids, size_t n, rg_pool_batch *out)
     if (n > p->n)
         return rg__error(RG_EINVAL, "%zu ids for %zu environments", n, p->n);
     int rc = ids ? valid_ids(p, ids, n) : RG_OK;
-    return rc == RG_OK ? run_sync(p, JOB_RESET, ids, n, out) : rc;
+    return rc == RG_OK ? run_sync(p, JOB_RESET, ids, n, NULL, out) : rc;
 }
 
 int rg_pool_step(rg_pool *p, const int64_t *actions, rg_pool_batch *out)
 {
+    return rg_pool_step_into(p, actions, NULL, out);
+}
+
+int rg_pool_step_into(rg_pool *p, const int64_t *actions, uint8_t *obs, rg_pool_batch *out)
+{
     if (!p || !actions)
         return rg__error(RG_EINVAL, "rg_pool_step: NULL argument");
     memcpy(p->actions, actions, p->n * p->act_len * sizeof *actions);
-    return run_sync(p, JOB_STEP, NULL, p->n, out);
+    return run_sync(p, JOB_STEP, NULL, p->n, obs, out);
 }
 
 int rg_pool_send(rg_pool *p, const int64_t *actions, const int32_t *ids, size_t n)
@@ -328,7 +360,7 @@ int rg_pool_send(rg_pool *p, const int64_t *actions, const int32_t *ids, size_t 
         enqueue(p, ids[k], JOB_STEP, -1);
     }
     p->in_flight += n;
-    pthread_cond_broadcast(&p->work);
+    rg__pool_wake(p);
     pthread_mutex_unlock(&p->lock);
     return RG_OK;
 }
@@ -345,7 +377,7 @@ int rg_pool_recv(rg_pool *p, rg_pool_batch *out)
         if (p->queues[0].count)
             rg__pool_run_one(p, &p->queues[0]);
         else
-            pthread_cond_wait(&p->done, &p->lock);
+            rg__pool_wait(p, &p->done, &p->done_seq);
     }
     p->ring_done[r] = 0;
     int rc = take_error(p);
@@ -354,6 +386,6 @@ int rg_pool_recv(rg_pool *p, rg_pool_batch *out)
     p->in_flight -= p->batch;
     for (size_t k = 0; k < p->batch; k++)
         p->flying[p->ring[r].ids[k]] = 0;
-    fill_batch(&p->ring[r], p->batch, out);
+    fill_batch(p, &p->ring[r], p->batch, out);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <retrogym/pool.h>
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 enum { JOB_STEP = 1, JOB_RESET = 2 };
 
@@ -14,6 +15,8 @@ enum { JOB_STEP = 1, JOB_RESET = 2 };
 typedef struct rg__rows {
     uint8_t *obs, *final_obs, *terminated, *truncated, *has_final;
     float *rewards;
+    int64_t *info, *final_info; /* rows x n_info */
+    uint8_t *info_valid, *final_info_valid;
     int32_t *ids;
     size_t cap;
 } rg__rows;
@@ -49,6 +52,10 @@ struct rg_pool {
     pthread_mutex_t lock;
     pthread_cond_t work, done;
     int stop, threads_started;
+    /* Bumped (under the lock) whenever work is queued / a job finishes: a thread about to sleep spins on them for a
+     * few microseconds first, which saves the wake-up latency between steps (off when lanes outnumber CPUs). */
+    atomic_ulong work_seq, done_seq;
+    long spin_ns;
     /* preprocessing (pool_preproc.c) */
     size_t raw_size, frame_size;
     unsigned src_h, src_w, src_c, out_h, out_w, out_c, stack;
@@ -57,6 +64,11 @@ struct rg_pool {
     uint8_t *scratch;       /* n x raw_size: where envs write when preprocessing */
     uint8_t *frames;        /* n x stack x frame_size: each env's ring of frames */
     unsigned *stack_head;   /* per env: the ring slot the next frame goes to (= the oldest frame) */
+    /* info columns (pool_info.c) */
+    size_t n_info;
+    char **info_names;      /* sorted union of the envs' data.json variables */
+    size_t *info_off;       /* n + 1: env i's variables map through info_col[info_off[i] ...] */
+    size_t *info_col;       /* the column of each env variable (SIZE_MAX: none) */
     /* the first error since the last call */
     int err_rc, err_env;
     char err_msg[512];
@@ -71,6 +83,10 @@ void *rg__pool_worker(void *arg);
 /* Runs the next job of a queue (lock held; released while the job runs). Lane 0's queue is run this way by the
  * calling thread while it waits, so a pool of M lanes has M - 1 worker threads. */
 void rg__pool_run_one(rg_pool *p, rg__queue *q);
+/* Waits on cond (lock held) after spinning up to p->spin_ns for *seq to move on from its value now. */
+void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq);
+/* Wakes the threads waiting for work (lock held). */
+void rg__pool_wake(rg_pool *p);
 int rg__pre_init(rg_pool *p, const rg_pool_options *o);
 void rg__pre_free(rg_pool *p);
 /* Where env id writes its raw observation for a row. */
@@ -80,7 +96,11 @@ void rg__pre_push(rg_pool *p, int32_t id, int reset);
 /* Writes env id's stacked observation, oldest frame first. */
 void rg__pre_gather(const rg_pool *p, int32_t id, uint8_t *dst);
 void rg__pre_clip(const rg_pool *p, float *rewards);
-int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size);
+int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size, size_t n_info);
+int rg__info_init(rg_pool *p);
+void rg__info_free(rg_pool *p);
+/* Writes env id's current info into one row's columns. */
+void rg__info_write(const rg_pool *p, int32_t id, int64_t *values, uint8_t *valid);
 void rg__rows_free(rg__rows *r);
 
 #endif

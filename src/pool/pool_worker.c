@@ -1,6 +1,8 @@
 /* The workers: each steps or resets the environments it owns, writing results straight into their rows. */
+#define _POSIX_C_SOURCE 200809L
 #include "pool_internal.h"
 
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,8 @@ static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
     memset(rewards, 0, RG_SCENARIO_MAX_PLAYERS * sizeof *rewards);
     rows->terminated[row] = rows->truncated[row] = rows->has_final[row] = 0;
     rows->ids[row] = id;
+    int64_t *info = rows->info + row * p->n_info;
+    uint8_t *valid = rows->info_valid + row * p->n_info;
     int rc;
     if (job == JOB_RESET || p->failed[id] || (p->autoreset == RG_AUTORESET_NEXT_STEP && p->ended[id])) {
         rc = rg_env_reset(env, !p->seeded[id], p->seed + (uint64_t)id, raw, p->raw_size);
@@ -39,6 +43,7 @@ static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
         if (rc == RG_OK) {
             rg__pre_push(p, id, 1);
             rg__pre_gather(p, id, obs);
+            rg__info_write(p, id, info, valid);
         }
         return rc;
     }
@@ -52,17 +57,21 @@ static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
     rg__pre_clip(p, rewards);
     rows->terminated[row] = (uint8_t)r.terminated;
     rows->truncated[row] = (uint8_t)r.truncated;
+    rg__info_write(p, id, info, valid);
     if (!r.terminated && !r.truncated)
         return RG_OK;
     if (p->autoreset == RG_AUTORESET_NEXT_STEP) {
         p->ended[id] = 1;
     } else if (p->autoreset == RG_AUTORESET_SAME_STEP) {
         memcpy(rows->final_obs + row * p->obs_size, obs, p->obs_size);
+        memcpy(rows->final_info + row * p->n_info, info, p->n_info * sizeof *info);
+        memcpy(rows->final_info_valid + row * p->n_info, valid, p->n_info);
         rows->has_final[row] = 1;
         rc = rg_env_reset(env, 0, 0, raw, p->raw_size);
         if (rc == RG_OK) {
             rg__pre_push(p, id, 1);
             rg__pre_gather(p, id, obs);
+            rg__info_write(p, id, info, valid);
         }
     }
     return rc;
@@ -93,7 +102,49 @@ void rg__pool_run_one(rg_pool *p, rg__queue *q)
         p->sync_left--;
     else
         p->ring_done[ring_batch]++;
+    atomic_fetch_add_explicit(&p->done_seq, 1, memory_order_release);
     pthread_cond_broadcast(&p->done);
+}
+
+static long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("pause");
+#endif
+}
+
+void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq)
+{
+    if (p->spin_ns > 0) {
+        unsigned long seen = atomic_load_explicit(seq, memory_order_acquire);
+        pthread_mutex_unlock(&p->lock);
+        long until = now_ns() + p->spin_ns;
+        int moved = 0;
+        for (unsigned i = 1; !moved; i++) {
+            cpu_relax();
+            moved = atomic_load_explicit(seq, memory_order_acquire) != seen;
+            if ((i & 255) == 0 && now_ns() > until)
+                break;
+        }
+        pthread_mutex_lock(&p->lock);
+        /* seq only moves under the lock: checked here, no wake-up between the spin and the wait is lost */
+        if (moved || atomic_load_explicit(seq, memory_order_acquire) != seen)
+            return; /* the caller re-checks its condition */
+    }
+    pthread_cond_wait(cond, &p->lock);
+}
+
+void rg__pool_wake(rg_pool *p)
+{
+    atomic_fetch_add_explicit(&p->work_seq, 1, memory_order_release);
+    pthread_cond_broadcast(&p->work);
 }
 
 void *rg__pool_worker(void *arg)
@@ -105,7 +156,7 @@ void *rg__pool_worker(void *arg)
     pthread_mutex_lock(&p->lock);
     for (;;) {
         while (!p->stop && q->count == 0)
-            pthread_cond_wait(&p->work, &p->lock);
+            rg__pool_wait(p, &p->work, &p->work_seq);
         if (p->stop)
             break;
         rg__pool_run_one(p, q);

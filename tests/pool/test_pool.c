@@ -86,6 +86,22 @@ static void single_step(single *s, unsigned step, size_t i, float *reward, int *
     s->ended = *term || *trunc;
 }
 
+/* Row k's info columns hold exactly what the env reports (every StarCatcher variable is readable). */
+static void info_equals_env(const rg_pool *p, const rg_pool_batch *b, size_t k, const rg_env *env)
+{
+    assert_int_equal(b->n_info, rg_env_info_count(env));
+    for (size_t j = 0; j < b->n_info; j++) {
+        const char *name;
+        int64_t value;
+        assert_int_equal(rg_env_info_at(env, j, &name, &value), RG_OK);
+        assert_string_equal(rg_pool_info_name(p, j), name); /* both in name order */
+        assert_int_equal(b->info_valid[k * b->n_info + j], 1);
+        if (b->info[k * b->n_info + j] != value)
+            fail_msg("row %zu: info %s is %lld, the env says %lld", k, name, (long long)b->info[k * b->n_info + j],
+                     (long long)value);
+    }
+}
+
 static void batched_equals_independent(void **state)
 {
     (void)state;
@@ -108,11 +124,18 @@ static void batched_equals_independent(void **state)
             assert_memory_equal(b.obs + i * size, s[i].obs, size);
         }
         unsigned resets = 0;
+        uint8_t *mine = malloc(N * size);
         for (unsigned step = 0; step < 300; step++) {
             int64_t acts[N];
             for (size_t i = 0; i < N; i++)
                 acts[i] = action_of(i, step);
-            assert_int_equal(rg_pool_step(p, acts, &b), RG_OK);
+            if (step % 2) { /* odd steps: observations straight into the caller's array */
+                assert_int_equal(rg_pool_step_into(p, acts, mine, &b), RG_OK);
+                assert_ptr_equal(b.obs, mine);
+            } else {
+                assert_int_equal(rg_pool_step(p, acts, &b), RG_OK);
+                assert_ptr_not_equal(b.obs, mine);
+            }
             for (size_t i = 0; i < N; i++) {
                 float r;
                 int term, trunc;
@@ -125,9 +148,11 @@ static void batched_equals_independent(void **state)
                 assert_true(b.rewards[i * RG_SCENARIO_MAX_PLAYERS] == r);
                 assert_int_equal(b.terminated[i], term);
                 assert_int_equal(b.truncated[i], trunc);
+                info_equals_env(p, &b, i, s[i].env);
             }
         }
         assert_true(resets >= N * 2); /* episodes of 120 steps ended and restarted */
+        free(mine);
         for (size_t i = 0; i < N; i++) {
             free(s[i].obs);
             rg_env_free(s[i].env);
@@ -160,6 +185,19 @@ static void autoreset_modes(void **state)
             assert_int_equal(b.has_final[0], 1);
             assert_int_equal(rg_env_episode_steps(rg_pool_env(p, 0)), 0); /* already reset */
             assert_memory_not_equal(b.final_obs, b.obs, size);
+            /* the final info is the ended episode's (the ship moved, the frame counter ran); info is the new start's */
+            size_t nx = SIZE_MAX, nf = SIZE_MAX;
+            for (size_t j = 0; j < b.n_info; j++) {
+                if (strcmp(rg_pool_info_name(p, j), "player_x") == 0)
+                    nx = j;
+                if (strcmp(rg_pool_info_name(p, j), "play_frames") == 0)
+                    nf = j;
+            }
+            assert_true(nx != SIZE_MAX && nf != SIZE_MAX);
+            assert_int_equal(b.final_info_valid[nx], 1);
+            assert_true(b.final_info[nx] != b.info[nx]);
+            assert_true(b.final_info[nf] > b.info[nf]);
+            info_equals_env(p, &b, 0, rg_pool_env(p, 0));
         } else {
             assert_int_equal(b.has_final[0], 0);
         }

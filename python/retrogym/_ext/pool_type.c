@@ -241,7 +241,7 @@ static PyArrayObject *parse_actions(rgpy_Pool *self, PyObject *actions, size_t r
     return a;
 }
 
-/* A new (count, *obs_shape) uint8 array holding `count` observations (one copy). */
+/* A new (count, *obs_shape) uint8 array holding `count` observations copied from src (NULL: left to be filled). */
 static PyObject *new_obs(rgpy_Pool *self, const uint8_t *src, size_t count)
 {
     npy_intp dims[5];
@@ -249,7 +249,7 @@ static PyObject *new_obs(rgpy_Pool *self, const uint8_t *src, size_t count)
     for (int i = 0; i < self->obs_nd; i++)
         dims[i + 1] = self->obs_dims[i];
     PyObject *a = PyArray_SimpleNew(self->obs_nd + 1, dims, NPY_UINT8);
-    if (a && count)
+    if (a && count && src)
         memcpy(PyArray_DATA((PyArrayObject *)a), src, count * self->obs_size);
     return a;
 }
@@ -282,64 +282,107 @@ static PyObject *new_rewards(rgpy_Pool *self, const float *src, size_t count)
     return a;
 }
 
-/* Gymnasium's vector info: for every data.json / custom variable an int64 array of `len` and a bool mask "_name";
- * row k's values go to index ids[k] (by_id) or k. Read from the environments, which are idle. */
-static PyObject *new_infos(rgpy_Pool *self, const int32_t *ids, size_t count, size_t len, int by_id)
+/* Sets infos[name] (int64 array of len) and infos["_name"] (bool mask), creating both on first use; returns
+ * borrowed pointers to their data. */
+static int info_arrays(PyObject *infos, const char *name, npy_intp len, int64_t **values, npy_bool **mask)
+{
+    PyObject *mkey = PyUnicode_FromFormat("_%s", name);
+    if (!mkey)
+        return -1;
+    PyObject *arr = PyDict_GetItemString(infos, name); /* borrowed */
+    PyObject *m = arr ? PyDict_GetItem(infos, mkey) : NULL;
+    if (!arr || !m) {
+        arr = PyArray_ZEROS(1, &len, NPY_INT64, 0);
+        m = PyArray_ZEROS(1, &len, NPY_BOOL, 0);
+        int bad = !arr || !m || PyDict_SetItemString(infos, name, arr) || PyDict_SetItem(infos, mkey, m);
+        Py_XDECREF(arr);
+        Py_XDECREF(m);
+        if (bad) {
+            Py_DECREF(mkey);
+            return -1;
+        }
+    }
+    Py_DECREF(mkey);
+    *values = PyArray_DATA((PyArrayObject *)arr);
+    *mask = PyArray_DATA((PyArrayObject *)m);
+    return 0;
+}
+
+/* Gymnasium's vector info: for every game variable an int64 array of `len` and a bool mask "_name"; row k's values go
+ * to index ids[k] (by_id) or k. The data.json variables come from the batch's columns (written by the workers);
+ * custom variables, when an env has any, are read from the env (idle now). `final`: SAME_STEP's final info, from the
+ * final columns, valid only in the rows whose episode ended, without custom variables. */
+static PyObject *new_infos(rgpy_Pool *self, const rg_pool_batch *b, size_t len, int by_id, int final)
 {
     PyObject *infos = PyDict_New();
+    if (!infos)
+        return NULL;
     npy_intp n = (npy_intp)len;
-    for (size_t k = 0; infos && k < count; k++) {
-        rg_env *env = rg_pool_env(self->pool, (size_t)ids[k]);
-        size_t pos = by_id ? (size_t)ids[k] : k;
-        size_t nv = rg_env_info_count(env);
-        for (size_t i = 0; i < nv; i++) {
+    const int64_t *vals = final ? b->final_info : b->info;
+    const uint8_t *valid = final ? b->final_info_valid : b->info_valid;
+    for (size_t j = 0; j < b->n_info; j++) {
+        int64_t *dst;
+        npy_bool *mask;
+        if (info_arrays(infos, rg_pool_info_name(self->pool, j), n, &dst, &mask) < 0) {
+            Py_DECREF(infos);
+            return NULL;
+        }
+        for (size_t k = 0; k < b->count; k++) {
+            size_t pos = by_id ? (size_t)b->env_ids[k] : k;
+            int ok = valid[k * b->n_info + j] && (!final || b->has_final[k]);
+            dst[pos] = ok ? vals[k * b->n_info + j] : 0;
+            mask[pos] = (npy_bool)ok;
+        }
+    }
+    for (size_t k = 0; !final && k < b->count; k++) {
+        rg_env *env = rg_pool_env(self->pool, (size_t)b->env_ids[k]);
+        size_t pos = by_id ? (size_t)b->env_ids[k] : k;
+        size_t nd = rg_gamedata_variable_count(rg_env_gamedata(env)), nv = rg_env_info_count(env);
+        for (size_t i = nd; i < nv; i++) {
             const char *name;
-            int64_t value;
+            int64_t value, *dst;
+            npy_bool *mask;
             if (rg_env_info_at(env, i, &name, &value) != RG_OK)
-                continue; /* not readable: left out, as for one environment */
-            PyObject *mkey = PyUnicode_FromFormat("_%s", name);
-            if (!mkey) {
-                Py_CLEAR(infos);
-                break;
+                continue;
+            if (info_arrays(infos, name, n, &dst, &mask) < 0) {
+                Py_DECREF(infos);
+                return NULL;
             }
-            PyObject *arr = PyDict_GetItemString(infos, name); /* borrowed */
-            PyObject *mask = arr ? PyDict_GetItem(infos, mkey) : NULL;
-            if (!arr || !mask) {
-                arr = PyArray_ZEROS(1, &n, NPY_INT64, 0);
-                mask = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
-                int bad = !arr || !mask || PyDict_SetItemString(infos, name, arr) || PyDict_SetItem(infos, mkey, mask);
-                Py_XDECREF(arr);
-                Py_XDECREF(mask);
-                if (bad) {
-                    Py_DECREF(mkey);
-                    Py_CLEAR(infos);
-                    break;
-                }
-            }
-            Py_DECREF(mkey);
-            ((int64_t *)PyArray_DATA((PyArrayObject *)arr))[pos] = value;
-            ((npy_bool *)PyArray_DATA((PyArrayObject *)mask))[pos] = 1;
+            dst[pos] = value;
+            mask[pos] = 1;
         }
     }
     return infos;
 }
 
+/* SAME_STEP: infos["final_info"] (the ended episodes' last infos, Gymnasium's layout) and infos["_final_info"]. */
+static int add_final_info(rgpy_Pool *self, PyObject *infos, const rg_pool_batch *b, PyObject *has_final)
+{
+    PyObject *fin = new_infos(self, b, b->count, 0, 1);
+    int bad = !fin || PyDict_SetItemString(infos, "final_info", fin) ||
+              PyDict_SetItemString(infos, "_final_info", has_final);
+    Py_XDECREF(fin);
+    return bad ? -1 : 0;
+}
+
 /* (obs, rewards, terminated, truncated, infos, final_obs, has_final[, env_ids]) of a batch; final_obs and has_final
  * are None unless some row's episode ended and was reset in the same step (SAME_STEP). */
-static PyObject *batch_result(rgpy_Pool *self, const rg_pool_batch *b, int by_row)
+static PyObject *batch_result(rgpy_Pool *self, const rg_pool_batch *b, int by_row, PyObject *obs_ready)
 {
     size_t count = b->count;
     int any_final = 0;
     if (self->popts.autoreset == RG_AUTORESET_SAME_STEP && b->has_final)
         for (size_t k = 0; k < count && !any_final; k++)
             any_final = b->has_final[k] != 0;
-    PyObject *obs = new_obs(self, b->obs, count);
+    PyObject *obs = obs_ready ? obs_ready : new_obs(self, b->obs, count); /* obs_ready: a reference we take */
     PyObject *rew = new_rewards(self, b->rewards, count);
     PyObject *term = new_flags(b->terminated, count);
     PyObject *trunc = new_flags(b->truncated, count);
-    PyObject *infos = new_infos(self, b->env_ids, count, by_row ? count : self->n, !by_row);
+    PyObject *infos = new_infos(self, b, by_row ? count : self->n, !by_row, 0);
     PyObject *fin = any_final ? new_obs(self, b->final_obs, count) : (Py_INCREF(Py_None), Py_None);
     PyObject *has = any_final ? new_flags(b->has_final, count) : (Py_INCREF(Py_None), Py_None);
+    if (any_final && infos && has && add_final_info(self, infos, b, has) < 0)
+        Py_CLEAR(infos);
     PyObject *ids = NULL;
     if (by_row) {
         npy_intp n = (npy_intp)count;
@@ -528,7 +571,7 @@ static PyObject *Pool_reset(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
     self->fresh = 0;
     self->reset_done = 1;
     PyObject *obs = new_obs(self, b.obs, b.count);
-    PyObject *infos = obs ? new_infos(self, b.env_ids, b.count, self->n, 1) : NULL;
+    PyObject *infos = obs ? new_infos(self, &b, self->n, 1, 0) : NULL;
     if (!infos) {
         Py_XDECREF(obs);
         return NULL;
@@ -559,15 +602,24 @@ static PyObject *Pool_step(rgpy_Pool *self, PyObject *actions)
     PyArrayObject *a = parse_actions(self, actions, self->n);
     if (!a)
         return NULL;
+    /* the workers write the observations straight into the array we return */
+    PyObject *obs = new_obs(self, NULL, self->n);
     rg_pool_batch b;
-    int rc;
+    int rc = RG_ENOMEM;
     char msg[RGPY_MSG] = "";
     const int64_t *act = PyArray_DATA(a);
-    RGPY_NOGIL(self, rc, msg, rg_pool_step(self->pool, act, &b));
+    if (obs) {
+        uint8_t *dst = PyArray_DATA((PyArrayObject *)obs);
+        RGPY_NOGIL(self, rc, msg, rg_pool_step_into(self->pool, act, dst, &b));
+    }
     Py_DECREF(a);
-    if (rc != RG_OK)
+    if (!obs)
+        return NULL;
+    if (rc != RG_OK) {
+        Py_DECREF(obs);
         return rgpy_raise_msg(rc, msg);
-    return batch_result(self, &b, 0);
+    }
+    return batch_result(self, &b, 0, obs);
 }
 
 /* send(actions, ids): queues one step for each listed env (actions row k for ids[k]) and returns at once. */
@@ -633,7 +685,7 @@ static PyObject *Pool_recv(rgpy_Pool *self, PyObject *unused)
     }
     if (rc != RG_OK)
         return rgpy_raise_msg(rc, msg);
-    return batch_result(self, &b, 1);
+    return batch_result(self, &b, 1, NULL);
 }
 
 /* episode_steps() -> list of the steps since each env's last reset (no step may be in flight). */
