@@ -10,7 +10,7 @@ CTEST      ?= ctest
 # System packages: build tools and libraries, the Debian libretro cores, libretro.h, the test-ROM toolchains.
 APT_PACKAGES := cmake pkg-config gcc make libjansson-dev libcmocka-dev libpng-dev zlib1g-dev \
   retroarch-dev libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
-  libretro-beetle-pce-fast liblua5.1-0-dev libzip-dev nettle-dev cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi
+  libretro-beetle-pce-fast liblua5.1-0-dev libzip-dev nettle-dev cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi ffmpeg
 
 # Python packages (PyPI) in the project's own environment .venv: what the Python package needs to build, run and
 # be tested (numpy, gymnasium, pytest, scikit-build-core) and Pillow for the examples' GIF and PNG pictures, then
@@ -24,7 +24,7 @@ PYTHON_RL := stable-baselines3
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: bench-pool bench-env bench-memory all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: bench-pool bench-env bench-memory bench-a26 bench-atari-vec all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -112,6 +112,16 @@ bench-pool: venv python build
 	@.venv-turbo/bin/python -c "import stable_retro" 2>/dev/null || .venv-turbo/bin/python -m pip install -q \
 	  stable-retro-turbo numpy || echo "warning: stable-retro-turbo not installed: its column stays empty"
 	$(VENV)/bin/python bench/bench_pool.py
+
+# Our Atari 2600 core against Stella 3.9.3 (stable-retro's wheel; ale-py's ROMs when installed), docs/performance.md.
+bench-a26: venv build
+	RETROGYM_CORE_PATH=$$($(VENV)/bin/python -c "import stable_retro, os; \
+	  print(os.path.join(os.path.dirname(stable_retro.__file__), 'cores'))") ./$(BUILD)/bench/bench_a26
+
+# retrogym's pool on our Atari core against ale-py's AtariVectorEnv (installs ale-py into .venv if missing).
+bench-atari-vec: venv python build
+	@$(HAVE_MODULES) ale_py || $(PIP) install -q ale-py
+	$(VENV)/bin/python bench/bench_atari_vec.py
 
 # Host memory per environment: the core alone, an env, an env in a pool; one process per kind (docs/performance.md).
 bench-memory: build

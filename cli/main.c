@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "cli_movie.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,6 +22,9 @@ static const char usage[] =
     "  validate [GAME|PATH...]\n"
     "                   check integrations (files, data.json, scenarios, default state, ROM hash)\n"
     "  import [PATH...] copy known ROMs from files, folders and zip archives into their game folders\n"
+    "  playback MOVIE   play a movie (.bk2, .fm2) through its game: check its rewards, write video with sound, PNGs,\n"
+    "                   CSV, NumPy arrays, JSON\n"
+    "  record GAME      play a game headless with a random or Brute agent and record each episode as a movie\n"
     "\n"
     "Run 'retrogym <command> --help' for a command's options.\n";
 
@@ -91,6 +94,10 @@ int main(int argc, char **argv)
         rc = cmd_validate(argc - 1, argv + 1);
     else if (strcmp(argv[1], "import") == 0)
         rc = cmd_import(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "playback") == 0)
+        rc = cmd_playback(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "record") == 0)
+        rc = cmd_record(argc - 1, argv + 1);
     else
         rc = cli_fail("unknown command \"%s\" (try retrogym --help)", argv[1]);
     if (fflush(cli_out) != 0 && rc == 0)

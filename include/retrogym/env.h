@@ -12,6 +12,7 @@
 #include <retrogym/emu.h>
 #include <retrogym/gamedata.h>
 #include <retrogym/integration.h>
+#include <retrogym/movie.h>
 #include <retrogym/scenario.h>
 
 #include <stddef.h>
@@ -157,6 +158,95 @@ int rg_env_clone_size(rg_env *env, size_t *size);
 int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written);
 /** @return RG_OK; RG_ECORRUPT (not a snapshot of this kind of env); RG_ESTATE (the emulator refused it) */
 int rg_env_restore(rg_env *env, const void *src, size_t len);
+
+/* ---- recording movies (compat spec §8.4; the format is movie.h's) ---- */
+/*
+ * A recorded episode is a stable-retro `.bk2`: its start state as Core.bin (none after a power-on reset), line 1 the
+ * reset frame with no buttons, then the no-op starts, then every frame of every step with the buttons held on it
+ * (sticky actions and frame skip included: a step of K frames writes K lines). The rewards and done the scenario gave
+ * on each frame go into an extra entry, `retrogym.txt`, that stable-retro ignores (docs/compat.md "Movies"); the
+ * playback functions below check them. Recording changes nothing in what the environment returns; a step then costs
+ * the movie's frame (amortized growth of its arrays) and nothing else unless a reward or done is recorded.
+ *
+ * An episode's movie is written when the episode ends (a step that is terminated or truncated), at the next reset,
+ * at rg_env_record_stop and at rg_env_free, whichever comes first; frames run after a terminated step are not
+ * recorded. Restoring a snapshot (rg_env_restore) does not rewind a movie: record whole episodes. A failure to write
+ * (or to grow the movie) stops the recording; the reset or step that met it completes and then returns the error.
+ */
+
+/**
+ * Records every episode from now on into its own movie in the folder `dir` (it must exist), named as stable-retro
+ * names them: `<game>-<state stem>-<NNNNNN>.bk2` (`%06d` of a counter starting at first_id; state stem "none" after a
+ * power-on start). The current episode is recorded too when nothing was taken since its reset (no step, no
+ * rg_env_restore, no rg_env_set_start_state); otherwise recording starts at the next reset. A movie being recorded is
+ * written first.
+ * @return RG_OK; RG_EINVAL; RG_ENOTFOUND (no such folder); what writing the previous movie returns
+ */
+int rg_env_record_dir(rg_env *env, const char *dir, uint64_t first_id);
+/**
+ * Records one episode into the file `path` (its folder must exist): the current episode when nothing was taken since
+ * its reset (as for rg_env_record_dir), else the next one. Recording stops when that movie is written.
+ * @return as rg_env_record_dir
+ */
+int rg_env_record_movie(rg_env *env, const char *path);
+/** Stops recording; a movie being recorded is written. @return RG_OK (also when not recording); RG_EIO; RG_ENOMEM */
+int rg_env_record_stop(rg_env *env);
+/** The movie being recorded (borrowed until the env's next reset, step, record call or free), or NULL. */
+const rg_movie *rg_env_movie(const rg_env *env);
+/** The file of the movie being recorded, or waiting for its episode to start; NULL when not recording. Borrowed. */
+const char *rg_env_movie_path(const rg_env *env);
+/** The folder of rg_env_record_dir, NULL otherwise. Borrowed. */
+const char *rg_env_record_folder(const rg_env *env);
+/** The number the folder's next movie will carry (stable-retro's movie_id); 0 when not recording into a folder. */
+uint64_t rg_env_movie_id(const rg_env *env);
+
+/* ---- playing movies back ---- */
+
+/** rg_env_create_playback flag: the emulator keeps each frame's audio (rg_emu_audio on rg_env_emu), for videos. */
+#define RG_PLAYBACK_AUDIO 1u
+
+/**
+ * Creates an environment that plays `movie` back (stable-retro's playback_movie): the game named by the movie's
+ * GameName (opts->game overrides it, and must be given for a movie without one, e.g. FM2), the movie's players, its
+ * Core.bin as start state (power-on without one), RG_ACTIONS_ALL, one frame per step, no sticky actions, no no-op
+ * starts, no step limit. The other options (paths, integrations, scenario, info, observations, core, log) come from
+ * opts (NULL: defaults). Then rg_env_reset runs frame 0 (stable-retro ignores that frame's buttons; so do we) and
+ * rg_env_playback_step plays frames 1, 2, ... rg_movie_frame_count - 1.
+ * @return RG_OK; what rg_env_create returns; RG_EINVAL (the movie names no game, is for another system than the
+ *         game's, or is being written); RG_EUNSUPPORTED (more players than RG_SCENARIO_MAX_PLAYERS); RG_ESTATE
+ *         (Core.bin does not load into the core: a movie of another core)
+ */
+int rg_env_create_playback(rg_env **out, const rg_movie *movie, const rg_env_options *opts, unsigned flags);
+/**
+ * Plays frame `frame` (>= 1) of the movie as one step of an env in RG_ACTIONS_ALL with the movie's players: its
+ * console commands first (RG_MOVIE_CMD_POWER: power-on reset, RG_MOVIE_CMD_RESET: soft reset), then its buttons.
+ * @return what rg_env_step returns; RG_ERANGE (no such frame); RG_EINVAL (an env of another action mode or players)
+ */
+int rg_env_playback_step(rg_env *env, const rg_movie *movie, uint64_t frame, uint8_t *obs, size_t cap,
+                         rg_step_result *result);
+
+/* ---- the rewards recorded with a movie (its retrogym.txt entry) ---- */
+
+typedef struct rg_movie_scores rg_movie_scores;
+
+/**
+ * Reads the rewards and done a recording environment stored in a movie file.
+ * @return RG_OK; RG_ENOTFOUND (no such file, or a movie without them: stable-retro's, BizHawk's, FM2); RG_ECORRUPT
+ *         (not a zip, a malformed entry); RG_ETOOBIG (entry over 64 MiB); RG_EIO; RG_ENOMEM
+ */
+int rg_movie_scores_read(rg_movie_scores **out, const char *movie_path);
+void rg_movie_scores_free(rg_movie_scores *s);
+unsigned rg_movie_scores_players(const rg_movie_scores *s);
+/** Frames covered: first .. frames - 1 (frames before `first` were run before the recording started). */
+uint64_t rg_movie_scores_first(const rg_movie_scores *s);
+uint64_t rg_movie_scores_frames(const rg_movie_scores *s);
+/** The core that recorded the movie ("" when unknown). Borrowed until free. */
+const char *rg_movie_scores_core(const rg_movie_scores *s);
+/**
+ * The reward of each player (rewards[players]) and done after a frame.
+ * @return RG_OK; RG_ERANGE (a frame outside first .. frames - 1)
+ */
+int rg_movie_scores_at(const rg_movie_scores *s, uint64_t frame, float *rewards, int *done);
 
 #ifdef __cplusplus
 }

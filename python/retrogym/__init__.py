@@ -16,6 +16,7 @@ from retrogym import data
 from retrogym.data import Integrations, get_romfile_system, get_system_info
 from retrogym.enums import Actions, Observations, State
 from retrogym.env import RetroEnv, make
+from retrogym.movie import Movie, playback_movie
 from retrogym.registration import register_games
 from retrogym.vector import RetroVectorEnv, make_vec
 
@@ -24,6 +25,7 @@ __version__ = _retrogym.version()
 __all__ = [
     "Actions",
     "Integrations",
+    "Movie",
     "Observations",
     "RetroEnv",
     "RetroVectorEnv",
@@ -33,6 +35,7 @@ __all__ = [
     "get_system_info",
     "make",
     "make_vec",
+    "playback_movie",
     "register_games",
 ]
 

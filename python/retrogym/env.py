@@ -11,6 +11,7 @@ from retrogym import data as _data
 from retrogym.emulator import Emulator
 from retrogym.enums import Actions, Observations, State
 from retrogym.gamedata import EnvData
+from retrogym.movie import RecordingMovie
 
 __all__ = ["RetroEnv", "make", "OPTIONS"]
 
@@ -177,8 +178,8 @@ class RetroEnv(gym.Env, EzPickle):
         )
         self._c = None
         self.viewer = None
-        if record:
-            raise NotImplementedError("recording movies (record=...) is not implemented yet")
+        if not (record is False or record is None or record is True or isinstance(record, (str, os.PathLike))):
+            raise ValueError(f"record must be False, True (the current folder) or a folder, not {record!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, not {render_mode!r}")
         kwargs = c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, inttype, obs_type, options)
@@ -210,6 +211,10 @@ class RetroEnv(gym.Env, EzPickle):
         self.action_space = action_space(actions, self._c.discrete_count, self.button_combos, self.num_buttons,
                                          self.players)
         self.observation_space = gym.spaces.Box(0, 255, shape=self._c.obs_shape, dtype=np.uint8)
+        if record is True:
+            self.auto_record()
+        elif record:
+            self.auto_record(record)
 
     # ---- episodes ----
 
@@ -287,7 +292,11 @@ class RetroEnv(gym.Env, EzPickle):
             self.viewer.close()
             self.viewer = None
         if self._c is not None:
-            self._c.close()
+            try:
+                if not self._c.closed and self._c.movie_info() is not None:
+                    self._c.stop_record()  # a failed write is reported, not dropped
+            finally:
+                self._c.close()
 
     # ---- actions ----
 
@@ -345,6 +354,52 @@ class RetroEnv(gym.Env, EzPickle):
                                         f"retrogym.data.list_states({self.gamename!r}))")
         self._c.set_start_state(path)
         self.statename = self._c.state_name or None
+
+    # ---- movies (compat spec §8.4) ----
+
+    def auto_record(self, path=None):
+        """Records every episode from now on into its own movie in the folder ``path`` (default: the current
+        folder), named ``<game>-<state>-<NNNNNN>.bk2`` with ``movie_id`` counting from 0. The current episode is
+        included when no step was taken since its reset, else recording starts at the next reset."""
+        self._check_open()
+        folder = os.getcwd() if path is None else os.fspath(path)
+        self._c.record_dir(folder, 0)
+
+    def record_movie(self, path):
+        """Records one episode into the file ``path``: the current one when no step was taken since its reset,
+        else the next one. The file is written when the episode ends (terminated or truncated), at the next reset,
+        at ``stop_record()`` or at ``close()``; recording then stops."""
+        self._check_open()
+        self._c.record_movie(os.fspath(path))
+
+    def stop_record(self):
+        """Stops recording; the movie being recorded is written."""
+        self._check_open()
+        self._c.stop_record()
+
+    @property
+    def movie(self):
+        """The movie being recorded (a read-only ``RecordingMovie``), or None."""
+        if self._c is None or self._c.closed:
+            return None
+        info = self._c.movie_info()
+        return RecordingMovie(self._c) if info is not None and info["path"] is not None else None
+
+    @property
+    def movie_path(self):
+        """The folder of ``record=`` / ``auto_record()``, or None (stable-retro's attribute)."""
+        if self._c is None or self._c.closed:
+            return None
+        info = self._c.movie_info()
+        return info["folder"] if info is not None else None
+
+    @property
+    def movie_id(self):
+        """The number the next movie in the recording folder gets (0 when not recording into a folder)."""
+        if self._c is None or self._c.closed:
+            return 0
+        info = self._c.movie_info()
+        return info["movie_id"] if info is not None else 0
 
     # ---- whole-environment snapshots ----
 

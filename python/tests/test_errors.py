@@ -108,8 +108,8 @@ def test_missing_core():
     ({"core_options": {"a": 1}}, ValueError),
     ({"log_level": "loud"}, ValueError),
     ({"no_such_option": 1}, TypeError),
-    ({"record": True}, NotImplementedError),
-    ({"record": "/tmp"}, NotImplementedError),
+    ({"record": 42}, ValueError),
+    ({"record": "/no/such/folder"}, FileNotFoundError),
 ])
 def test_bad_arguments(kwargs, exc):
     with pytest.raises(exc):

@@ -39,6 +39,11 @@ static int check_options(const rg_env_options *o)
 
 int rg_env_create(rg_env **out, const rg_env_options *opts)
 {
+    return rg__env_create(out, opts, 0);
+}
+
+int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio)
+{
     if (!out)
         return rg__error(RG_EINVAL, "rg_env_create: NULL argument");
     *out = NULL;
@@ -59,6 +64,7 @@ int rg_env_create(rg_env **out, const rg_env_options *opts)
     env->max_pool = o.max_pool && o.obs == RG_OBS_IMAGE;
     env->noop_max = o.noop_max;
     env->max_steps = o.max_episode_steps;
+    env->capture_audio = capture_audio;
     if (!(env->game = rg__strdup(o.game, &rc)) || !(env->state_name = rg__strdup("", &rc))) {
         rg_env_free(env);
         return rc;
@@ -82,6 +88,7 @@ void rg_env_free(rg_env *env)
 {
     if (!env)
         return;
+    rg__env_record_free(env);
     rg_actionset_free(env->as);
     rg_scenario_free(env->sc);
     rg_gamedata_free(env->gd);

@@ -123,6 +123,7 @@ int rg_env_restore(rg_env *env, const void *src, size_t len)
     env->rng = rng;
     env->steps = steps;
     env->started = started != 0;
+    env->reset_frames = 0; /* unknown: a recording cannot take this episode from its reset (env_record.c) */
     for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++) {
         env->held[p] = (uint16_t)held[p];
         if (p < env->players)

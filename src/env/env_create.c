@@ -130,6 +130,7 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
     eo.log = o->log;
     eo.log_user = o->log_user;
     eo.log_level = o->log_level;
+    eo.capture_audio = env->capture_audio;
     if ((rc = rg_emu_open(&env->emu, rom, &eo)) != RG_OK)
         goto out;
     env->sys = rg_emu_system(env->emu);

@@ -38,6 +38,10 @@ struct rg_env {
     uint16_t held[RG_SCENARIO_MAX_PLAYERS];
     uint64_t steps;
     int started;
+    unsigned reset_frames;   /* frames the last reset ran: 1 + the no-op starts; 0 after a restore */
+    /* movies (env_record.c, env_playback.c) */
+    struct rg__recorder *rec; /* NULL when not recording */
+    int capture_audio;       /* the emulator keeps audio (playback videos); read by rg__env_open */
 };
 
 /* Random numbers: splitmix64, deterministic under a seed. */
@@ -53,5 +57,26 @@ void rg__env_obs_geometry(const unsigned crop[4], unsigned width, unsigned heigh
 int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state);
 /* Resolves the integration files and opens everything (env_create.c). */
 int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp);
+/* rg_env_create with the emulator's audio capture on or off (env.c). */
+int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio);
+
+/* Recording hooks (env_record.c), called only while env->rec is set. A failure stops the recording (its message
+ * set); the caller finishes its work and returns the first such code. */
+int rg__env_record_reset(rg_env *env);   /* after the reset frame and its scenario update */
+int rg__env_record_frame(rg_env *env);   /* after every later frame and its scenario update */
+int rg__env_record_end(rg_env *env);     /* a step ended the episode (terminated or truncated) */
+void rg__env_record_free(rg_env *env);   /* rg_env_free: the movie is written, errors dropped */
+
+/* retrogym.txt, the rewards recorded beside a movie (env_scores.c). */
+typedef struct rg__score {
+    uint64_t frame;
+    float rewards[RG_SCENARIO_MAX_PLAYERS];
+    int done;
+} rg__score;
+/* The entry's text for frames first .. frames - 1 (scores: the frames with a reward or done, ascending). */
+char *rg__scores_text(const char *core, unsigned players, uint64_t first, uint64_t frames, const rg__score *scores,
+                      size_t n);
+/* Adds (or replaces) the entry in the zip at path. */
+int rg__scores_attach(const char *path, const char *text);
 
 #endif

@@ -76,14 +76,22 @@ int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t ca
     if ((rc = rg_emu_run(env->emu)) != RG_OK || (rc = rg_scenario_reset(env->sc, env->gd)) != RG_OK ||
         (rc = rg_scenario_update(env->sc, env->gd)) != RG_OK)
         return rc;
+    /* A recording failure does not stop the reset; it is returned once the reset is complete. */
+    int rec_rc = env->rec ? rg__env_record_reset(env) : RG_OK;
+    env->reset_frames = 1;
     unsigned noops = env->noop_max ? (unsigned)(rg__env_random(env) % ((uint64_t)env->noop_max + 1)) : 0;
-    for (unsigned i = 0; i < noops && !rg_scenario_done(env->sc); i++)
+    for (unsigned i = 0; i < noops && !rg_scenario_done(env->sc); i++) {
         if ((rc = rg_emu_run(env->emu)) != RG_OK || (rc = rg_scenario_update(env->sc, env->gd)) != RG_OK)
             return rc;
+        env->reset_frames++;
+        if (env->rec && (rc = rg__env_record_frame(env)) != RG_OK && rec_rc == RG_OK)
+            rec_rc = rc;
+    }
     env->steps = 0;
     env->started = 1;
     rg_emu_set_av_enable(env->emu, 1, 1);
-    return obs ? rg__env_write_obs(env, obs) : RG_OK;
+    rc = obs ? rg__env_write_obs(env, obs) : RG_OK;
+    return rc != RG_OK ? rc : rec_rc;
 }
 
 static void max_into(uint8_t *dst, const uint8_t *other, size_t n)
@@ -103,7 +111,7 @@ int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size
     if (rc != RG_OK || (rc = rg_env_decode_action(env, action, n, want)) != RG_OK)
         return rc;
     memset(result, 0, sizeof *result);
-    int pooled = 0;
+    int pooled = 0, rec_rc = RG_OK;
     for (unsigned f = 0; f < env->frameskip; f++) {
         press(env, want);
         /* Cores that honour GET_AUDIO_VIDEO_ENABLE skip rendering frames nobody looks at: all but the last of a
@@ -115,6 +123,8 @@ int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size
         for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++)
             result->rewards[p] += rg_scenario_reward(env->sc, p);
         result->frames++;
+        if (env->rec && (rc = rg__env_record_frame(env)) != RG_OK && rec_rc == RG_OK)
+            rec_rc = rc; /* returned once the step is complete */
         if (rg_scenario_done(env->sc))
             break;
         /* The second-to-last frame of the step, for the max-pool with the last one. */
@@ -128,11 +138,14 @@ int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size
     env->steps++;
     result->terminated = rg_scenario_done(env->sc);
     result->truncated = !result->terminated && env->max_steps && env->steps >= env->max_steps;
+    if (env->rec && (result->terminated || result->truncated) && (rc = rg__env_record_end(env)) != RG_OK &&
+        rec_rc == RG_OK)
+        rec_rc = rc;
     if (!obs)
-        return RG_OK;
+        return rec_rc;
     if ((rc = rg__env_write_obs(env, obs)) != RG_OK)
         return rc;
     if (pooled && result->frames == env->frameskip)
         max_into(obs, env->pool, env->obs_size);
-    return RG_OK;
+    return rec_rc;
 }

@@ -2,3 +2,11 @@ rg_test(env_api env/test_env.c)
 if(NOT RG_SANITIZE)
   rg_test(env_no_alloc env/test_env_noalloc.c LABELS no-asan)
 endif()
+# Recording episodes as movies and playing them back (src/env/env_record.c, env_playback.c, env_scores.c).
+rg_test(env_movie env/test_env_movie.c TIMEOUT 600)
+# The CLI's movie commands (record, playback), a shell test like tests/cli/test_cli.sh.
+add_test(NAME cli_movie COMMAND "${CMAKE_SOURCE_DIR}/tests/cli/test_cli_movie.sh" "$<TARGET_FILE:retrogym_cli>"
+         "${CMAKE_SOURCE_DIR}")
+set_tests_properties(cli_movie PROPERTIES TIMEOUT 600
+                     ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/cli_movie;${RG_SANITIZER_ENV}")
+file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/test-tmp/cli_movie")

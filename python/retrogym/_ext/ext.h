@@ -82,6 +82,11 @@ void rgpy_env_opts_release(rgpy_env_opts *p);
 PyObject *rgpy_env_buttons(const rg_env *env);
 PyObject *rgpy_env_button_combos(const rg_env *env);
 
+/* ---- env_movie.c: recording movies (Env methods); movie_type.c: the Movie type ---- */
+
+extern PyMethodDef rgpy_env_movie_methods[];
+extern PyTypeObject rgpy_MovieType;
+
 /* ---- pool_type.c: the Pool type (include/retrogym/pool.h) ---- */
 
 extern PyTypeObject rgpy_PoolType;

@@ -1,5 +1,5 @@
-/* The extension module retrogym._retrogym: the Env and Pool types, the data functions, constants. The Python files
- * of the package (the .py files beside it) build the Gymnasium API on top of it. */
+/* The extension module retrogym._retrogym: the Env, Pool and Movie types, the data functions, constants. The Python
+ * files of the package (the .py files beside it) build the Gymnasium API on top of it. */
 #define RGPY_MODULE_C
 #include "ext.h"
 
@@ -49,7 +49,8 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
 /* The Env type's methods live in three files; they are joined here once, before the type is readied. */
 static PyMethodDef *join_methods(void)
 {
-    PyMethodDef *parts[] = {rgpy_env_base_methods, rgpy_env_episode_methods, rgpy_env_data_methods};
+    PyMethodDef *parts[] = {rgpy_env_base_methods, rgpy_env_episode_methods, rgpy_env_data_methods,
+                            rgpy_env_movie_methods};
     size_t n = 0;
     for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
         for (PyMethodDef *m = parts[p]; m->ml_name; m++)
@@ -77,7 +78,7 @@ PyMODINIT_FUNC PyInit__retrogym(void)
     import_array();
     if (!rgpy_EnvType.tp_methods && !(rgpy_EnvType.tp_methods = join_methods()))
         return PyErr_NoMemory();
-    if (PyType_Ready(&rgpy_EnvType) < 0 || PyType_Ready(&rgpy_PoolType) < 0)
+    if (PyType_Ready(&rgpy_EnvType) < 0 || PyType_Ready(&rgpy_PoolType) < 0 || PyType_Ready(&rgpy_MovieType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
@@ -87,6 +88,11 @@ PyMODINIT_FUNC PyInit__retrogym(void)
     Py_INCREF(&rgpy_EnvType);
     if (PyModule_AddObject(m, "Env", (PyObject *)&rgpy_EnvType)) {
         Py_DECREF(&rgpy_EnvType);
+        goto fail;
+    }
+    Py_INCREF(&rgpy_MovieType);
+    if (PyModule_AddObject(m, "Movie", (PyObject *)&rgpy_MovieType)) {
+        Py_DECREF(&rgpy_MovieType);
         goto fail;
     }
     Py_INCREF(&rgpy_PoolType);
