@@ -5,9 +5,9 @@
 static const char help[] =
     "usage: retrogym cores [--help]\n"
     "\n"
-    "Lists the libretro cores found in the search path ($RETROGYM_CORE_PATH, retrogym's own core folder,\n"
-    "/usr/lib/x86_64-linux-gnu/libretro, /usr/lib/libretro, ~/.config/retroarch/cores): name, library version,\n"
-    "the systems that prefer it, its extensions and its path.\n";
+    "Lists retrogym's built-in cores, then the libretro cores found in the search path ($RETROGYM_CORE_PATH,\n"
+    "retrogym's own core folder, /usr/lib/x86_64-linux-gnu/libretro, /usr/lib/libretro,\n"
+    "~/.config/retroarch/cores): name, library version, the systems that prefer it, its extensions and its path.\n";
 
 /* The systems that list this core among their preferred cores, comma-separated ("-" when none). */
 static void systems_of(const char *core, char *buf, size_t cap)
@@ -37,8 +37,10 @@ int cmd_cores(int argc, char **argv)
     if (rg_core_list_create(&list) != RG_OK)
         return cli_fail("%s", rg_error_last());
     fprintf(cli_out, "%-28s %-36s %-26s %-22s %s\n", "core", "library", "systems", "extensions", "path");
-    for (size_t i = 0; i < rg_core_list_count(list); i++) {
-        const rg_core_info *c = rg_core_list_at(list, i);
+    size_t builtin = rg_core_builtin_count();
+    for (size_t i = 0; i < builtin + rg_core_list_count(list); i++) {
+        rg_core_info info;
+        const rg_core_info *c = i < builtin ? (rg_core_builtin_at(i, &info), &info) : rg_core_list_at(list, i - builtin);
         char lib[80];
         snprintf(lib, sizeof lib, "%s %s", c->library_name, c->library_version);
         char systems[128];

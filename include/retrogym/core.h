@@ -47,6 +47,13 @@ const rg_core_info *rg_core_list_at(const rg_core_list *list, size_t i);
 void rg_core_list_free(rg_core_list *list);
 
 /**
+ * retrogym's own cores, built into the library (no shared object): their names ("atari2600") are accepted wherever a
+ * core name is, and win over a libretro core of the same name (give a path to use that one).
+ */
+size_t rg_core_builtin_count(void);
+/** The i-th built-in core (path is "(built in)"; the strings are static). @return RG_OK, RG_EINVAL */
+int rg_core_builtin_at(size_t i, rg_core_info *out);
+/**
  * Asks one core (name or path) for its info without keeping it loaded. Caller frees with rg_core_list_free();
  * the list then holds exactly that core.
  */

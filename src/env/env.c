@@ -1,6 +1,9 @@
 /* The environment's life: create, free, accessors, the random generator. */
 #include "env_internal.h"
 
+#include "retrogym/core.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +45,53 @@ int rg_env_create(rg_env **out, const rg_env_options *opts)
     return rg__env_create(out, opts, 0);
 }
 
+static int create_once(rg_env **out, const rg_env_options *opts, int capture_audio);
+
+/* Whether a core of the system's list can be opened: built in, or a shared object on the search path. */
+static int core_available(const char *name)
+{
+    for (size_t i = 0; i < rg_core_builtin_count(); i++) {
+        rg_core_info info;
+        if (rg_core_builtin_at(i, &info) == RG_OK && strcmp(info.name, name) == 0)
+            return 1;
+    }
+    char path[4096];
+    return rg_core_resolve(name, path, sizeof path) == RG_OK;
+}
+
 int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio)
+{
+    int rc = create_once(out, opts, capture_audio);
+    /* A start state the system's first core refuses (e.g. a stable-retro Atari integration's Stella state with our
+     * own Atari core) is tried with the next installed cores of the system's list, unless the caller named one. */
+    const rg_system_info *sys;
+    if (rc != RG_ESTATE || !opts || opts->core || !opts->game || rg_data_game_system(opts->game, &sys) != RG_OK)
+        return rc;
+    char first_error[512];
+    snprintf(first_error, sizeof first_error, "%s", rg_error_last());
+    int skipped_first = 0;
+    for (size_t i = 0; i < sys->n_cores; i++) {
+        if (!core_available(sys->cores[i]))
+            continue;
+        if (!skipped_first) { /* the one that just failed */
+            skipped_first = 1;
+            continue;
+        }
+        rg_env_options o = *opts;
+        o.core = sys->cores[i];
+        if (create_once(out, &o, capture_audio) == RG_OK) {
+            rg__logger lg = {opts->log, opts->log_user, opts->log_level};
+            rg__log(&lg, RG_LOG_INFO, "%s: the start state does not load in the default core (%s); using core %s",
+                    opts->game, first_error, sys->cores[i]);
+            return RG_OK;
+        }
+    }
+    return rg__error(RG_ESTATE, "%s (no other installed core of %s loads it either; the state may have been saved "
+                     "by another core, e.g. Stella for stable-retro's Atari games: install stable-retro or name "
+                     "the core)", first_error, sys->name);
+}
+
+static int create_once(rg_env **out, const rg_env_options *opts, int capture_audio)
 {
     if (!out)
         return rg__error(RG_EINVAL, "rg_env_create: NULL argument");

@@ -10,3 +10,5 @@ add_test(NAME cli_movie COMMAND "${CMAKE_SOURCE_DIR}/tests/cli/test_cli_movie.sh
 set_tests_properties(cli_movie PROPERTIES TIMEOUT 600
                      ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/cli_movie;${RG_SANITIZER_ENV}")
 file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/test-tmp/cli_movie")
+# A start state the default core refuses goes to the next installed core of the system (src/env/env.c).
+rg_test(env_core_fallback env/test_env_core_fallback.c LIBS ZLIB::ZLIB)

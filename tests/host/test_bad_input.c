@@ -142,13 +142,17 @@ static void bad_states(void **state)
         rg_emu_run(emu);
     size_t size;
     assert_int_equal(rg_emu_state_size(emu, &size), RG_OK);
-    uint8_t *st = malloc(size + 100);
+    size_t over = size * 2 + 65536 + 1; /* past the bound on states longer than the core's (lr_host.c) */
+    uint8_t *st = calloc(1, over);
     assert_int_equal(rg_emu_state_save(emu, st, size, NULL), RG_OK);
     EXPECT(rg_emu_state_save(emu, st, size - 1, NULL), RG_ERANGE, "needs");
     uint64_t before = test_ram_hash(emu);
 
     EXPECT(rg_emu_state_load(emu, st, 0), RG_ESTATE, "empty");
-    EXPECT(rg_emu_state_load(emu, st, size + 100), RG_ESTATE, "at most");
+    EXPECT(rg_emu_state_load(emu, st, over), RG_ESTATE, "takes");
+    /* a state with trailing bytes loads whole, as Gym Retro passes it (other builds of a core write more) */
+    assert_int_equal(rg_emu_state_load(emu, st, size + 100), RG_OK);
+    assert_true(test_ram_hash(emu) == before);
     uint8_t *garbage = malloc(size);
     memset(garbage, 0x5A, size);
     EXPECT(rg_emu_state_load(emu, garbage, size), RG_ESTATE, "refused the state");

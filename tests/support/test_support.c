@@ -30,6 +30,11 @@ const char *test_shared_roms(void)
 
 int test_core_installed(const char *name)
 {
+    for (size_t i = 0; i < rg_core_builtin_count(); i++) {
+        rg_core_info info;
+        if (rg_core_builtin_at(i, &info) == RG_OK && strcmp(info.name, name) == 0)
+            return 1;
+    }
     char buf[1024];
     return rg_core_resolve(name, buf, sizeof buf) == RG_OK;
 }

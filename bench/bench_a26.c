@@ -1,0 +1,151 @@
+/* Our Atari 2600 core against Stella 3.9.3 (the `stella` libretro core in stable-retro's wheel), side by side on the
+ * same ROMs and inputs, in three settings:
+ *   raw   run a frame (the core draws it), nothing else
+ *   rgb   run a frame and convert it to RGB24 into a caller buffer (an observation every frame)
+ *   fs4   frame skip 4: video off for 3 frames (rg_emu_set_av_enable), the 4th drawn and converted; Stella ignores
+ *         the switch (it draws every frame), we skip drawing
+ * Each setting of both cores runs in alternating blocks so the machine's noise hits them alike; frames/s is the
+ * median over rounds. Audio is off (not captured) for both.
+ *
+ *   bench_a26 [--rounds N] [--frames N] [ROM ...]
+ * Default ROMs: ../shared/roms/automaton.a26 and, when ale-py is installed in .venv, a few of its ROMs. Stella is
+ * found through $RETROGYM_CORE_PATH (make bench-a26 points it at .venv's stable_retro/cores). */
+#define _POSIX_C_SOURCE 200809L
+#include "retrogym/retrogym.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void quiet(rg_log_level l, const char *m, void *u)
+{
+    (void)l, (void)m, (void)u;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The same input stream for both cores: a joystick direction and fire that change every 8 frames. */
+static uint16_t input(unsigned i)
+{
+    static const uint16_t dirs[] = {0, 1u << 4, 1u << 5, 1u << 6, 1u << 7};
+    unsigned k = (i / 8) * 2654435761u >> 7;
+    return (uint16_t)(dirs[k % 5] | ((k >> 4) & 1u));
+}
+
+enum { RAW, RGB, FS4, MODES };
+static const char *const mode_name[MODES] = {"raw", "rgb", "fs4"};
+
+/* Frames/s of one block of `frames` frames in a mode. */
+static double block(rg_emu *emu, int mode, int frames, uint8_t *rgb, size_t cap, unsigned *tick)
+{
+    double t0 = now();
+    for (int f = 0; f < frames; f++, (*tick)++) {
+        rg_emu_set_buttons(emu, 0, input(*tick));
+        int observed = mode != FS4 || (f & 3) == 3;
+        if (mode == FS4)
+            rg_emu_set_av_enable(emu, observed, 0);
+        rg_emu_run(emu);
+        if (mode != RAW && observed)
+            rg_emu_frame_rgb24(emu, rgb, cap);
+    }
+    return frames / (now() - t0);
+}
+
+static void bench(const char *rom, int rounds, int frames)
+{
+    static const char *const cores[2] = {"atari2600", "stella"};
+    const char *name = strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom;
+    rg_emu *emu[2];
+    for (int c = 0; c < 2; c++) {
+        rg_emu_options o = RG_EMU_OPTIONS_INIT;
+        o.log = quiet;
+        o.core = cores[c];
+        o.system = "Atari2600";
+        if (rg_emu_open(&emu[c], rom, &o) != RG_OK) {
+            printf("%-22s skipped: %s: %s\n", name, cores[c], rg_error_last());
+            if (c == 1)
+                rg_emu_free(emu[0]);
+            return;
+        }
+        rg_emu_set_av_enable(emu[c], 1, 0);
+        for (int i = 0; i < 120; i++)
+            rg_emu_run(emu[c]);
+    }
+    size_t cap = 160 * 320 * 3;
+    uint8_t *rgb = malloc(cap);
+    double *fps = malloc(sizeof(double) * (size_t)rounds * 2 * MODES);
+    unsigned tick[2] = {0, 0};
+    for (int r = 0; r < rounds; r++)
+        for (int m = 0; m < MODES; m++)
+            for (int c = 0; c < 2; c++)
+                fps[(c * MODES + m) * rounds + r] = block(emu[c], m, frames, rgb, cap, &tick[c]);
+    printf("%-22s", name);
+    for (int m = 0; m < MODES; m++) {
+        double med[2];
+        for (int c = 0; c < 2; c++) {
+            double *v = fps + (c * MODES + m) * rounds;
+            qsort(v, (size_t)rounds, sizeof *v, cmp_double);
+            med[c] = v[rounds / 2];
+        }
+        printf(" %8.0f %8.0f %5.2fx", med[0], med[1], med[0] / med[1]);
+    }
+    printf("\n");
+    fflush(stdout);
+    free(fps);
+    free(rgb);
+    rg_emu_free(emu[0]);
+    rg_emu_free(emu[1]);
+}
+
+int main(int argc, char **argv)
+{
+    int rounds = 5, frames = 600, first = 1;
+    for (; first < argc && strncmp(argv[first], "--", 2) == 0; first += 2) {
+        if (first + 1 >= argc)
+            return fprintf(stderr, "%s needs a value\n", argv[first]), 2;
+        if (strcmp(argv[first], "--rounds") == 0)
+            rounds = atoi(argv[first + 1]);
+        else if (strcmp(argv[first], "--frames") == 0)
+            frames = atoi(argv[first + 1]);
+        else
+            return fprintf(stderr, "unknown option %s\n", argv[first]), 2;
+    }
+    if (rounds < 1 || frames < 4)
+        return fprintf(stderr, "--rounds >= 1 and --frames >= 4\n"), 2;
+    printf("frames/s, median of %d blocks of %d frames; ours vs Stella 3.9.3 and the ratio\n", rounds, frames);
+    printf("%-22s", "ROM");
+    for (int m = 0; m < MODES; m++)
+        printf(" %8s %8s %6s", mode_name[m], "stella", "ratio");
+    printf("\n");
+    if (first < argc) {
+        for (int i = first; i < argc; i++)
+            bench(argv[i], rounds, frames);
+        return 0;
+    }
+    bench(RG_SOURCE_DIR "/../shared/roms/automaton.a26", rounds, frames);
+    static const char *const ale[] = {"pong", "breakout", "space_invaders", "seaquest", "ms_pacman", "pitfall",
+                                      "montezuma_revenge", "enduro"};
+    glob_t g;
+    if (glob(RG_SOURCE_DIR "/.venv/lib/python3*/site-packages/ale_py/roms", 0, NULL, &g) == 0 && g.gl_pathc) {
+        for (size_t i = 0; i < sizeof ale / sizeof ale[0]; i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s.bin", g.gl_pathv[0], ale[i]);
+            bench(path, rounds, frames);
+        }
+    }
+    globfree(&g);
+    return 0;
+}

@@ -1,0 +1,125 @@
+/* The Atari 2600 machine: state, bus, frame loop (machine-internal API of src/cores/atari2600).
+ *
+ * The whole emulated machine is one plain struct, rg__a26_state (no pointers): a snapshot is a copy of it. The
+ * machine wrapper rg__a26_machine adds what is not state: the ROM bytes, the framebuffer, the palette, the inputs
+ * of the frame and the configuration.
+ *
+ * Frames are Stella 3.9.3's (what ALE and stable-retro's stella core use): a frame ends after the instruction that
+ * turns VSYNC off at least one line after it was turned on; after 25,000 instructions without that the run returns
+ * and the next run goes on with the same frame; the first TIA write `max_lines` lines into a frame ends it. */
+#ifndef RG_SRC_CORES_ATARI2600_A26_H
+#define RG_SRC_CORES_ATARI2600_A26_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cores/atari2600/cart.h"
+#include "cores/atari2600/paddles.h"
+#include "cores/atari2600/riot.h"
+#include "cores/atari2600/tia.h"
+#include "cpu/m6502/m6502.h"
+
+#define RG__A26_WIDTH 160
+#define RG__A26_MAX_HEIGHT 320     /* lines Stella keeps per frame */
+#define RG__A26_INSN_BUDGET 25000  /* instructions per run (Stella's TIA::update) */
+
+typedef struct rg__a26_state {
+    rg_m6502 cpu;
+    uint8_t ram[128];
+    uint8_t databus;       /* the last byte on the data bus (undriven TIA read bits show it) */
+    uint8_t partial;       /* the frame in progress goes on in the next run */
+    uint8_t color_loss;    /* 50 Hz: the last frame had an odd line count, the colours are lost */
+    uint8_t pad;
+    uint32_t cycles;       /* CPU cycles since the frame started (Stella's system cycle counter) */
+    uint32_t rng;          /* Stella's random generator (power-on RAM, timer and CPU registers) */
+    rg__a26_riot riot;
+    rg__a26_tia tia;
+    rg__a26_cart cart;
+    rg__a26_paddles paddles[2];   /* left and right port, when paddles are plugged in */
+} rg__a26_state;
+
+typedef struct rg__a26_machine {
+    rg__a26_state st;
+
+    /* outside the state */
+    const uint8_t *rom;
+    size_t rom_size;
+    unsigned rom_mask;             /* 2K/4K cartridges: ROM offset of a $1xxx address */
+    const uint8_t *bank;           /* 4K-bank cartridges: the selected bank (refreshed from st.cart) */
+    uint16_t fast_lo, fast_len;    /* ... and the window of plain ROM reads in it */
+    uint32_t *fb;                  /* the frame being drawn: RG__A26_WIDTH x height, XRGB8888 */
+    uint32_t *fb_prev;             /* the other one: like Stella the two swap at each frame start, so lines a
+                                    * short frame does not reach show the frame before the last */
+    const uint32_t *palette;       /* 128 colours */
+    const uint32_t *palette_loss;  /* 50 Hz colour loss (NULL: none) */
+    rg__a26_inputs in;
+    int32_t ystart;                /* first frame line shown */
+    int32_t height;                /* lines shown */
+    uint8_t paddle_port[2];        /* the port has paddles (else a joystick) */
+    double fps;                    /* Stella's frame rate (59.92 or 49.92): its paddle timing uses it */
+    uint32_t max_lines;            /* a TIA write after this many lines ends the frame (290 NTSC, 342 PAL) */
+    uint32_t stop_lines;           /* lines the TIA draws per frame (Stella's stop-display point) */
+    uint8_t video;                 /* write pixels in this run */
+    uint8_t audio;                 /* produce samples in this run */
+    uint8_t snoop;                 /* the cart watches accesses below $1000 */
+    uint32_t budget;               /* instructions left in this run; 0 ends it after the current instruction */
+    int32_t tia_clock;             /* clock of the last TIA access (+ its write delay): drawn up to it by a run's end */
+    uint32_t write_cycle;          /* cycle of the last bus write */
+    uint32_t prev_write_cycle;     /* ... of the one before (a write right after a write does not halt on WSYNC) */
+    int16_t *abuf;                 /* mono samples of this run */
+    size_t alen, acap;
+    int aerr;                      /* the sample buffer could not grow */
+} rg__a26_machine;
+
+/* Stella's random generator (a plain LCG; its output is the low byte for RAM). */
+static inline uint32_t rg__a26_rand(rg__a26_state *s)
+{
+    return rg__a26_rng_next(&s->rng);
+}
+
+/* a26_core.c: the core behind the internal core interface (src/emu/core_iface.h; same contract as
+ * rg__libretro_open). */
+struct rg__core_ops;
+struct rg__core_open_args;
+int rg__a26_open(void **core, const struct rg__core_ops **ops, const struct rg__core_open_args *args);
+
+/* a26_machine.c */
+/* Power-on: RAM, timer and CPU registers as Stella draws them, TIA and RIOT cleared, the cart at its start banks,
+ * the CPU at the reset vector. The cart must be initialised (st.cart) and m->rom set before. `after_detection`:
+ * Stella reset the machine once already for its NTSC/PAL detection, which moved its generator on. */
+void rg__a26_power_on(rg__a26_machine *m, int after_detection);
+/* The console's reset as Stella's libretro core does it: all chips reset, the generator going on. */
+void rg__a26_soft_reset(rg__a26_machine *m);
+/* Runs until the frame ends (or the instruction budget is spent). */
+void rg__a26_run_frame(rg__a26_machine *m);
+/* Line timing (60 or 50 Hz: max_lines, stop_lines), palette, and the window of frame lines shown. */
+void rg__a26_set_timing(rg__a26_machine *m, int hz50, int pal_colours, int32_t ystart, int32_t height);
+
+/* tia_regs.c */
+void rg__tia_reset(rg__a26_tia *t);
+void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value);
+uint8_t rg__tia_read(rg__a26_machine *m, uint16_t addr);
+/* Start and end of a line while drawing (pending HMOVE clocks, suppressed first copies). */
+void rg__tia_line_start(rg__a26_tia *t);
+void rg__tia_line_end(rg__a26_tia *t);
+
+/* tia_render.c */
+/* Brings the picture and the collision latches up to `clock` (colour clocks, frame relative). */
+void rg__tia_update(rg__a26_machine *m, int32_t clock);
+/* Clears lines [from, to) of the frame (relative to the frame start) in both framebuffers. */
+void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to);
+
+/* tia_audio.c */
+void rg__tia_audio_reset(rg__a26_tia *t);
+/* Produces the samples due up to `clock` (2 per line) with the current registers. */
+void rg__tia_audio_run(rg__a26_machine *m, int32_t clock);
+/* An AUDC0..AUDV1 write (reg 0x15..0x1A). */
+void rg__tia_audio_write(rg__a26_machine *m, unsigned reg, uint8_t value);
+
+/* palette.c */
+extern const uint32_t rg__a26_palette_ntsc[128];
+extern const uint32_t rg__a26_palette_pal[128];
+extern const uint32_t rg__a26_palette_pal_loss[128];
+extern const uint32_t rg__a26_palette_ntsc_loss[128];
+
+#endif

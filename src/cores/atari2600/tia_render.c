@@ -1,0 +1,338 @@
+/* Drawing and collisions: the TIA catches up with the CPU in runs of pixels.
+ *
+ * Each object's pixels on the current line are kept as a 160-bit coverage bitmap, rebuilt only when something
+ * about the object changes. A run of pixels is then: the background filled, the objects painted over it in
+ * reverse priority (runs of set bits), and the collision latches set from pairwise ANDs of the bitmaps over the run.
+ * Without video (skipped frames, lines outside the window) only the collisions are computed, and only when two or
+ * more objects have something to draw. Like Stella 3.9.3 there are no collisions during VBLANK, and the first 8
+ * pixels after an HMOVE blank are painted black but still collide. */
+#include "cores/atari2600/a26.h"
+
+#include <string.h>
+
+#if defined(__GNUC__)
+#define CTZ64(x) __builtin_ctzll(x)
+#else
+static int CTZ64(uint64_t x)
+{
+    int n = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+#endif
+
+/* The latch bits (bit 2r+1 / 2r: bits 7 / 6 of read register r) that two or more enabled objects can set, by the
+ * enabled set, and the two objects of each latch bit. */
+static const uint16_t k_possible[64] = {
+    0x0000, 0x0000, 0x0000, 0x0001, 0x0000, 0x8000, 0x0002, 0x8003,
+    0x0000, 0x0008, 0x4000, 0x4009, 0x0004, 0x800C, 0x4006, 0xC00F,
+    0x0000, 0x0010, 0x0100, 0x0111, 0x0040, 0x8050, 0x0142, 0x8153,
+    0x0400, 0x0418, 0x4500, 0x4519, 0x0444, 0x845C, 0x4546, 0xC55F,
+    0x0000, 0x0020, 0x0200, 0x0221, 0x0080, 0x80A0, 0x0282, 0x82A3,
+    0x0800, 0x0828, 0x4A00, 0x4A29, 0x0884, 0x88AC, 0x4A86, 0xCAAF,
+    0x2000, 0x2030, 0x2300, 0x2331, 0x20C0, 0xA0F0, 0x23C2, 0xA3F3,
+    0x2C00, 0x2C38, 0x6F00, 0x6F39, 0x2CC4, 0xACFC, 0x6FC6, 0xEFFF,
+};
+static const uint8_t k_latch_objs[16][2] = {
+    {1, 0}, {1, 2}, {3, 2}, {3, 0}, {0, 4}, {0, 5}, {2, 4}, {2, 5},
+    {1, 4}, {1, 5}, {3, 4}, {3, 5}, {0, 0}, {4, 5}, {1, 3}, {0, 2},
+};
+
+/* Copies per NUSIZ mode as multipliers of an 8-pixel pattern (copies 16 pixels apart never overlap); modes 4 and 6
+ * also have a copy 64 pixels right. */
+static const uint64_t k_copy_mul[8] = {
+    1, 1 | 1ull << 16, 1 | 1ull << 32, 1 | 1ull << 16 | 1ull << 32, 1, 1, 1 | 1ull << 32, 1,
+};
+
+/* --- coverage bitmaps */
+
+/* A pattern (bits 0..127 in lo/hi) starting at pixel pos, wrapping at 160. */
+static void place(uint64_t out[3], uint64_t lo, uint64_t hi, int pos)
+{
+    uint64_t w[5] = {0, 0, 0, 0, 0};
+    int q = pos >> 6, r = pos & 63;
+    w[q] |= lo << r;
+    w[q + 1] |= hi << r;
+    if (r) {
+        w[q + 1] |= lo >> (64 - r);
+        w[q + 2] |= hi >> (64 - r);
+    }
+    out[0] = w[0] | (w[2] >> 32 | w[3] << 32);
+    out[1] = w[1] | (w[3] >> 32 | w[4] << 32);
+    out[2] = (w[2] & 0xFFFFFFFFu) | w[4] >> 32;
+}
+
+/* Each of the 8 bits of g repeated `scale` (2 or 4) times. */
+static uint64_t stretch(uint8_t g, int scale)
+{
+    uint64_t r = 0, unit = scale == 2 ? 3u : 15u;
+    for (; g; g &= (uint8_t)(g - 1u))
+        r |= unit << (CTZ64(g) * scale);
+    return r;
+}
+
+/* Copies of a pattern per NUSIZ mode (offsets 0..64); skip_first leaves out the copy at the position. */
+static void copies(uint64_t out[3], uint64_t pat, int mode, int skip_first, int pos)
+{
+    uint64_t lo = pat * k_copy_mul[mode] - (skip_first ? pat : 0);
+    place(out, lo, (mode == 4 || mode == 6) ? pat : 0, pos);
+}
+
+/* 20 playfield bits, each 4 pixels wide. */
+static void expand_pf(uint32_t bits, uint64_t *lo, uint64_t *hi)
+{
+    static const uint16_t k_x4[16] = {
+        0x0000, 0x000F, 0x00F0, 0x00FF, 0x0F00, 0x0F0F, 0x0FF0, 0x0FFF,
+        0xF000, 0xF00F, 0xF0F0, 0xF0FF, 0xFF00, 0xFF0F, 0xFFF0, 0xFFFF,
+    };
+    *lo = (uint64_t)k_x4[bits & 15u] | (uint64_t)k_x4[bits >> 4 & 15u] << 16 |
+          (uint64_t)k_x4[bits >> 8 & 15u] << 32 | (uint64_t)k_x4[bits >> 12 & 15u] << 48;
+    *hi = k_x4[bits >> 16 & 15u];
+}
+
+static uint32_t reverse20(uint32_t v)
+{
+    v = (v & 0x55555555u) << 1 | (v >> 1 & 0x55555555u);
+    v = (v & 0x33333333u) << 2 | (v >> 2 & 0x33333333u);
+    v = (v & 0x0F0F0F0Fu) << 4 | (v >> 4 & 0x0F0F0F0Fu);
+    v = (v & 0x00FF00FFu) << 8 | (v >> 8 & 0x00FF00FFu);
+    return (v << 16 | v >> 16) >> 12;
+}
+
+static void build(rg__a26_tia *t, int obj)
+{
+    uint64_t *c = t->cover[obj];
+    switch (obj) {
+    case RG__TIA_P0:
+    case RG__TIA_P1: {
+        int p = obj == RG__TIA_P1, mode = t->nusiz[p] & 7;
+        if (mode == 5 || mode == 7) /* a stretched player starts one pixel later */
+            copies(c, stretch(t->cur_grp[p], mode == 5 ? 2 : 4), mode, t->suppress[p], (t->pos[obj] + 1) % 160);
+        else
+            copies(c, t->cur_grp[p], mode, t->suppress[p], t->pos[obj]);
+        break;
+    }
+    case RG__TIA_M0:
+    case RG__TIA_M1: {
+        int i = obj == RG__TIA_M1, mode = t->nusiz[i] & 7, size = t->nusiz[i] >> 4 & 3;
+        int pos = t->pos[obj];
+        if (!i && t->mmr[RG__TIA_M0] && (pos & 2)) {
+            /* missile 0 moving 17 pixels a line (the "Cosmic Ark" stars): Stella hides it at positions 2 mod 4
+             * and widens it to at least 2 pixels, one pixel to the left, at positions 3 mod 4 */
+            if (!(pos & 1)) {
+                c[0] = c[1] = c[2] = 0;
+                break;
+            }
+            size |= 1;
+            pos--;
+        }
+        copies(c, (1u << (1 << size)) - 1u, mode, 0, pos);
+        break;
+    }
+    case RG__TIA_BL:
+        place(c, (1u << (1 << (t->ctrlpf >> 4 & 3))) - 1u, 0, t->pos[obj]);
+        break;
+    default: {
+        uint64_t l0, l1, r0, r1;
+        expand_pf(t->pf_bits, &l0, &l1);
+        if (t->pf_reflect)
+            expand_pf(reverse20(t->pf_bits), &r0, &r1);
+        else {
+            r0 = l0;
+            r1 = l1;
+        }
+        c[0] = l0;
+        c[1] = l1 | r0 << 16;
+        c[2] = r0 >> 48 | r1 << 16;
+        break;
+    }
+    }
+}
+
+static void rebuild(rg__a26_tia *t, uint8_t objs)
+{
+    uint8_t todo = t->dirty & objs;
+    if (!todo)
+        return;
+    for (int o = 0; o < RG__TIA_NOBJ; o++)
+        if (todo >> o & 1u)
+            build(t, o);
+    t->dirty &= (uint8_t)~todo;
+}
+
+/* --- runs */
+
+static uint64_t word_range(int w, int x0, int x1)
+{
+    int lo = x0 - 64 * w, hi = x1 - 64 * w;
+    if (lo < 0)
+        lo = 0;
+    if (hi > 64)
+        hi = 64;
+    if (hi <= lo)
+        return 0;
+    uint64_t upto = hi == 64 ? ~(uint64_t)0 : ((uint64_t)1 << hi) - 1u;
+    return upto & ~(((uint64_t)1 << lo) - 1u);
+}
+
+static void collide(rg__a26_tia *t, int x0, int x1)
+{
+    unsigned todo = k_possible[t->enabled] & ~(unsigned)t->collisions;
+    if (!todo)
+        return;
+    uint64_t r0 = word_range(0, x0, x1), r1 = word_range(1, x0, x1), r2 = word_range(2, x0, x1);
+    rebuild(t, t->enabled);
+    for (; todo; todo &= todo - 1u) {
+        int bit = CTZ64(todo);
+        const uint64_t *a = t->cover[k_latch_objs[bit][0]], *b = t->cover[k_latch_objs[bit][1]];
+        if ((a[0] & b[0] & r0) | (a[1] & b[1] & r1) | (a[2] & b[2] & r2))
+            t->collisions |= (uint16_t)(1u << bit);
+    }
+}
+
+static void fill(uint32_t *p, int n, uint32_t c)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = c;
+}
+
+/* Paints the set pixels of cover[0..2] within [x0, x1). */
+static void paint(uint32_t *row, const uint64_t *cover, int x0, int x1, uint32_t color)
+{
+    for (int w = x0 >> 6; w <= (x1 - 1) >> 6; w++) {
+        uint64_t bits = cover[w] & word_range(w, x0, x1);
+        while (bits) {
+            int s = CTZ64(bits);
+            uint64_t run = ~(bits >> s);
+            int n = run ? CTZ64(run) : 64 - s;
+            fill(row + 64 * w + s, n, color);
+            bits &= n == 64 ? 0 : ~((((uint64_t)1 << n) - 1u) << s);
+        }
+    }
+}
+
+static void paint_objects(rg__a26_machine *m, uint32_t *row, int x0, int x1)
+{
+    rg__a26_tia *t = &m->st.tia;
+    const uint32_t *pal = m->st.color_loss && m->palette_loss ? m->palette_loss : m->palette;
+    uint32_t cp0 = pal[t->colu[0] >> 1], cp1 = pal[t->colu[1] >> 1], cpf = pal[t->colu[2] >> 1];
+    uint8_t en = t->enabled;
+    fill(row + x0, x1 - x0, pal[t->colu[3] >> 1]);
+    if (!en)
+        return;
+    rebuild(t, en);
+    uint64_t u[3];
+    int score = (t->ctrlpf & 6u) == 2u; /* score colours only without priority */
+    if (!(t->ctrlpf & 4u)) { /* P0/M0 over P1/M1 over PF over BL */
+        if (en & 1u << RG__TIA_BL)
+            paint(row, t->cover[RG__TIA_BL], x0, x1, cpf);
+        if (en & 1u << RG__TIA_PF) {
+            if (!score)
+                paint(row, t->cover[RG__TIA_PF], x0, x1, cpf);
+            else { /* score mode: the left half in player 0's colour, the right half in player 1's */
+                if (x0 < 80)
+                    paint(row, t->cover[RG__TIA_PF], x0, x1 < 80 ? x1 : 80, cp0);
+                if (x1 > 80)
+                    paint(row, t->cover[RG__TIA_PF], x0 > 80 ? x0 : 80, x1, cp1);
+            }
+        }
+    }
+    for (int p = 1; p >= 0; p--) {
+        int pl = p ? RG__TIA_P1 : RG__TIA_P0, mi = p ? RG__TIA_M1 : RG__TIA_M0;
+        uint8_t pm = en & (uint8_t)(1u << pl | 1u << mi);
+        if (!pm)
+            continue;
+        for (int k = 0; k < 3; k++)
+            u[k] = ((pm >> pl & 1u) ? t->cover[pl][k] : 0) | ((pm >> mi & 1u) ? t->cover[mi][k] : 0);
+        paint(row, u, x0, x1, p ? cp1 : cp0);
+    }
+    if (t->ctrlpf & 4u) { /* priority: PF and BL over the players */
+        for (int k = 0; k < 3; k++)
+            u[k] = ((en >> RG__TIA_PF & 1u) ? t->cover[RG__TIA_PF][k] : 0) |
+                   ((en >> RG__TIA_BL & 1u) ? t->cover[RG__TIA_BL][k] : 0);
+        paint(row, u, x0, x1, cpf);
+    }
+}
+
+/* Clocks c0..c1 (0..228) of a line. */
+static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
+{
+    rg__a26_tia *t = &m->st.tia;
+    int from = c0 >= RG__TIA_HBLANK ? c0 : c1 < RG__TIA_HBLANK ? c1 : RG__TIA_HBLANK;
+    int x0 = from - RG__TIA_HBLANK, x1 = c1 - RG__TIA_HBLANK;
+    uint32_t *row = NULL;
+    if (m->video && line >= m->ystart && line < m->ystart + m->height)
+        row = m->fb + (size_t)(line - m->ystart) * RG__A26_WIDTH;
+    if (x1 > x0) {
+        if (t->vblank & 2u) {
+            if (row)
+                fill(row + x0, x1 - x0, m->palette[0]);
+        } else {
+            collide(t, x0, x1);
+            if (row)
+                paint_objects(m, row, x0, x1);
+        }
+    }
+    if (t->hmove_blank && from < RG__TIA_HBLANK + 8) {
+        if (row && x1 > x0)
+            fill(row + x0, (x1 < 8 ? x1 : 8) - x0, m->palette[0]);
+        if (c1 >= RG__TIA_HBLANK + 8)
+            t->hmove_blank = 0;
+    }
+}
+
+void rg__tia_update(rg__a26_machine *m, int32_t clock)
+{
+    rg__a26_tia *t = &m->st.tia;
+    if (t->last_update >= clock)
+        return;
+    /* the common cases: within the line's blank part, or nothing to draw or to latch */
+    if (clock < t->line_clock + RG__TIA_LINE &&
+        (clock <= t->line_clock + RG__TIA_HBLANK ||
+         (!t->hmove_blank && (!m->video || t->line < m->ystart || t->line >= m->ystart + m->height) &&
+          ((t->vblank & 2u) || !(k_possible[t->enabled] & ~(unsigned)t->collisions))))) {
+        t->last_update = clock;
+        return;
+    }
+    int32_t stop = t->frame_start + RG__TIA_LINE * (int32_t)m->stop_lines;
+    if (t->last_update >= stop)
+        return;
+    if (clock > stop)
+        clock = stop;
+    /* line by line; reaching a line's start exactly also runs its (empty) start, like Stella */
+    int32_t line = t->line, start = t->line_clock;
+    int c0 = (int)(t->last_update - start);
+    for (;;) {
+        int32_t next = start + RG__TIA_LINE;
+        int c1 = clock < next ? (int)(clock - start) : RG__TIA_LINE;
+        if (c1 > c0)
+            draw(m, line, c0, c1);
+        if (c1 == RG__TIA_LINE || c1 == 0)
+            rg__tia_line_end(t);
+        if (clock < next)
+            break;
+        line++;
+        start = next;
+        c0 = 0;
+        rg__tia_line_start(t);
+    }
+    t->line = line;
+    t->line_clock = start;
+    t->last_update = clock;
+}
+
+void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to)
+{
+    if (from < m->ystart)
+        from = m->ystart;
+    if (to > m->ystart + m->height)
+        to = m->ystart + m->height;
+    /* both buffers, as Stella does (its other buffer gets colour 1, which is black too) */
+    for (int32_t l = from; l < to; l++) {
+        fill(m->fb + (size_t)(l - m->ystart) * RG__A26_WIDTH, RG__A26_WIDTH, m->palette[0]);
+        fill(m->fb_prev + (size_t)(l - m->ystart) * RG__A26_WIDTH, RG__A26_WIDTH, m->palette[0]);
+    }
+}

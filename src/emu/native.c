@@ -1,0 +1,40 @@
+/* The table of our own cores (src/cores/<system>/): opened without a shared object, behind the same internal core
+ * interface as the libretro host. A name in this table wins over a libretro core of the same name. */
+#include "emu/native.h"
+
+#include "retrogym/version.h"
+
+#include <string.h>
+#include <strings.h>
+
+static const rg__native_core k_native[] = {
+    {"atari2600", "retrogym Atari 2600", RG_VERSION_STRING, "a26|bin", "Atari2600", rg__a26_open},
+};
+
+#define N_NATIVE (sizeof k_native / sizeof k_native[0])
+
+const rg__native_core *rg__native_find(const char *name)
+{
+    for (size_t i = 0; name && i < N_NATIVE; i++)
+        if (strcasecmp(name, k_native[i].name) == 0)
+            return &k_native[i];
+    return NULL;
+}
+
+size_t rg_core_builtin_count(void)
+{
+    return N_NATIVE;
+}
+
+int rg_core_builtin_at(size_t i, rg_core_info *out)
+{
+    if (i >= N_NATIVE || !out)
+        return rg__error(RG_EINVAL, "rg_core_builtin_at: no built-in core %zu", i);
+    memset(out, 0, sizeof *out);
+    out->name = k_native[i].name;
+    out->path = "(built in)";
+    out->library_name = k_native[i].library_name;
+    out->library_version = k_native[i].version;
+    out->extensions = k_native[i].extensions;
+    return RG_OK;
+}

@@ -1,0 +1,19 @@
+# --- tia ---
+# The Atari 2600 core (src/cores/atari2600) through the emulator API: power-on, snapshots, skipped video, instances,
+# options, audio, frames without VSYNC.
+rg_test(a26_core cores/test_a26_core.c)
+# Frame by frame against Stella 3.9.3 (stable-retro's stella core through our host): RAM and pixels for automaton.a26,
+# our ROMs and, when ale-py is installed in .venv, a set of its cartridges; skipped without the stella core.
+rg_test(a26_vs_stella cores/test_a26_vs_stella.c TIMEOUT 900 LABELS no-asan)
+# --- cart ---
+rg_test(a26_cart cores/test_a26_cart.c)
+# The standalone libretro build, loaded through our own host (needs add_subdirectory(cores) at the top level).
+if(TARGET atari2600_libretro)
+  rg_test(a26_libretro cores/test_a26_libretro.c LIBS ${CMAKE_DL_LIBS})
+  add_dependencies(a26_libretro atari2600_libretro)
+  target_compile_definitions(a26_libretro PRIVATE "A26_LIBRETRO=\"$<TARGET_FILE:atari2600_libretro>\"")
+  target_include_directories(a26_libretro PRIVATE "${LIBRETRO_INCLUDE_DIR}")
+endif()
+# --- roms ---
+# Our TIA/RIOT feature ROMs (tests/roms/a26/features) against the golden frame and RAM hashes Stella 3.9.3 gave.
+rg_test(a26_features cores/test_a26_features.c)

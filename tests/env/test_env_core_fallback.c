@@ -1,0 +1,140 @@
+/* A start state the system's first core refuses is loaded by the next installed core of the system's list: a
+ * stable-retro Atari integration (its Start.state saved by Stella) works with our own Atari core as the default,
+ * through Stella when stable-retro's cores are present. The state here is stable-retro's own: the Core.bin of the
+ * reference movie it recorded on our test ROM (tests/movie/data/sr-Atari2600.bk2). */
+#define _POSIX_C_SOURCE 200809L
+#include "test_support.h"
+
+#include "base/base.h"
+
+#include <sys/stat.h>
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+static char root[512];
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* data root/stable/Test-Atari2600: our test ROM, its SHA-1, empty variables, and Stella's state as Start.state */
+static int setup(void **state)
+{
+    (void)state;
+    if (!getenv("RETROGYM_CORE_PATH")) {
+        char pattern[1024];
+        glob_t g;
+        test_source_path(".venv/lib/python3*/site-packages/stable_retro/cores", pattern, sizeof pattern);
+        if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc)
+            setenv("RETROGYM_CORE_PATH", g.gl_pathv[0], 1);
+        globfree(&g);
+    }
+    snprintf(root, sizeof root, "%s/fallback-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    assert_non_null(mkdtemp(root));
+    char dir[1024], path[1200], rom[1024];
+    snprintf(dir, sizeof dir, "%s/stable", root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(dir, sizeof dir, "%s/stable/Test-Atari2600", root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    test_source_path("tests/roms/bin/test.a26", rom, sizeof rom);
+    uint8_t *bytes;
+    size_t size;
+    assert_int_equal(rg__read_file(rom, 1 << 20, &bytes, &size), RG_OK);
+    snprintf(path, sizeof path, "%s/rom.a26", dir);
+    assert_int_equal(rg__write_file_atomic(path, bytes, size), RG_OK);
+    char sha[RG_SHA1_HEX + 2];
+    assert_int_equal(rg_rom_sha1(bytes, size, "test.a26", sha), RG_OK);
+    free(bytes);
+    strcat(sha, "\n");
+    write_text(dir, "rom.sha", sha);
+    write_text(dir, "data.json", "{\"info\": {\"frame\": {\"address\": 136, \"type\": \"|u1\"}}}");
+    write_text(dir, "scenario.json", "{\"reward\": {\"variables\": {\"frame\": {\"reward\": 1}}}}");
+    write_text(dir, "metadata.json", "{\"default_state\": \"Start\"}");
+    char movie_path[1024];
+    test_source_path("tests/movie/data/sr-Atari2600.bk2", movie_path, sizeof movie_path);
+    rg_movie *m;
+    assert_int_equal(rg_movie_open_read(&m, movie_path), RG_OK);
+    const uint8_t *st;
+    size_t st_len;
+    assert_int_equal(rg_movie_state(m, &st, &st_len), RG_OK);
+    assert_true(st_len > 0);
+    snprintf(path, sizeof path, "%s/Start.state", dir);
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    assert_int_equal(gzwrite(gz, st, (unsigned)st_len), (int)st_len);
+    gzclose(gz);
+    rg_movie_free(m);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rg__remove_tree(root);
+    return 0;
+}
+
+static rg_env_options options(rg_datapaths *dp, const char *core)
+{
+    rg_env_options o = RG_ENV_OPTIONS_INIT;
+    o.game = "Test-Atari2600";
+    o.paths = dp;
+    o.core = core;
+    o.log = test_quiet_log;
+    return o;
+}
+
+static void stella_state_falls_back_to_stella(void **state)
+{
+    (void)state;
+    rg_datapaths *dp;
+    assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
+    /* Our core refuses Stella's state when it is named... */
+    rg_env_options o = options(dp, "atari2600");
+    rg_env *env;
+    assert_int_equal(rg_env_create(&env, &o), RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "atari2600"));
+    /* ...and without a core named, the next core of Atari2600's list that loads it is used. */
+    o = options(dp, NULL);
+    int rc = rg_env_create(&env, &o);
+    if (!test_core_installed("stella")) {
+        assert_int_equal(rc, RG_ESTATE);
+        assert_non_null(strstr(rg_error_last(), "no other installed core"));
+        rg_datapaths_free(dp);
+        skip();
+    }
+    assert_int_equal(rc, RG_OK);
+    assert_string_equal(rg_emu_core_name(rg_env_emu(env)), "stella");
+    size_t size = rg_env_obs_size(env);
+    uint8_t *obs = malloc(size);
+    assert_int_equal(rg_env_reset(env, 1, 0, obs, size), RG_OK);
+    /* the frame counter the test ROM keeps goes on from the state's value, one per frame */
+    int64_t before, after;
+    const char *name;
+    assert_int_equal(rg_env_info_at(env, 0, &name, &before), RG_OK);
+    int64_t action = 0;
+    rg_step_result r;
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(rg_env_step(env, &action, rg_env_action_length(env), obs, size, &r), RG_OK);
+    assert_int_equal(rg_env_info_at(env, 0, &name, &after), RG_OK);
+    assert_int_equal((after - before) & 0xFF, 10);
+    free(obs);
+    rg_env_free(env);
+    rg_datapaths_free(dp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(stella_state_falls_back_to_stella)};
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
