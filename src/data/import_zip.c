@@ -86,12 +86,13 @@ static int read_member(rg__import *im, zip_t *za, zip_uint64_t index, const char
 
 static int import_archive(rg__import *im, zip_t *za, const char *label, unsigned depth);
 
-/* A zip inside a zip: read into memory (bounded) and opened from there. */
+/* A zip inside a zip: read into memory (bounded) and opened from there. Takes data. The source does not own the
+ * bytes: libzip drops a zero-length buffer without freeing it, so they are freed here once the archive is gone. */
 static int import_nested(rg__import *im, const char *label, uint8_t *data, size_t size, unsigned depth)
 {
     zip_error_t err;
     zip_error_init(&err);
-    zip_source_t *src = zip_source_buffer_create(data, size, 1, &err);
+    zip_source_t *src = zip_source_buffer_create(data, size, 0, &err);
     if (!src) {
         free(data);
         zip_error_fini(&err);
@@ -101,13 +102,15 @@ static int import_nested(rg__import *im, const char *label, uint8_t *data, size_
     if (!za) {
         rg__import_warn(im, "skipping %s: not a valid zip archive (%s)", label, zip_error_strerror(&err));
         im->report->skipped++;
-        zip_source_free(src); /* frees data */
+        zip_source_free(src);
+        free(data);
         zip_error_fini(&err);
         return RG_OK;
     }
     zip_error_fini(&err);
     int rc = import_archive(im, za, label, depth);
-    zip_discard(za);
+    zip_discard(za); /* frees the source */
+    free(data);
     return rc;
 }
 

@@ -76,6 +76,8 @@ int rg_gamedata_set_variable(rg_gamedata *gd, const char *name, uint64_t address
         return rg__error(RG_EINVAL, "rg_gamedata_set_variable: NULL argument");
     if (!*name)
         return rg__error(RG_EINVAL, "a variable needs a name");
+    if (address > INT64_MAX) /* data.json could not hold it (see gamedata_json.c) */
+        return rg__error(RG_EINVAL, "variable \"%s\": the address must be at most 2^63-1", name);
     rg_datatype t;
     int rc = rg_datatype_parse(type, &t);
     if (rc != RG_OK)

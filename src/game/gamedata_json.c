@@ -22,8 +22,9 @@ static int load_entry(rg_gamedata *gd, const char *name, json_t *entry, unsigned
     if (!jaddr || !jtype)
         return rg__error(RG_ECORRUPT, "variable \"%s\" has no %s", name, jaddr ? "type" : "address");
     uint64_t address;
-    if (rg__json_u64(jaddr, &address) != RG_OK)
-        return rg__error(RG_ECORRUPT, "variable \"%s\": the address must be a non-negative integer", name);
+    /* Above INT64_MAX an address could not be saved again: a JSON integer is an int64 to jansson. */
+    if (rg__json_u64(jaddr, &address) != RG_OK || address > INT64_MAX)
+        return rg__error(RG_ECORRUPT, "variable \"%s\": the address must be a non-negative integer below 2^63", name);
     if (!json_is_string(jtype))
         return rg__error(RG_ECORRUPT, "variable \"%s\": the type must be a string", name);
     uint64_t mask = RG_MASK_ALL;

@@ -10,6 +10,8 @@
 #include <lua.h>
 #include <lualib.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,6 +28,7 @@ struct rg__lua {
     double max_seconds, deadline;
     int over_budget; /* 1 instructions, 2 time */
     int out_of_memory;
+    size_t custom_bytes; /* custom variables this interpreter created: memory outside the Lua heap */
 };
 
 static double now_seconds(void)
@@ -60,6 +63,18 @@ static rg__lua *ctx_of(lua_State *L)
     return ud;
 }
 
+/* Raises a Lua error with a message formatted by C's rules (lua_pushfstring knows only %s %d %f %p %c). */
+static int raise_error(lua_State *L, const char *fmt, ...) RG_PRINTF(2, 3);
+static int raise_error(lua_State *L, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return luaL_error(L, "%s", msg);
+}
+
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
@@ -67,12 +82,108 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
     ctx->instr += HOOK_EVERY;
     if (ctx->instr > ctx->max_instr) {
         ctx->over_budget = 1;
-        luaL_error(L, "script exceeded its budget of %llu instructions", (unsigned long long)ctx->max_instr);
+        raise_error(L, "script exceeded its budget of %llu instructions", (unsigned long long)ctx->max_instr);
     }
     if (now_seconds() > ctx->deadline) {
         ctx->over_budget = 2;
-        luaL_error(L, "script exceeded its time budget of %g s", ctx->max_seconds);
+        raise_error(L, "script exceeded its time budget of %g s", ctx->max_seconds);
     }
+}
+
+/* Work done inside one C function (the hook only counts VM instructions between calls) is charged to the
+ * instruction budget before it starts. */
+static void charge(lua_State *L, double steps, const char *what)
+{
+    rg__lua *ctx = ctx_of(L);
+    double left = (double)ctx->max_instr - (double)ctx->instr;
+    if (!(steps <= left)) {
+        ctx->over_budget = 1;
+        raise_error(L, "script exceeded its budget of %llu instructions (string.%s)",
+                    (unsigned long long)ctx->max_instr, what);
+    }
+    ctx->instr += (uint64_t)steps;
+}
+
+/* An upper bound of the steps of Lua 5.1's backtracking matcher for a subject of n bytes: every start position,
+ * every pattern item, and for each item that can expand (`*` `+` `-`, `%b`, back-references) every length again;
+ * `?` doubles. A plain find is (n + 1) * (m + 1). Caps at 1e300. */
+static double pattern_cost(size_t n, const char *p, size_t m, int plain)
+{
+    const double per = (double)n + 1.0;
+    double cost = per * ((double)m + 1.0);
+    for (size_t i = 0; !plain && i < m && cost < 1e300; i++) {
+        char c = p[i];
+        if (c == '%' && i + 1 < m) {
+            char d = p[++i];
+            if (d == 'b') {
+                cost *= per;
+                i += 2;
+            } else if (d >= '1' && d <= '9') {
+                cost *= per;
+            }
+        } else if (c == '[') { /* a set: its characters are not quantifiers */
+            size_t j = i + 1;
+            if (j < m && p[j] == '^')
+                j++;
+            do {
+                if (j < m && p[j] == '%')
+                    j++;
+                j++;
+            } while (j < m && p[j] != ']');
+            i = j;
+        } else if (c == '*' || c == '+' || c == '-') {
+            cost *= per;
+        } else if (c == '?') {
+            cost *= 2.0;
+        }
+    }
+    return cost < 1e300 ? cost : 1e300;
+}
+
+/* string.find/match/gmatch/gsub: the original (upvalue 1) after charging the matcher's worst case. gmatch is charged
+ * once: its iterator tries every start position at most once over all its calls. */
+static int guarded_pattern(lua_State *L)
+{
+    size_t n, m;
+    const char *subject = luaL_checklstring(L, 1, &n), *pattern = luaL_checklstring(L, 2, &m);
+    (void)subject;
+    const char *name = lua_tostring(L, lua_upvalueindex(2));
+    int plain = name[0] == 'f' && lua_toboolean(L, 4); /* find(s, p, init, plain) */
+    double cost = pattern_cost(n, pattern, m, plain);
+    if (name[0] == 'g' && name[1] == 's' && lua_type(L, 3) == LUA_TSTRING) /* each match copies the replacement */
+        cost += ((double)n + 1.0) * ((double)lua_objlen(L, 3) + 1.0);
+    charge(L, cost, name);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* string.rep: an empty string repeated 2^53 times allocates nothing but never ends; any other string runs into
+ * the memory limit. */
+static int guarded_rep(lua_State *L)
+{
+    size_t len;
+    luaL_checklstring(L, 1, &len);
+    luaL_checknumber(L, 2);
+    if (len == 0) {
+        lua_pushliteral(L, "");
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static void guard_string_function(lua_State *L, const char *name, lua_CFunction guard)
+{
+    lua_getglobal(L, LUA_STRLIBNAME);
+    lua_getfield(L, -1, name);
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, guard, 2);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
 }
 
 /* ---- the `data` global ---- */
@@ -133,6 +244,16 @@ static int data_newindex(lua_State *L)
         cv = (rg_value){RG_VALUE_NUMBER, lua_tonumber(L, 3)};
     else if (t == LUA_TBOOLEAN)
         cv = (rg_value){RG_VALUE_BOOL, lua_toboolean(L, 3)};
+    rg_value old;
+    if (rg_gamedata_custom_get(ctx->gd, name, &old) != RG_OK) {
+        /* A new custom variable lives outside the Lua heap: it counts against the same memory limit. */
+        size_t cost = lua_objlen(L, 2) + 64;
+        if (ctx->mem_used + ctx->custom_bytes + cost > ctx->mem_cap) {
+            ctx->out_of_memory = 1;
+            return raise_error(L, "custom variables exceed the script memory limit of %zu bytes", ctx->mem_cap);
+        }
+        ctx->custom_bytes += cost;
+    }
     if (rg_gamedata_custom_set(ctx->gd, name, cv) != RG_OK)
         return luaL_error(L, "%s", rg_error_last());
     return 0;
@@ -240,6 +361,10 @@ static int setup(lua_State *L)
     remove_global(L, "string", "dump");
     remove_global(L, "coroutine", "create"); /* coroutines would run outside the budget hook's thread */
     remove_global(L, "coroutine", "wrap");
+    static const char *const patterns[] = {"find", "match", "gmatch", "gsub"};
+    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
+        guard_string_function(L, patterns[i], guarded_pattern);
+    guard_string_function(L, "rep", guarded_rep);
     lua_pushcfunction(L, no_print);
     lua_setglobal(L, "print");
     lua_pushcfunction(L, guarded_pcall);
@@ -336,21 +461,37 @@ int rg__lua_run(rg__lua *lua, const char *name, const char *source)
     return st == 0 ? RG_OK : call_error(lua, st, "script");
 }
 
+typedef struct call_args {
+    const char *function;
+    int found;
+    double result;
+} call_args;
+
+/* The lookup is inside the protected call too: a metatable on the globals can run code (or fail) there, and an
+ * error outside any protected call would end the process through Lua's panic. */
+static int call_protected(lua_State *L)
+{
+    call_args *a = lua_touserdata(L, 1);
+    lua_getglobal(L, a->function);
+    if (!lua_isfunction(L, -1))
+        return 0;
+    a->found = 1;
+    lua_call(L, 0, 1);
+    int t = lua_type(L, -1);
+    a->result = t == LUA_TNUMBER ? lua_tonumber(L, -1) : t == LUA_TBOOLEAN ? lua_toboolean(L, -1) : 0;
+    return 0;
+}
+
 int rg__lua_call(rg__lua *lua, const char *function, double *result)
 {
-    lua_State *L = lua->L;
-    lua_getglobal(L, function);
-    if (!lua_isfunction(L, -1)) {
-        lua_pop(L, 1);
-        return rg__error(RG_ENOTFOUND, "Lua call failed: no function named \"%s\"", function);
-    }
+    call_args a = {function, 0, 0};
     arm(lua);
-    int st = lua_pcall(L, 0, 1, 0);
+    int st = lua_cpcall(lua->L, call_protected, &a);
     if (st != 0)
         return call_error(lua, st, "call");
-    int t = lua_type(L, -1);
-    *result = t == LUA_TNUMBER ? lua_tonumber(L, -1) : t == LUA_TBOOLEAN ? lua_toboolean(L, -1) : 0;
-    lua_pop(L, 1);
+    if (!a.found)
+        return rg__error(RG_ENOTFOUND, "Lua call failed: no function named \"%s\"", function);
+    *result = a.result;
     return RG_OK;
 }
 
