@@ -24,7 +24,7 @@ PYTHON_RL := stable-baselines3
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: bench-pool bench-env bench-memory bench-a26 bench-atari-vec all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: fuzz fuzz-deps bench-pool bench-env bench-memory bench-a26 bench-atari-vec all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -131,6 +131,22 @@ bench-memory: build
 # retrogym against stable-retro on stable-retro's own cores (docs/performance.md); needs .venv with both.
 bench-env: venv python build
 	$(VENV)/bin/python bench/bench_env.py
+
+# libFuzzer over every parser (tests/fuzz, docs/reliability.md): clang with ASan+UBSan into $(FUZZ_BUILD), then each
+# target for FUZZ_SECONDS; anything found lands in tests/fuzz/crashes/<target>/. `make test` runs only the corpora.
+FUZZ_BUILD    ?= build-fuzz
+FUZZ_SECONDS  ?= 60
+FUZZ_TARGETS  ?=
+FUZZ_PACKAGES := clang libclang-rt-14-dev llvm-14
+
+fuzz-deps: deps
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(FUZZ_PACKAGES)"
+
+fuzz: fuzz-deps
+	CC=clang $(CMAKE) -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRG_FUZZ=ON \
+	  -DRG_SANITIZE=fuzzer-no-link,address,undefined -DRG_BUILD_BENCH=OFF >/dev/null
+	$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target rg_fuzzers
+	tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 roms:
 	$(MAKE) -C tests/roms

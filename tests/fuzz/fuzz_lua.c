@@ -37,6 +37,7 @@ static int timed(int rc, double started)
 {
     FUZZ_CHECK(rc == RG_OK || rc == RG_ECORRUPT || rc == RG_ERANGE || rc == RG_ENOMEM || rc == RG_ENOTFOUND);
     double took = now() - started;
+    fuzz_note("rc %d after %.3f s: %s", rc, took, rc == RG_OK ? "" : rg_error_last());
     if (took > SECONDS * 8 + 1.0)
         fprintf(stderr, "a script call took %.2f s (budget %.2f s)\n", took, SECONDS);
     FUZZ_CHECK(took <= SECONDS * 8 + 1.0);

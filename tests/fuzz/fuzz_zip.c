@@ -53,6 +53,7 @@ static void setup(void)
 static void warning(const char *message, void *user)
 {
     (void)user;
+    fuzz_note("warning: %s", message);
     FUZZ_CHECK(message != NULL && *message);
 }
 
@@ -105,6 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *paths[] = {zip_path};
     rg_import_report report;
     int rc = rg_import(dp, paths, 1, &opts, &report);
+    fuzz_note("import: %d, known %zu files %zu scanned %zu skipped %zu imported %zu", rc, report.known, report.files,
+              report.scanned, report.skipped, report.imported);
     FUZZ_CHECK(rc == RG_OK || rc == RG_ENOMEM || rc == RG_EIO);
     FUZZ_CHECK(report.known == 2 && report.files == 1);
     FUZZ_CHECK(report.imported <= 2 && report.imported <= report.scanned);

@@ -367,6 +367,32 @@ function reward()
   return coroutine.running() and 1 or 0
 end
 """,
+    "recursion": """
+function f(n) return f(n + 1) + 1 end
+function g() return g() end
+local t = setmetatable({}, {__index = function(t, k) return t[k + 1] end})
+function reward() local ok = pcall(f, 1) local ok2 = pcall(function() return t[1] end) return g() end
+""",
+    "error_objects": """
+function reward() error(setmetatable({}, {__tostring = function() return 'x' end})) end
+function reward2() error(nil) end
+function done() coroutine.yield(1) end
+""",
+    "rawset_data": "rawset(data, 'score', 5)\nfunction reward() data.lives = -1 return data.score + #tostring(data) end\n",
+    "sort_concat": """
+t = {}
+for i = 1, 20000 do t[i] = (i * 7919) % 10007 end
+function reward() table.sort(t) table.sort(t, function(a, b) return a > b end) return #table.concat(t, ',') end
+""",
+    "plain_find": "function reward() return string.find(string.rep('a', 100000), string.rep('a', 5000) .. 'b', 1, true) or 0 end\n",
+    "gsub_gmatch": """
+function reward()
+  local s = string.rep('ab(cd)', 100)
+  local n = 0
+  for w in string.gmatch(s, '%b()') do n = n + #w end
+  return n + select(2, string.gsub(s, '(a)(b)', '%2%1%0')) + #string.format('%5.2f %q', 1.5, s)
+end
+""",
     "syntax_error": "function reward( return 1 end\n",
     "bytecode": "\x1bLua\x51\x00",
 }
