@@ -24,7 +24,7 @@ PYTHON_RL := stable-baselines3
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: fuzz fuzz-deps bench-pool bench-env bench-memory bench-a26 bench-atari-vec all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: soak fuzz fuzz-deps bench-pool bench-env bench-memory bench-a26 bench-atari-vec all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -131,6 +131,15 @@ bench-memory: build
 # retrogym against stable-retro on stable-retro's own cores (docs/performance.md); needs .venv with both.
 bench-env: venv python build
 	$(VENV)/bin/python bench/bench_env.py
+
+# The soak (docs/reliability.md, "Soak"): rg_soak (C, Release build), then the Python soak; each prints its
+# figures at start (after a warm-up), middle and end and exits 1 when one grew. `make test` runs a short one.
+SOAK_STEPS    ?= 1000000
+SOAK_PY_STEPS ?= 200000
+
+soak: build python
+	./$(BUILD)/tests/rg_soak $(SOAK_STEPS)
+	$(VENV)/bin/python python/tests/soak_python.py --steps $(SOAK_PY_STEPS)
 
 # libFuzzer over every parser (tests/fuzz, docs/reliability.md): clang with ASan+UBSan into $(FUZZ_BUILD), then each
 # target for FUZZ_SECONDS; anything found lands in tests/fuzz/crashes/<target>/. `make test` runs only the corpora.

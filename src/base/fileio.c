@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "base.h"
 
 #include <errno.h>
@@ -74,7 +74,47 @@ static int write_all(int fd, const void *data, size_t size)
     return 0;
 }
 
+/* A destination that is not a regular file (a device such as /dev/stdout, a FIFO) is a stream: written in place,
+ * never replaced by a renamed file. */
+static int write_stream(const char *path, const void *data, size_t size)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return rg__error(RG_EIO, "cannot open %s: %s", path, strerror(errno));
+    int ok = write_all(fd, data, size) == 0;
+    int e = errno;
+    if (close(fd) != 0 && ok) {
+        ok = 0;
+        e = errno;
+    }
+    return ok ? RG_OK : rg__error(RG_EIO, "cannot write %s: %s", path, strerror(e));
+}
+
+static int write_atomic_at(const char *path, const void *data, size_t size);
+
 int rg__write_file_atomic(const char *path, const void *data, size_t size)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return rg__error(RG_EIO, "cannot write %s: it is a folder", path);
+        if (!S_ISREG(st.st_mode))
+            return write_stream(path, data, size);
+        struct stat link;
+        if (lstat(path, &link) == 0 && S_ISLNK(link.st_mode)) {
+            /* The new file replaces the link's target, so the link stays a link. */
+            char *target = realpath(path, NULL);
+            if (!target)
+                return rg__error(RG_EIO, "cannot resolve %s: %s", path, strerror(errno));
+            int rc = write_atomic_at(target, data, size);
+            free(target);
+            return rc;
+        }
+    }
+    return write_atomic_at(path, data, size);
+}
+
+static int write_atomic_at(const char *path, const void *data, size_t size)
 {
     char *tmp = rg__asprintf("%s.tmp-XXXXXX", path);
     if (!tmp)

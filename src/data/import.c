@@ -35,6 +35,7 @@ static int write_rom(rg__import *im, const rg__known *k, const uint8_t *data, si
     int rc = rg__write_file_atomic(dest, data, size);
     if (rc != RG_OK) {
         im->write_rc = rc;
+        snprintf(im->write_msg, sizeof im->write_msg, "%s", rg_error_last());
         rg__import_warn(im, "cannot import %s: %s", k->game, rg_error_last());
         im->report->skipped++;
         free(dest);
@@ -209,7 +210,7 @@ int rg_import(const rg_datapaths *dp, const char *const *paths, size_t n_paths, 
     rg__strlist_clear(&im.imported_games);
     rg__known_clear(&im.known);
     if (rc == RG_OK && im.write_rc != RG_OK)
-        rc = rg__error(im.write_rc, "%zu ROM%s could not be written (see the warnings)", report->skipped,
-                       report->skipped == 1 ? "" : "s");
+        rc = rg__error(im.write_rc, "%zu ROM%s could not be written (see the warnings); the last: %s",
+                       report->skipped, report->skipped == 1 ? "" : "s", im.write_msg);
     return rc;
 }

@@ -25,6 +25,7 @@ typedef struct rg__import {
     rg__known_table known;
     rg_strlist imported_games;
     int write_rc;            /* last failure to write a ROM */
+    char write_msg[512];     /* and its message */
     uint64_t budget;         /* bytes left to inflate from the current archive on disk */
     int stopped;             /* the current archive on disk ran out of budget */
 } rg__import;

@@ -184,9 +184,10 @@ int rg_emu_reset(rg_emu *emu)
     if (!emu)
         return rg__error(RG_EINVAL, "rg_emu_reset: NULL emulator");
     int rc = emu->ops->reset_power_on(emu->core);
-    emu->frames = 0;
-    if (rc == RG_OK)
+    if (rc == RG_OK) {
+        emu->frames = 0;
         rc = sync_space(emu);
+    }
     return rc;
 }
 

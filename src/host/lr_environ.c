@@ -75,7 +75,17 @@ bool rg__lr_environment(unsigned cmd, void *data)
     rg__lr *lr = rg__lr_current;
     if (!lr)
         return false;
+    /* Every command answered here reads or writes data, except these two: a NULL is refused, not dereferenced. */
+    if (!data && cmd != RETRO_ENVIRONMENT_GET_INPUT_BITMASKS && cmd != RETRO_ENVIRONMENT_SHUTDOWN) {
+        rg__log(&lr->io->log, RG_LOG_DEBUG, "[%s] environment command %u with no data refused", lr->name, cmd);
+        return false;
+    }
     switch (cmd) {
+    case RETRO_ENVIRONMENT_SHUTDOWN:
+        /* The core is done (a game's "quit"): it is not run again until a power-on reset loads a fresh copy. */
+        rg__log(&lr->io->log, RG_LOG_WARN, "[%s] the core asked to shut down", lr->name);
+        lr->shutdown = true;
+        return true;
     case RETRO_ENVIRONMENT_GET_CAN_DUPE:
         *(bool *)data = true;
         return true;

@@ -22,6 +22,15 @@ static void video_refresh(const void *data, unsigned width, unsigned height, siz
     /* NULL is a dupe (GET_CAN_DUPE): the previous frame stands. A hardware frame is never requested. */
     if (!lr || !data || data == RETRO_HW_FRAME_BUFFER_VALID)
         return;
+    size_t bpp = lr->pixel_format == RETRO_PIXEL_FORMAT_XRGB8888 ? 4 : 2;
+    /* An empty frame, or rows shorter than the width, cannot be a picture: dropped like a dupe. */
+    if (width == 0 || height == 0 || pitch < (size_t)width * bpp) {
+        if (!lr->bad_frame_logged)
+            rg__log(&lr->io->log, RG_LOG_ERROR, "[%s] video frame of %ux%u with a pitch of %zu bytes ignored",
+                    lr->name, width, height, pitch);
+        lr->bad_frame_logged = true;
+        return;
+    }
     rg_frame *f = &lr->io->video;
     f->data = data;
     f->width = width;
@@ -162,14 +171,28 @@ static void destroy(void *core)
     free(lr);
 }
 
+/* A core without its game (a power-on reset that failed half-way) or one that asked to shut down is not called. */
+static int check_running(const rg__lr *lr)
+{
+    if (!lr->game_loaded)
+        return rg__error(RG_ECORE, "core %s has no game loaded (its last power-on reset failed)", lr->name);
+    if (lr->shutdown)
+        return rg__error(RG_ECORE, "core %s has shut down (RETRO_ENVIRONMENT_SHUTDOWN); reset or reopen it",
+                         lr->name);
+    return RG_OK;
+}
+
 static int run_frame(void *core)
 {
     rg__lr *lr = core;
+    int rc = check_running(lr);
+    if (rc != RG_OK)
+        return rc;
     lr->io->audio_frames = 0;
     ENTER(lr);
     lr->api.run();
     LEAVE();
-    return RG_OK;
+    return check_running(lr);
 }
 
 static int start_core(rg__lr *lr);
@@ -180,16 +203,23 @@ static int start_core(rg__lr *lr);
 static int reset_power_on(void *core)
 {
     rg__lr *lr = core;
-    stop_core(lr);
-    int rc = rg__lr_api_load(&lr->api, lr->core_path, lr->tmp_dir);
+    /* The fresh copy is loaded before the running one is stopped: when the core file has gone (deleted, upgraded
+     * away, unreadable), the instance keeps running as it was. */
+    rg__lr_api fresh;
+    int rc = rg__lr_api_load(&fresh, lr->core_path, lr->tmp_dir);
     if (rc != RG_OK)
-        return rg__error_context(rc, "power-on reset");
+        return rg__error_context(rc, "power-on reset (the instance goes on without it)");
+    stop_core(lr);
+    lr->api = fresh;
     return start_core(lr);
 }
 
 static int reset_soft(void *core)
 {
     rg__lr *lr = core;
+    int rc = check_running(lr);
+    if (rc != RG_OK)
+        return rc;
     ENTER(lr);
     lr->api.reset();
     LEAVE();
@@ -199,21 +229,35 @@ static int reset_soft(void *core)
 static int state_size(void *core, size_t *out)
 {
     rg__lr *lr = core;
+    *out = 0;
+    int rc = check_running(lr);
+    if (rc != RG_OK)
+        return rc;
     ENTER(lr);
-    *out = lr->api.serialize_size();
+    size_t size = lr->api.serialize_size();
     LEAVE();
-    if (*out == 0)
+    lr->state_size_seen = size;
+    if (size == 0)
         return rg__error(RG_EUNSUPPORTED, "core %s cannot make save states", lr->name);
+    if (size > RG__LR_MAX_STATE)
+        return rg__error(RG_ECORE, "core %s asks for a state of %zu bytes, over the limit of %zu", lr->name, size,
+                         RG__LR_MAX_STATE);
+    *out = size;
     return RG_OK;
 }
 
 static int state_save(void *core, void *dst, size_t cap)
 {
     rg__lr *lr = core;
-    size_t size;
+    size_t before = lr->state_size_seen, size;
     int rc = state_size(core, &size);
     if (rc != RG_OK)
         return rc;
+    /* rg_emu_state_save asks for the size just before, and reports that many bytes written: a core whose answer
+     * changes from one call to the next would make that a lie. */
+    if (before != 0 && before != size)
+        return rg__error(RG_ECORE, "core %s changed its state size between two calls (%zu, then %zu bytes)",
+                         lr->name, before, size);
     if (cap < size)
         return rg__error(RG_ERANGE, "a state of core %s needs %zu bytes, the buffer has %zu", lr->name, size, cap);
     ENTER(lr);
@@ -260,6 +304,9 @@ static int state_load(void *core, const void *src, size_t len)
 static int start_core(rg__lr *lr)
 {
     lr->pixel_format = RETRO_PIXEL_FORMAT_0RGB1555; /* libretro's default, until the core asks for another */
+    lr->shutdown = false;
+    lr->bad_frame_logged = false;
+    lr->state_size_seen = 0;
     ENTER(lr);
     install_callbacks(lr);
     lr->api.init();

@@ -84,7 +84,14 @@ typedef struct rg__lr {
     uint64_t serialization_quirks;
     uint8_t *state_scratch;   /* serialize_size bytes, so a short state never makes a core read past a buffer */
     size_t state_scratch_size;
+    size_t state_size_seen;   /* the core's last answer to retro_serialize_size */
+    bool shutdown;            /* the core asked for RETRO_ENVIRONMENT_SHUTDOWN: it is not run again */
+    bool bad_frame_logged;    /* a malformed video_refresh was reported once */
 } rg__lr;
+
+/* States larger than this are refused: a core answering an absurd retro_serialize_size must get an error, not an
+ * allocation of that size (the largest real cores stay under 32 MiB). */
+#define RG__LR_MAX_STATE ((size_t)256 << 20)
 
 /* The instance whose core is being called on this thread (set around every call into a core). */
 extern _Thread_local rg__lr *rg__lr_current;
