@@ -151,7 +151,8 @@ int rg_env_set_start_state(rg_env *env, const char *state);
 /**
  * Snapshot of the whole environment: emulator, scenario (totals, done, frame counter, remembered values, custom
  * variables, the Lua scripts' global numbers, strings and booleans), random generator, sticky buttons, step
- * count. Flat bytes: they can be stored and restored into any env of the same game and core with the same players,
+ * count, and the image observation of the moment (a state load does not redraw the screen: after a restore,
+ * rg_env_observe shows the snapshot's observation until the next step or reset). Flat bytes: they can be stored and restored into any env of the same game and core with the same players,
  * action and observation modes, frame skip and sticky probability (others are refused with RG_ECORRUPT).
  */
 int rg_env_clone_size(rg_env *env, size_t *size);

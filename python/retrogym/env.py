@@ -413,6 +413,7 @@ class RetroEnv(gym.Env, EzPickle):
         """Puts the environment back where clone_state() was taken (same game, core and options)."""
         self._check_open()
         self._c.restore_state(snapshot)
+        self._keep(self._c.observe())  # render() shows the snapshot's screen until the next step
 
     @property
     def core(self):

@@ -145,6 +145,7 @@ void rg_env_free(rg_env *env)
     free(env->start_state);
     free(env->frame);
     free(env->pool);
+    free(env->restored_obs);
     free(env->game);
     free(env->game_dir);
     free(env->state_name);

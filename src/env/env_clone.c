@@ -1,5 +1,5 @@
 /* Clone and restore the whole environment as flat bytes: emulator state, game-layer state, random generator,
- * sticky buttons, step count. */
+ * sticky buttons, step count, and the image observation of the moment. */
 #include "env_internal.h"
 
 #include "game/snapshot.h"
@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char magic[8] = {'R', 'G', 'E', 'N', 'V', 'S', '0', '2'};
+static const char magic[8] = {'R', 'G', 'E', 'N', 'V', 'S', '0', '3'};
+/* Version 02 had no observation; still restored (the screen then stays as it was until the next frame). */
+static const char magic_02[8] = {'R', 'G', 'E', 'N', 'V', 'S', '0', '2'};
 
 /* What a snapshot must match: the game, the core, and the options that shape the state (players, action and
  * observation modes, frame skip, sticky probability). */
@@ -24,8 +26,27 @@ static void write_kind(const rg_env *env, rg__wbuf *w)
     rg__w_u64(w, bits);
 }
 
-/* Everything but the emulator bytes, which go first (their size heads them). */
-static void write_all(rg_env *env, rg__wbuf *w, const void *emu, size_t emu_len)
+/* The image observation as the env shows it now, written in place. A state load does not redraw the screen, so a
+ * restore shows this until the next frame runs; RAM observations need nothing (the RAM is in the emulator state). */
+static int write_obs(const rg_env *env, rg__wbuf *w)
+{
+    size_t n = env->obs == RG_OBS_IMAGE ? env->obs_size : 0;
+    rg__w_u64(w, n);
+    if (n && w->p && !w->overflow) {
+        if (n > w->cap - w->len) {
+            w->overflow = 1;
+        } else {
+            int rc = rg__env_write_obs(env, w->p + w->len);
+            if (rc != RG_OK)
+                return rc;
+        }
+    }
+    w->len += n;
+    return RG_OK;
+}
+
+/* Everything (the emulator bytes are given; their size heads them). */
+static int write_all(rg_env *env, rg__wbuf *w, const void *emu, size_t emu_len)
 {
     rg__w_bytes(w, magic, sizeof magic);
     write_kind(env, w);
@@ -36,8 +57,10 @@ static void write_all(rg_env *env, rg__wbuf *w, const void *emu, size_t emu_len)
     rg__w_u64(w, (uint64_t)env->started);
     for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++)
         rg__w_u64(w, env->held[p]);
+    int rc = write_obs(env, w);
     rg__gamedata_snapshot(env->gd, w);
     rg__scenario_snapshot(env->sc, w);
+    return rc;
 }
 
 int rg_env_clone_size(rg_env *env, size_t *size)
@@ -49,9 +72,9 @@ int rg_env_clone_size(rg_env *env, size_t *size)
     if (rc != RG_OK)
         return rc;
     rg__wbuf w = {NULL, 0, 0, 0}; /* counts only */
-    write_all(env, &w, NULL, emu_len);
+    rc = write_all(env, &w, NULL, emu_len);
     *size = w.len;
-    return RG_OK;
+    return rc;
 }
 
 int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written)
@@ -71,8 +94,10 @@ int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written)
         return rc;
     }
     rg__wbuf w = {dst, 0, cap, 0};
-    write_all(env, &w, emu, emu_len);
+    rc = write_all(env, &w, emu, emu_len);
     free(emu);
+    if (rc != RG_OK)
+        return rc;
     if (w.overflow)
         return rg__error(RG_ERANGE, "snapshot buffer of %zu bytes, %zu needed", cap, w.len);
     if (written)
@@ -87,7 +112,8 @@ int rg_env_restore(rg_env *env, const void *src, size_t len)
     rg__rbuf r = {src, len, 0, 0};
     const void *m = rg__r_bytes(&r, sizeof magic);
     char game[512];
-    if (!m || memcmp(m, magic, sizeof magic) != 0 || rg__r_str(&r, game, sizeof game) != 0)
+    int has_obs = m && memcmp(m, magic, sizeof magic) == 0;
+    if (!m || (!has_obs && memcmp(m, magic_02, sizeof magic_02) != 0) || rg__r_str(&r, game, sizeof game) != 0)
         return rg__error(RG_ECORRUPT, "not an environment snapshot");
     if (strcmp(game, env->game) != 0)
         return rg__error(RG_ECORRUPT, "a snapshot of %s cannot be restored into %s", game, env->game);
@@ -112,12 +138,22 @@ int rg_env_restore(rg_env *env, const void *src, size_t len)
     uint64_t held[RG_SCENARIO_MAX_PLAYERS];
     for (unsigned p = 0; p < RG_SCENARIO_MAX_PLAYERS; p++)
         held[p] = rg__r_u64(&r);
+    uint64_t obs_len = has_obs ? rg__r_u64(&r) : 0;
+    const void *obs = rg__r_bytes(&r, (size_t)obs_len);
     if (r.bad)
         return rg__error(RG_ECORRUPT, "the snapshot is truncated");
+    if (env->obs == RG_OBS_IMAGE && !env->restored_obs && !(env->restored_obs = malloc(env->obs_size)))
+        return rg__error(RG_ENOMEM, "out of memory");
     /* The emulator first: it is the part that can refuse, and it rolls itself back when it does. */
     int rc = rg_emu_state_load(env->emu, emu, (size_t)emu_len);
     if (rc != RG_OK)
         return rc;
+    /* The screen of the snapshot, shown until the next frame runs (a snapshot of a differently cropped env of the
+     * game has another size: then the screen stays as it is). */
+    env->show_restored = obs_len && obs_len == env->obs_size && env->obs == RG_OBS_IMAGE;
+    if (env->show_restored)
+        memcpy(env->restored_obs, obs, env->obs_size);
+    env->restored_frame = rg_emu_frame_count(env->emu);
     if ((rc = rg__gamedata_restore(env->gd, &r)) != RG_OK || (rc = rg__scenario_restore(env->sc, env->gd, &r)) != RG_OK)
         return rc;
     env->rng = rng;

@@ -33,6 +33,10 @@ struct rg_env {
     uint8_t *frame;          /* a whole frame in RGB24, for cropping and size changes */
     size_t frame_cap;
     uint8_t *pool;           /* the previous frame's observation, for max-pooling */
+    uint8_t *restored_obs;   /* the image observation a restored snapshot carried (obs_size bytes) ... */
+    int show_restored;       /* ... shown instead of the emulator's frame until the next frame runs (a state load
+                                does not redraw the screen, which would show whatever ran before) ... */
+    uint64_t restored_frame; /* ... i.e. while the emulator's frame count is still this (rg_emu_run elsewhere) */
     /* episode */
     uint64_t rng;
     uint16_t held[RG_SCENARIO_MAX_PLAYERS];

@@ -26,6 +26,10 @@ int rg__env_write_obs(const rg_env *env, uint8_t *dst)
 {
     if (env->obs == RG_OBS_RAM)
         return rg_emu_ram_copy(env->emu, dst, env->obs_size);
+    if (env->show_restored && rg_emu_frame_count(env->emu) == env->restored_frame) {
+        memcpy(dst, env->restored_obs, env->obs_size);
+        return RG_OK;
+    }
     rg_frame f;
     int rc = rg_emu_frame(env->emu, &f);
     if (rc != RG_OK)

@@ -67,6 +67,7 @@ int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t ca
         return rc;
     if (seeded)
         env->rng = seed;
+    env->show_restored = 0; /* frames run from here on */
     rc = env->start_state ? rg_emu_state_load(env->emu, env->start_state, env->start_len) : rg_emu_reset(env->emu);
     if (rc != RG_OK)
         return rc;
@@ -111,6 +112,7 @@ int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size
     if (rc != RG_OK || (rc = rg_env_decode_action(env, action, n, want)) != RG_OK)
         return rc;
     memset(result, 0, sizeof *result);
+    env->show_restored = 0; /* frames run from here on */
     int pooled = 0, rec_rc = RG_OK;
     for (unsigned f = 0; f < env->frameskip; f++) {
         press(env, want);

@@ -87,6 +87,8 @@ typedef struct rg__lr {
     size_t state_size_seen;   /* the core's last answer to retro_serialize_size */
     bool shutdown;            /* the core asked for RETRO_ENVIRONMENT_SHUTDOWN: it is not run again */
     bool bad_frame_logged;    /* a malformed video_refresh was reported once */
+    uint8_t *boot_state;      /* the state right after the game loaded, for cores that power on from it (below) */
+    size_t boot_size;
 } rg__lr;
 
 /* States larger than this are refused: a core answering an absurd retro_serialize_size must get an error, not an
