@@ -5,7 +5,6 @@
 #include "base/base.h"
 #include "env/env_internal.h"
 
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,18 +19,7 @@ static rg_datapaths *paths;
 static char root[1024];
 static int owner; /* this process made the root */
 
-int det_wheel_core(const char *name, char *out, size_t cap)
-{
-    char pattern[1024];
-    snprintf(pattern, sizeof pattern, "%s/.venv/lib/python3*/site-packages/stable_retro/cores/%s_libretro.so",
-             RG_SOURCE_DIR, name);
-    glob_t g;
-    int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-    if (found)
-        snprintf(out, cap, "%s", g.gl_pathv[0]);
-    globfree(&g);
-    return found;
-}
+int det_wheel_core(const char *name, char *out, size_t cap) { return test_wheel_core(name, out, cap); }
 
 /* The test ROM's own core when installed, else the first core of the system's list that is installed (or named by
  * $RETROGYM_CORE_PATH), else stable-retro's build of one. */

@@ -8,7 +8,6 @@
 
 #include "env/env_internal.h"
 
-#include <glob.h>
 
 #define GAME "StarCatcher-Nes"
 #define MAX_STEPS 6000
@@ -481,18 +480,7 @@ static const struct {
 };
 
 /* stable-retro's own build of a core (in the project's .venv), or NULL. */
-static int stable_retro_core(const char *core, char *out, size_t cap)
-{
-    char pattern[2048];
-    snprintf(pattern, sizeof pattern, "%s/.venv/lib/python3*/site-packages/stable_retro/cores/%s_libretro.so",
-             RG_SOURCE_DIR, core);
-    glob_t g;
-    int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-    if (found)
-        snprintf(out, cap, "%s", g.gl_pathv[0]);
-    globfree(&g);
-    return found;
-}
+static int stable_retro_core(const char *core, char *out, size_t cap) { return test_wheel_core(core, out, cap); }
 
 /* An integration MovieTest<System>-<System> around our test ROM (no data or scenario: none are needed). */
 static void make_test_integration(const char *root, const char *system, const char *ext)

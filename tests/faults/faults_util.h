@@ -34,14 +34,7 @@ static inline const char *fault_core(const char *fault)
     return p;
 }
 
-#define EXPECT(call, code, text)                                                                                  \
-    do {                                                                                                          \
-        int rc_ = (call);                                                                                         \
-        if (rc_ != (code))                                                                                        \
-            fail_msg("%s gave %s (%s), expected %s", #call, rg_error_name(rc_), rg_error_last(), #code);         \
-        if (!strstr(rg_error_last(), (text)))                                                                     \
-            fail_msg("%s: message \"%s\" does not mention \"%s\"", #call, rg_error_last(), (text));               \
-    } while (0)
+#define EXPECT(call, code, text) TEST_EXPECT_ERROR(call, code, text)
 
 #define EXPECT_OK(call)                                                                                           \
     do {                                                                                                          \

@@ -47,14 +47,7 @@ static int open_with(const char *rom, const char *core, const char *system, size
     return rc;
 }
 
-#define EXPECT(call, code, text)                                                                    \
-    do {                                                                                            \
-        int rc_ = (call);                                                                           \
-        if (rc_ != (code))                                                                          \
-            fail_msg("%s gave %s (%s), expected %s", #call, rg_error_name(rc_), rg_error_last(), #code); \
-        if (!strstr(rg_error_last(), (text)))                                                       \
-            fail_msg("%s: message \"%s\" does not mention \"%s\"", #call, rg_error_last(), (text)); \
-    } while (0)
+#define EXPECT(call, code, text) TEST_EXPECT_ERROR(call, code, text)
 
 static void bad_cores(void **state)
 {

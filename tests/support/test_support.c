@@ -2,6 +2,7 @@
 #include "test_support.h"
 
 #include <dirent.h>
+#include <glob.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,4 +250,17 @@ rg_emu *test_open(const char *rom_path, const char *core)
     if (rg_emu_open(&emu, rom_path, &o) != RG_OK)
         fail_msg("cannot open %s in %s: %s", rom_path, core ? core : "the default core", rg_error_last());
     return emu;
+}
+
+int test_wheel_core(const char *name, char *out, size_t cap)
+{
+    char pattern[2048];
+    snprintf(pattern, sizeof pattern, "%s/.venv/lib/python3*/site-packages/stable_retro/cores/%s_libretro.so",
+             RG_SOURCE_DIR, name);
+    glob_t g;
+    int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    if (found)
+        snprintf(out, cap, "%s", g.gl_pathv[0]);
+    globfree(&g);
+    return found;
 }

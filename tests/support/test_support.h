@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -38,6 +39,18 @@ void test_rom_get(const char *system, test_rom *out);
 const char *test_shared_roms(void);
 /* Absolute path inside the source tree. */
 const char *test_source_path(const char *relative, char *buf, size_t cap);
+/* stable-retro's build of a core in the project's .venv (<wheel>/stable_retro/cores/<name>_libretro.so) into out;
+ * 0 when absent. */
+int test_wheel_core(const char *name, char *out, size_t cap);
+/* A call that must fail with `code` and a message mentioning `text`. */
+#define TEST_EXPECT_ERROR(call, code, text)                                                                       \
+    do {                                                                                                          \
+        int rc_ = (call);                                                                                         \
+        if (rc_ != (code))                                                                                        \
+            fail_msg("%s gave %s (%s), expected %s", #call, rg_error_name(rc_), rg_error_last(), #code);         \
+        if (!strstr(rg_error_last(), (text)))                                                                     \
+            fail_msg("%s: message \"%s\" does not mention \"%s\"", #call, rg_error_last(), (text));               \
+    } while (0)
 /* True when the named core is installed. */
 int test_core_installed(const char *name);
 
