@@ -3,6 +3,9 @@
  * programs assembled here; the differential test against Stella itself is test_a26_vs_stella.c. */
 #include "test_support.h"
 
+#include "cores/atari2600/a26.h"
+
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,6 +337,81 @@ static void frames_without_vsync(void **state)
     rg_emu_free(emu);
 }
 
+/* A damaged or edited state is refused when a field the machine indexes, shifts or counts with holds a value the
+ * machine cannot produce (with a message naming it), and the machine is left as it was; every state the core
+ * makes itself is taken back. */
+#define EDIT(field, type, value, word) {offsetof(rg__a26_state, field), sizeof(type), (uint64_t)(value), word}
+static void damaged_states_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t off, size;
+        uint64_t value;
+        const char *word; /* in the message */
+    } edits[] = {
+        EDIT(riot.shift, uint8_t, 175, "shift"),
+        EDIT(riot.timer, uint32_t, 0x12345, "timer count"),
+        EDIT(cycles, uint32_t, 0x7FFFFFFF, "cycles"),
+        EDIT(tia.frame_start, int32_t, (uint32_t)-300, "line clocks"),
+        EDIT(tia.line, int32_t, 400, "line clocks"),
+        EDIT(tia.last_update, int32_t, 0x7FFFFFF0, "line clocks"),
+        EDIT(tia.enabled, uint8_t, 0xCC, "do not match"),
+        EDIT(tia.pf_bits, uint32_t, 0xFFFFFFFF, "do not match"),
+        EDIT(tia.pos[2], int16_t, (uint16_t)-235, "object 2"),
+        EDIT(tia.motion[4], int8_t, 100, "object 4"),
+        EDIT(tia.hmove_pos, int32_t, 1000, "HMOVE"),
+        EDIT(tia.lines_last, uint32_t, 100000, "line count"),
+        EDIT(tia.audio_clock, int32_t, 0x80000000u, "audio clock"),
+        EDIT(tia.voice[1].div3, uint8_t, 7, "sound channel 1"),
+        EDIT(cpu.p, uint8_t, 0x00, "status register"),
+        EDIT(cpu.nmi_pending, uint8_t, 1, "interrupt"),
+        EDIT(cart.seg[1], uint32_t, 0x100000, "cartridge"),
+        EDIT(paddles[0].repeat[1], int32_t, 0x7FFFFFFF, "paddle 1"),
+        EDIT(rng, uint32_t, 0xFFFFFFFF, "generator"),
+    };
+    char path[1024];
+    rg_emu *emu = open_with(rom_path("tests/roms/bin/a26/hmove_midline.a26", path, sizeof path), NULL, 0, 1);
+    size_t size;
+    assert_int_equal(rg_emu_state_size(emu, &size), RG_OK);
+    assert_true(size > sizeof(rg__a26_state));
+    size_t hdr = size - sizeof(rg__a26_state);
+    uint8_t *good = malloc(size), *bad = malloc(size), *after = malloc(size);
+    assert_non_null(good);
+    assert_non_null(bad);
+    assert_non_null(after);
+    for (unsigned f = 0; f < 300; f++) { /* every state on the way is taken back, video and sound on or off */
+        rg_emu_set_buttons(emu, 0, script_buttons(f));
+        rg_emu_set_av_enable(emu, f % 3 != 0, f % 5 != 0);
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+        assert_int_equal(rg_emu_state_save(emu, good, size, NULL), RG_OK);
+        if (rg_emu_state_load(emu, good, size) != RG_OK)
+            fail_msg("the state after frame %u is refused: %s", f, rg_error_last());
+    }
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        memcpy(bad, good, size);
+        uint8_t u8 = (uint8_t)edits[i].value;
+        uint16_t u16 = (uint16_t)edits[i].value;
+        uint32_t u32 = (uint32_t)edits[i].value;
+        const void *v = edits[i].size == 1 ? (const void *)&u8 : edits[i].size == 2 ? (const void *)&u16 : &u32;
+        memcpy(bad + hdr + edits[i].off, v, edits[i].size);
+        assert_int_equal(rg_emu_state_load(emu, bad, size), RG_ESTATE);
+        if (!strstr(rg_error_last(), edits[i].word))
+            fail_msg("edit %zu: the message '%s' does not name '%s'", i, rg_error_last(), edits[i].word);
+        assert_int_equal(rg_emu_state_save(emu, after, size, NULL), RG_OK);
+        assert_memory_equal(after, good, size);
+    }
+    /* a field whose every value is legal (a RAM byte) is taken as it is */
+    memcpy(bad, good, size);
+    bad[hdr + offsetof(rg__a26_state, ram) + 5] ^= 0xFF;
+    assert_int_equal(rg_emu_state_load(emu, bad, size), RG_OK);
+    assert_int_equal(rg_emu_run(emu), RG_OK);
+    free(good);
+    free(bad);
+    free(after);
+    rg_emu_free(emu);
+}
+#undef EDIT
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +422,7 @@ int main(void)
         cmocka_unit_test(options),
         cmocka_unit_test(audio),
         cmocka_unit_test(frames_without_vsync),
+        cmocka_unit_test(damaged_states_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

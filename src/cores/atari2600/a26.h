@@ -22,6 +22,13 @@
 #define RG__A26_WIDTH 160
 #define RG__A26_MAX_HEIGHT 320     /* lines Stella keeps per frame */
 #define RG__A26_INSN_BUDGET 25000  /* instructions per run (Stella's TIA::update) */
+#define RG__A26_LINES_MAX 343      /* the most lines a frame is counted with (the PAL limit + 1) */
+/* A frame still going on after this many CPU cycles (no VSYNC, no TIA write) is ended by the run, so the frame's
+ * clocks (x3) stay far from overflowing. */
+#define RG__A26_FRAME_CYCLES_CUT (1u << 26)
+/* The most cycles one run adds: instructions of at most 8 cycles plus 3 writes that each halt for up to 75
+ * (WSYNC/RSYNC). */
+#define RG__A26_RUN_CYCLES_MAX (RG__A26_INSN_BUDGET * 256u)
 
 typedef struct rg__a26_state {
     rg_m6502 cpu;
@@ -47,6 +54,7 @@ typedef struct rg__a26_machine {
     unsigned rom_mask;             /* 2K/4K cartridges: ROM offset of a $1xxx address */
     const uint8_t *bank;           /* 4K-bank cartridges: the selected bank (refreshed from st.cart) */
     uint16_t fast_lo, fast_len;    /* ... and the window of plain ROM reads in it */
+    const uint8_t *slice[4];       /* E0: the ROM of each 1 KiB slice of the window (refreshed from st.cart) */
     uint32_t *fb;                  /* the frame being drawn: RG__A26_WIDTH x height, XRGB8888 */
     uint32_t *fb_prev;             /* the other one: like Stella the two swap at each frame start, so lines a
                                     * short frame does not reach show the frame before the last */
@@ -95,8 +103,15 @@ void rg__a26_run_frame(rg__a26_machine *m);
 /* Line timing (60 or 50 Hz: max_lines, stop_lines), palette, and the window of frame lines shown. */
 void rg__a26_set_timing(rg__a26_machine *m, int hz50, int pal_colours, int32_t ystart, int32_t height);
 
+/* Checks a state taken from outside (a save state, e.g. edited) against the ROM: every field that the machine uses
+ * as an index, shift, bank, counter or clock must be one the machine itself can produce, so that running it stays
+ * well defined. RG_ESTATE with a message naming the field otherwise (the state is not used). */
+int rg__a26_state_check(const rg__a26_state *s, const uint8_t *rom, size_t rom_size);
+
 /* tia_regs.c */
 void rg__tia_reset(rg__a26_tia *t);
+/* The TIA part of rg__a26_state_check; `now` is the frame's colour clock (cycles x 3). */
+int rg__tia_check(const rg__a26_tia *t, int32_t now);
 void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value);
 uint8_t rg__tia_read(rg__a26_machine *m, uint16_t addr);
 /* Start and end of a line while drawing (pending HMOVE clocks, suppressed first copies). */
@@ -111,6 +126,8 @@ void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to);
 
 /* tia_audio.c */
 void rg__tia_audio_reset(rg__a26_tia *t);
+/* The sound part of rg__tia_check: channel registers and counters, the sample clock near `now`. */
+int rg__tia_audio_check(const rg__a26_tia *t, int32_t now);
 /* Produces the samples due up to `clock` (2 per line) with the current registers. */
 void rg__tia_audio_run(rg__a26_machine *m, int32_t clock);
 /* An AUDC0..AUDV1 write (reg 0x15..0x1A). */

@@ -248,10 +248,13 @@ static int state_load(void *core, const void *src, size_t len)
     memcpy(&st, (const uint8_t *)src + sizeof h, sizeof st);
     if (st.cart.type != c->m.st.cart.type)
         return rg__error(RG_ESTATE, "the atari2600 state has another cartridge layout");
-    int rc = rg__a26_cart_check(&st.cart, c->rom, c->rom_size);
+    int rc = rg__a26_state_check(&st, c->rom, c->rom_size);
     if (rc != RG_OK)
         return rc;
     c->m.st = st;
+    /* the clock the run's end draws up to belongs to the state left behind: everything up to the loaded state's
+     * last update is drawn already */
+    c->m.tia_clock = st.tia.last_update;
     return RG_OK;
 }
 

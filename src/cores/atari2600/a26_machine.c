@@ -18,14 +18,27 @@
 
 /* The cartridge kinds the CPU loop is compiled for (a constant at each use): plain 2K/4K images (ROM reads, writes
  * ignored, no snooping), 4K-bank switching without snooping (the bank's ROM through one pointer, refreshed after
- * every access that may switch), and all the others through the cart's own fast path. */
-enum { BUS_ANY, BUS_PLAIN, BUS_4K };
+ * every access that may switch), E0 (four 1 KiB slices through pointers; only $1FE0-$1FFF can switch), and all the
+ * others through the cart's own fast path. */
+enum { BUS_ANY, BUS_PLAIN, BUS_4K, BUS_E0 };
 
+/* E0: window offsets below this are plain ROM reads (and ignored writes); the hot spots are $1FE0-$1FF7. */
+#define E0_HOT 0xFE0u
+
+/* The machine's copies of the cart's mapping, refreshed at each run's start (the state may have been loaded or
+ * reset) and after every access that may switch banks: 4K banks ... */
 static void refresh_bank(rg__a26_machine *m)
 {
     m->bank = m->rom + m->st.cart.seg[0];
     m->fast_lo = m->st.cart.fast_lo;
     m->fast_len = m->st.cart.fast_len;
+}
+
+/* ... and 1 KiB slices (seg[] holds ROM offsets relative to the window offset). */
+static void refresh_slices(rg__a26_machine *m)
+{
+    for (unsigned i = 0; i < 4; i++)
+        m->slice[i] = m->rom + (uint32_t)(m->st.cart.seg[i] + (i << 10));
 }
 
 static int bus_kind(const rg__a26_cart *c)
@@ -35,15 +48,24 @@ static int bus_kind(const rg__a26_cart *c)
     case RG__A26_CART_4K: return BUS_PLAIN;
     case RG__A26_CART_F8: case RG__A26_CART_F8SC: case RG__A26_CART_F6: case RG__A26_CART_F6SC:
     case RG__A26_CART_F4: case RG__A26_CART_F4SC: case RG__A26_CART_FA: return BUS_4K;
+    case RG__A26_CART_E0: return BUS_E0;
     default: return BUS_ANY;
     }
 }
 
-A26_INLINE uint8_t bus_read(rg__a26_machine *m, uint16_t addr, int kind)
+/* What the CPU loop keeps in locals while it runs (registers, not the machine in memory): the frame's cycle
+ * counter and the instruction budget. They are written back around every call that reads or changes them (TIA
+ * accesses; the RIOT gets the count as an argument) and when the loop returns. */
+typedef struct bus_regs {
+    uint32_t cycles;
+    uint32_t budget;
+} bus_regs;
+
+A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int kind)
 {
     rg__a26_state *s = &m->st;
     uint8_t v;
-    s->cycles++;
+    uint32_t now = ++r->cycles;
     if (addr & 0x1000u) {
         unsigned a = addr & 0x0FFFu;
         if (kind == BUS_PLAIN) {
@@ -55,18 +77,27 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, uint16_t addr, int kind)
                 v = rg__a26_cart_read_slow(&s->cart, m->rom, a, s->databus, &s->rng);
                 refresh_bank(m);
             }
+        } else if (kind == BUS_E0) {
+            if (a < E0_HOT) {
+                v = m->slice[a >> 10][a & 0x3FFu];
+            } else {
+                v = rg__a26_cart_read_slow(&s->cart, m->rom, a, s->databus, &s->rng);
+                refresh_slices(m);
+            }
         } else if ((unsigned)(a - s->cart.fast_lo) < s->cart.fast_len) { /* the cart's documented fast path */
             v = m->rom[s->cart.seg[a >> 10] + a];
         } else {
             v = rg__a26_cart_read_slow(&s->cart, m->rom, a, s->databus, &s->rng);
         }
     } else {
-        if (!(addr & 0x80u))
+        if (!(addr & 0x80u)) {
+            s->cycles = now;
             v = rg__tia_read(m, addr);
-        else if (!(addr & 0x200u))
+        } else if (!(addr & 0x200u)) {
             v = s->ram[addr & 0x7Fu];
-        else
-            v = rg__a26_riot_read(&s->riot, addr, s->cycles, &m->in);
+        } else {
+            v = rg__a26_riot_read(&s->riot, addr, now, &m->in);
+        }
         if (kind == BUS_ANY && m->snoop)
             rg__a26_cart_snoop(&s->cart, addr & 0x1FFFu, v, 0);
     }
@@ -74,60 +105,80 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, uint16_t addr, int kind)
     return v;
 }
 
-A26_INLINE void bus_write(rg__a26_machine *m, uint16_t addr, uint8_t v, int kind)
+A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_t v, int kind)
 {
     rg__a26_state *s = &m->st;
-    s->cycles++;
+    uint32_t now = ++r->cycles;
     s->databus = v;
     m->prev_write_cycle = m->write_cycle;
-    m->write_cycle = s->cycles;
+    m->write_cycle = now;
     if (addr & 0x1000u) {
-        if (kind != BUS_PLAIN) {
+        if (kind == BUS_E0) {
+            if ((addr & 0x0FFFu) >= E0_HOT) {
+                rg__a26_cart_write_slow(&s->cart, m->rom, addr & 0x0FFFu, v);
+                refresh_slices(m);
+            }
+        } else if (kind != BUS_PLAIN) {
             rg__a26_cart_write(&s->cart, m->rom, addr, v);
             if (kind == BUS_4K)
                 refresh_bank(m);
         }
         return;
     }
-    if (!(addr & 0x80u))
+    if (!(addr & 0x80u)) {
+        /* the TIA reads the count, may halt the CPU (WSYNC) and may end the run (frame end) */
+        s->cycles = now;
+        m->budget = r->budget;
         rg__tia_write(m, addr, v);
-    else if (!(addr & 0x200u))
+        r->cycles = s->cycles;
+        r->budget = m->budget;
+    } else if (!(addr & 0x200u)) {
         s->ram[addr & 0x7Fu] = v;
-    else
-        rg__a26_riot_write(&s->riot, addr, v, s->cycles);
+    } else {
+        rg__a26_riot_write(&s->riot, addr, v, now);
+    }
     if (kind == BUS_ANY && m->snoop)
         rg__a26_cart_snoop(&s->cart, addr & 0x1FFFu, v, 1);
 }
 
 /* A frame end (VSYNC, the line limit) empties the budget, so one test covers both. */
-A26_INLINE int should_stop(rg__a26_machine *m)
+A26_INLINE int should_stop(bus_regs *r)
 {
-    if (m->budget == 0)
+    if (r->budget == 0)
         return 1;
-    m->budget--;
+    r->budget--;
     return 0;
 }
 
-#define M6502_FN a26_cpu_run
 #define M6502_CTX rg__a26_machine
-#define M6502_READ(ctx, addr) bus_read((ctx), (addr), BUS_ANY)
-#define M6502_WRITE(ctx, addr, v) bus_write((ctx), (addr), (v), BUS_ANY)
-#define M6502_STOP(ctx) should_stop(ctx)
+#define M6502_ENTER(ctx) bus_regs regs_ = {(ctx)->st.cycles, (ctx)->budget}
+#define M6502_LEAVE(ctx) ((ctx)->st.cycles = regs_.cycles, (ctx)->budget = regs_.budget)
+#define M6502_STOP(ctx) should_stop(&regs_)
 #define M6502_INTERRUPTS 0
+#define M6502_FN a26_cpu_run
+#define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_ANY)
+#define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_ANY)
 #include "cpu/m6502/m6502_exec.h"
 #undef M6502_FN
 #undef M6502_READ
 #undef M6502_WRITE
 #define M6502_FN a26_cpu_run_plain
-#define M6502_READ(ctx, addr) bus_read((ctx), (addr), BUS_PLAIN)
-#define M6502_WRITE(ctx, addr, v) bus_write((ctx), (addr), (v), BUS_PLAIN)
+#define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_PLAIN)
+#define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_PLAIN)
 #include "cpu/m6502/m6502_exec.h"
 #undef M6502_FN
 #undef M6502_READ
 #undef M6502_WRITE
 #define M6502_FN a26_cpu_run_4k
-#define M6502_READ(ctx, addr) bus_read((ctx), (addr), BUS_4K)
-#define M6502_WRITE(ctx, addr, v) bus_write((ctx), (addr), (v), BUS_4K)
+#define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_4K)
+#define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_4K)
+#include "cpu/m6502/m6502_exec.h"
+#undef M6502_FN
+#undef M6502_READ
+#undef M6502_WRITE
+#define M6502_FN a26_cpu_run_e0
+#define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_E0)
+#define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_E0)
 #include "cpu/m6502/m6502_exec.h"
 
 /* Generator draws of Stella's cartridge reset (its extra RAM), counted on a copy. */
@@ -266,15 +317,18 @@ void rg__a26_run_frame(rg__a26_machine *m)
     if (kind == BUS_PLAIN) {
         jam = a26_cpu_run_plain(&s->cpu, m);
     } else if (kind == BUS_4K) {
-        refresh_bank(m); /* the state may have been loaded or reset */
+        refresh_bank(m);
         jam = a26_cpu_run_4k(&s->cpu, m);
+    } else if (kind == BUS_E0) {
+        refresh_slices(m);
+        jam = a26_cpu_run_e0(&s->cpu, m);
     } else {
         jam = a26_cpu_run(&s->cpu, m);
     }
     if (jam)
         jammed(m);
     /* a frame that never ends (no VSYNC, no TIA write) is cut before the clocks overflow */
-    if (s->partial && s->cycles > (1u << 26))
+    if (s->partial && s->cycles > RG__A26_FRAME_CYCLES_CUT)
         s->partial = 0;
     end_frame(m);
 }

@@ -71,9 +71,10 @@ int rg__a26_cart_init(rg__a26_cart *c, rg__a26_cart_type type, const uint8_t *ro
 int rg__a26_cart_check(const rg__a26_cart *c, const uint8_t *rom, size_t size);
 
 /* Stella's random generator (Random::next), on which its undriven data bus bits and power-on RAM draw. */
+#define RG__A26_RNG_MOD 1771875u /* its values are below this */
 static inline uint32_t rg__a26_rng_next(uint32_t *rng)
 {
-    *rng = (*rng * 2416u + 374441u) % 1771875u;
+    *rng = (*rng * 2416u + 374441u) % RG__A26_RNG_MOD;
     return *rng;
 }
 

@@ -1,6 +1,8 @@
 /* Paddle controllers from digital input (see paddles.h). */
 #include "cores/atari2600/paddles.h"
 
+#include "base/base.h"
+
 #define TRIGMAX 4096
 #define CHARGE_MAX 3856 /* the knob stops here (as measured against Stella) */
 #define SENSITIVITY 5                    /* frames of slow movement */
@@ -16,6 +18,20 @@ void rg__a26_paddles_reset(rg__a26_paddles *p)
         p->held[i] = 0;
     }
     p->pad[0] = p->pad[1] = 0;
+}
+
+int rg__a26_paddles_check(const rg__a26_paddles *p)
+{
+    for (int i = 0; i < 2; i++) {
+        /* the charge stays within 0..TRIGMAX, the speed within 0..DISTANCE (no overflow when they add up), and the
+         * resistance is the charge's (at most RES_SCALE) or Stella's "maximum" */
+        if (p->charge[i] < 0 || p->charge[i] > TRIGMAX || p->last_charge[i] < 0 || p->last_charge[i] > TRIGMAX ||
+            p->repeat[i] < 0 || p->repeat[i] > DISTANCE || p->held[i] > 1 ||
+            (p->resistance[i] != RG__A26_RES_MAX && (p->resistance[i] < 0 || p->resistance[i] > (int32_t)RES_SCALE)))
+            return rg__error(RG_ESTATE, "atari2600 state: paddle %d's charge, speed or resistance is out of range",
+                             i);
+    }
+    return RG_OK;
 }
 
 void rg__a26_paddles_update(rg__a26_paddles *p, const uint8_t dec[2], const uint8_t inc[2])

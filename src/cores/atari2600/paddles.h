@@ -20,6 +20,9 @@ typedef struct rg__a26_paddles {
 
 void rg__a26_paddles_reset(rg__a26_paddles *p);
 /* One frame of input for the two paddles of a port: knob i turned by dec[i]/inc[i]. */
+/* Checks the paddles of a state taken from outside (a save state): charges, speeds and resistances in the ranges
+ * the updates keep them in. RG_ESTATE with a message otherwise. */
+int rg__a26_paddles_check(const rg__a26_paddles *p);
 void rg__a26_paddles_update(rg__a26_paddles *p, const uint8_t dec[2], const uint8_t inc[2]);
 /* INPTx bit 7 for a resistance, `cycles` CPU cycles after the capacitors were released, with Stella's timing
  * (it scales by the last frame's line count and the frame rate). */

@@ -1,6 +1,8 @@
 /* The 6532 RIOT: interval timer and I/O ports (see riot.h). */
 #include "cores/atari2600/riot.h"
 
+#include "base/base.h"
+
 #include <string.h>
 
 #define TIMER_FLAG 0x80u
@@ -71,4 +73,17 @@ void rg__a26_riot_write(rg__a26_riot *r, uint16_t addr, uint8_t value, uint32_t 
     } else {
         r->edge_positive = (uint8_t)(addr & 1u);
     }
+}
+
+int rg__a26_riot_check(const rg__a26_riot *r)
+{
+    if (r->shift != 0 && r->shift != 3 && r->shift != 6 && r->shift != 10)
+        return rg__error(RG_ESTATE, "atari2600 state: the RIOT timer interval shift is %u (0, 3, 6 or 10)",
+                         (unsigned)r->shift);
+    if (r->timer > 0xFFu << r->shift || (r->timer & ((1u << r->shift) - 1u)))
+        return rg__error(RG_ESTATE, "atari2600 state: the RIOT timer count %u is not a byte << %u",
+                         (unsigned)r->timer, (unsigned)r->shift);
+    if ((r->int_flag & ~PA7_FLAG) || r->edge_positive > 1)
+        return rg__error(RG_ESTATE, "atari2600 state: the RIOT flags are out of range");
+    return RG_OK;
 }

@@ -30,5 +30,8 @@ typedef struct rg__a26_inputs {
 void rg__a26_riot_reset(rg__a26_riot *r, uint8_t timer_value);
 uint8_t rg__a26_riot_read(rg__a26_riot *r, uint16_t addr, uint32_t cycles, const rg__a26_inputs *in);
 void rg__a26_riot_write(rg__a26_riot *r, uint16_t addr, uint8_t value, uint32_t cycles);
+/* Checks a RIOT state taken from outside (a save state): a timer shift of 0, 3, 6 or 10, a count that a timer
+ * write can give, known flag bits. RG_ESTATE with a message naming the field otherwise. */
+int rg__a26_riot_check(const rg__a26_riot *r);
 
 #endif

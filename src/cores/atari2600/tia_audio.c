@@ -119,3 +119,20 @@ void rg__tia_audio_write(rg__a26_machine *m, unsigned reg, uint8_t value)
     default: v->audv = value & 15u; break;
     }
 }
+
+int rg__tia_audio_check(const rg__a26_tia *t, int32_t now)
+{
+    /* a run ends with the sample clock just past its last clock (power-on: at it), so the next run has at most
+     * the samples of its own clocks to produce */
+    if ((int64_t)t->audio_clock < (int64_t)now || (int64_t)t->audio_clock > (int64_t)now + SAMPLE_CLOCKS)
+        return rg__error(RG_ESTATE, "atari2600 state: the audio clock %ld is not within a sample of the CPU's %ld",
+                         (long)t->audio_clock, (long)now);
+    for (int i = 0; i < 2; i++) {
+        const rg__tia_voice *v = &t->voice[i];
+        if (v->audc > 15 || v->audf > 31 || v->audv > 15 || v->div > 31 || v->div3 > 2 || v->out > 1 ||
+            v->p4 > 15 || v->p5 > 31 || v->p9 > 511)
+            return rg__error(RG_ESTATE, "atari2600 state: a register or counter of sound channel %d is out of range",
+                             i);
+    }
+    return RG_OK;
+}

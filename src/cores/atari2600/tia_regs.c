@@ -431,3 +431,44 @@ uint8_t rg__tia_read(rg__a26_machine *m, uint16_t addr)
     }
     return v;
 }
+
+/* --- states from outside */
+
+static int in_range(int32_t v, int32_t lo, int32_t hi)
+{
+    return v >= lo && v <= hi;
+}
+
+int rg__tia_check(const rg__a26_tia *t, int32_t now)
+{
+    /* clocks: the frame starts within the line it began in; the drawn line is one of the frame's (the renderer
+     * never goes past RG__A26_MAX_HEIGHT lines) and the last update lies within it */
+    if (!in_range(t->frame_start, -(RG__TIA_LINE - 1), 0) || !in_range(t->line, 0, RG__A26_MAX_HEIGHT) ||
+        t->line_clock != t->frame_start + RG__TIA_LINE * t->line ||
+        !in_range(t->last_update, t->line_clock, t->line_clock + RG__TIA_LINE - 1))
+        return rg__error(RG_ESTATE, "atari2600 state: the TIA's line clocks are inconsistent (frame start %ld, "
+                         "line %ld at %ld, drawn to %ld)", (long)t->frame_start, (long)t->line,
+                         (long)t->line_clock, (long)t->last_update);
+    if ((t->hmove_pos != RG__TIA_NONE && !in_range(t->hmove_pos, -RG__TIA_HBLANK, 159)) ||
+        (t->prev_hmove_pos != RG__TIA_NONE && !in_range(t->prev_hmove_pos, -RG__TIA_HBLANK, 159)))
+        return rg__error(RG_ESTATE, "atari2600 state: an HMOVE position is outside the line");
+    if (t->lines_last > RG__A26_LINES_MAX)
+        return rg__error(RG_ESTATE, "atari2600 state: the last frame's line count %lu is above %d",
+                         (unsigned long)t->lines_last, RG__A26_LINES_MAX);
+    for (int o = 0; o < 5; o++)
+        if (!in_range(t->pos[o], 0, 159) || !in_range(t->motion[o], 0, 15))
+            return rg__error(RG_ESTATE, "atari2600 state: object %d is at %d with %d motion clocks (0..159, 0..15)",
+                             o, (int)t->pos[o], (int)t->motion[o]);
+    if (t->dirty & ~0x3Fu)
+        return rg__error(RG_ESTATE, "atari2600 state: unknown objects marked for redrawing");
+    /* the values derived from the registers must be those the registers give ("enabled" indexes tables) */
+    rg__a26_tia d = *t;
+    players_changed(&d);
+    missile_changed(&d, 0);
+    missile_changed(&d, 1);
+    ball_changed(&d);
+    playfield_changed(&d);
+    if (d.enabled != t->enabled || d.pf_bits != t->pf_bits || memcmp(d.cur_grp, t->cur_grp, sizeof d.cur_grp) != 0)
+        return rg__error(RG_ESTATE, "atari2600 state: the TIA's object graphics do not match its registers");
+    return rg__tia_audio_check(t, now);
+}

@@ -49,20 +49,31 @@ static const uint64_t k_copy_mul[8] = {
 
 /* --- coverage bitmaps */
 
-/* A pattern (bits 0..127 in lo/hi) starting at pixel pos, wrapping at 160. */
+/* A pattern (bits 0..127 in lo/hi) starting at pixel pos (0..159), wrapping at 160. The shifted pattern spans the
+ * words q..q+2 of a 320-bit line whose upper half folds onto the lower; kept in scalars (a local array indexed by
+ * q went through memory and stalled on store forwarding). */
 static void place(uint64_t out[3], uint64_t lo, uint64_t hi, int pos)
 {
-    uint64_t w[5] = {0, 0, 0, 0, 0};
     int q = pos >> 6, r = pos & 63;
-    w[q] |= lo << r;
-    w[q + 1] |= hi << r;
-    if (r) {
-        w[q + 1] |= lo >> (64 - r);
-        w[q + 2] |= hi >> (64 - r);
+    /* (x >> 1) >> (63 - r) is x >> (64 - r), and 0 for r = 0 */
+    uint64_t a = lo << r, b = hi << r | (lo >> 1) >> (63 - r), c = (hi >> 1) >> (63 - r);
+    uint64_t w0 = 0, w1 = 0, w2, w3 = 0, w4 = 0;
+    if (q == 0) {
+        w0 = a;
+        w1 = b;
+        w2 = c;
+    } else if (q == 1) {
+        w1 = a;
+        w2 = b;
+        w3 = c;
+    } else {
+        w2 = a;
+        w3 = b;
+        w4 = c;
     }
-    out[0] = w[0] | (w[2] >> 32 | w[3] << 32);
-    out[1] = w[1] | (w[3] >> 32 | w[4] << 32);
-    out[2] = (w[2] & 0xFFFFFFFFu) | w[4] >> 32;
+    out[0] = w0 | (w2 >> 32 | w3 << 32);
+    out[1] = w1 | (w3 >> 32 | w4 << 32);
+    out[2] = (w2 & 0xFFFFFFFFu) | w4 >> 32;
 }
 
 /* Each of the 8 bits of g repeated `scale` (2 or 4) times. */

@@ -10,6 +10,17 @@ void rg__m6502_init(rg_m6502 *c)
     c->p = RG_M6502_U | RG_M6502_I;
 }
 
+const char *rg__m6502_check(const rg_m6502 *c)
+{
+    if ((c->p & (RG_M6502_U | RG_M6502_B)) != RG_M6502_U)
+        return "the status register must have bit 5 set and B clear";
+    if (c->jammed > 1u)
+        return "the CPU's jammed flag is above 1";
+    if (c->poll > RG__M6502_POLL_SKIP || c->poll_arg > 1u)
+        return "the interrupt poll state is out of range";
+    return NULL;
+}
+
 #define P RG__M6502_OP_PAGE
 #define B RG__M6502_OP_BRANCH
 #define U RG__M6502_OP_UNDOC

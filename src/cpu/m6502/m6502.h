@@ -86,6 +86,12 @@ typedef struct rg_m6502 {
  * The machine then performs the reset (see above). `no_decimal` is cleared; set it afterwards for a 2A03. */
 void rg__m6502_init(rg_m6502 *c);
 
+/* Checks a CPU state taken from outside (a save state) against what the interpreter can leave: p with bit 5 set and
+ * B clear, `jammed` 0 or 1, `poll` one of RG__M6502_POLL_* with `poll_arg` 0 or 1 (the machine's lines
+ * nmi_pending and irq_line are the machine's to check). Returns NULL when it is valid, else a short description of
+ * the first bad field (static text). */
+const char *rg__m6502_check(const rg_m6502 *c);
+
 /* ---- Opcode table for disassembly and tracing (not used by the interpreter) ---- */
 
 typedef enum rg__m6502_mode {

@@ -7,6 +7,10 @@
  *   M6502_WRITE(ctx, addr, v)  writes v (uint8_t); exactly one bus cycle
  *   M6502_STOP(ctx)        checked before each instruction (and before each interrupt sequence); nonzero: return
  * and optionally:
+ *   M6502_ENTER(ctx)       declarations placed at the start of the function body (after the jam test), e.g. a
+ *                          local copy of the bus's cycle counter that the READ/WRITE macros use, so that it can live
+ *                          in a register; default nothing
+ *   M6502_LEAVE(ctx)       a statement run before the function returns (after ENTER), e.g. storing that copy back
  *   M6502_INTERRUPTS       0 to compile out NMI/IRQ handling (the 6507 has no interrupt pins); default 1
  *   M6502_DECIMAL          0 to compile out decimal mode (a 2A03-only build); default 1 (then `no_decimal` decides)
  *
@@ -92,6 +96,16 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 
 #endif /* RG_CPU_M6502_EXEC_HELPERS */
 
+#ifdef M6502_ENTER
+#define M6502__ENTER M6502_ENTER(ctx);
+#else
+#define M6502__ENTER
+#endif
+#ifdef M6502_LEAVE
+#define M6502__LEAVE M6502_LEAVE(ctx);
+#else
+#define M6502__LEAVE
+#endif
 #ifdef M6502_INTERRUPTS
 #define M6502__INT (M6502_INTERRUPTS)
 #else
@@ -252,7 +266,11 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
 {
     if (cpu->jammed)
         return 1;
-    uint16_t pc = cpu->pc;
+    M6502__ENTER
+    /* pc is kept as a full-width unsigned (taken modulo 2^16 wherever it is used: bus addresses are cast to 16
+     * bits, pushes to 8): a 16-bit local that the compiler spills is reloaded wider than it was stored, which
+     * defeats the CPU's store forwarding on every opcode fetch. */
+    unsigned pc = cpu->pc;
     uint8_t a = cpu->a, x = cpu->x, y = cpu->y, s = cpu->s;
     uint8_t fn, fz, fc, fv, fd, fi;
     M6502__UNPACK(cpu->p);
@@ -647,7 +665,8 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
         }
     }
 out:
-    cpu->pc = pc;
+    M6502__LEAVE
+    cpu->pc = (uint16_t)pc;
     cpu->a = a;
     cpu->x = x;
     cpu->y = y;
@@ -664,6 +683,8 @@ out:
     return 0;
 }
 
+#undef M6502__ENTER
+#undef M6502__LEAVE
 #undef M6502__INT
 #undef M6502__DEC
 #undef M6502__RD
