@@ -10,7 +10,12 @@ Every library gets the same random MultiBinary actions; frames/s = env steps/s (
 observations, no preprocessing). "limit" is the raw core's frames/s (bench_host) times the cores in use,
 min(num_envs, CPUs): the physical limit. Memory: resident set growth per environment of retrogym's pool.
 
-usage: .venv/bin/python bench/bench_pool.py [--seconds S] [--max-envs N]
+With --system GameBoy (or Nes, Snes, Atari2600) the game is instead our own test ROM of that system made into an
+integration for both libraries on the fly (as bench_env.py and the differential test do), on stable-retro's core for
+it (gambatte, fceumm, snes9x, stella): a light core shows the engines' own cost, a heavy one (genesis_plus_gx) hides
+it behind the emulation. stable-retro-turbo is run on Airstriker only.
+
+usage: .venv/bin/python bench/bench_pool.py [--seconds S] [--max-envs N] [--system NAME]
 """
 import argparse
 import json
@@ -24,6 +29,7 @@ import numpy as np
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAME, STATE = "Airstriker-Genesis-v0", "Level1"
+CORE, INTTYPE, ROM = None, None, None  # set by --system
 
 
 def package_dir():
@@ -64,7 +70,8 @@ def bench_stable_retro(n, seconds):
     import stable_retro as retro
 
     def make():
-        return retro.make(GAME, state=STATE, use_restricted_actions=retro.Actions.ALL, render_mode=None)
+        return retro.make(GAME, state=STATE, use_restricted_actions=retro.Actions.ALL, render_mode=None,
+                          **({"inttype": INTTYPE} if INTTYPE is not None else {}))
     env = gymnasium.vector.AsyncVectorEnv([make] * n) if n > 1 else gymnasium.vector.SyncVectorEnv([make])
     env.reset(seed=0)
     nb = env.single_action_space.shape[0]
@@ -82,7 +89,8 @@ def bench_sb3(n, seconds):
     import stable_retro as retro
 
     def make():
-        return retro.make(GAME, state=STATE, use_restricted_actions=retro.Actions.ALL, render_mode=None)
+        return retro.make(GAME, state=STATE, use_restricted_actions=retro.Actions.ALL, render_mode=None,
+                          **({"inttype": INTTYPE} if INTTYPE is not None else {}))
     env = SubprocVecEnv([make] * n, start_method="fork") if n > 1 else DummyVecEnv([make])
     env.seed(0)
     env.reset()
@@ -104,7 +112,8 @@ def bench_retrogym(n, seconds):
     import retrogym
     before = rss_kib()
     env = retrogym.make_vec(GAME, n, num_threads=min(n, os.cpu_count()), state=STATE, seed=0,
-                            use_restricted_actions=retrogym.Actions.ALL)
+                            use_restricted_actions=retrogym.Actions.ALL,
+                            **({"core": CORE, "inttype": retrogym.Integrations.ALL} if CORE else {}))
     env.reset(seed=0)
     nb = env.single_action_space.shape[0]
     rate = timed(lambda a: env.step(a), n, seconds, nb)
@@ -115,11 +124,11 @@ def bench_retrogym(n, seconds):
 
 def raw_fps():
     exe = os.path.join(SOURCE, "build", "bench", "bench_host")
-    rom = os.path.join(package_dir(), "data", "stable", GAME, "rom.md")
+    rom = ROM or os.path.join(package_dir(), "data", "stable", GAME, "rom.md")
     out = subprocess.run([exe, "--rounds", "3", "--frames", "1200", rom], capture_output=True, text=True).stdout
     for line in out.splitlines():
         parts = line.split()
-        if line.startswith("rom.md") and len(parts) > 2 and parts[2].isdigit():
+        if line.startswith(os.path.basename(rom)) and len(parts) > 2 and parts[2].isdigit():
             return float(parts[2])
     return None
 
@@ -128,6 +137,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--max-envs", type=int, default=16)
+    ap.add_argument("--system", help="our test ROM of this system instead of Airstriker-Genesis")
     ap.add_argument("--turbo", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--rom", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -138,9 +148,31 @@ def main():
     os.environ["RETROGYM_DATA_PATH"] = os.path.join(pkg, "data")
     os.environ["RETROGYM_CORE_PATH"] = os.path.join(pkg, "cores")
     turbo_py = os.path.join(SOURCE, ".venv-turbo", "bin", "python")
+    core_name = "genesis_plus_gx"
+    if args.system:
+        global GAME, STATE, CORE, INTTYPE, ROM
+        import tempfile
+        import stable_retro
+        import retrogym
+        sys.path.insert(0, os.path.join(SOURCE, "tests", "compat"))
+        import stable_retro_diff
+        root = os.path.join(tempfile.mkdtemp(prefix="bench-pool-"), "data")
+        os.makedirs(os.path.join(root, "stable"))
+        stable_retro_diff.retro = stable_retro
+        made = {g.split("-")[1]: (g, s, c) for g, s, _, c in
+                stable_retro_diff.make_test_rom_games(os.path.join(SOURCE, "build", "cli", "retrogym"), root)}
+        if args.system not in made:
+            sys.exit(f"bench_pool: no test-ROM game for {args.system} (have {sorted(made)})")
+        GAME, STATE, CORE = made[args.system]
+        core_name = CORE
+        INTTYPE = stable_retro.data.Integrations.CUSTOM_ONLY
+        ROM = os.path.join(root, "stable", GAME, "rom." + stable_retro_diff.EXT[args.system])
+        stable_retro.data.Integrations.add_custom_path(os.path.join(root, "stable"))
+        retrogym.data.add_custom_path(os.path.join(root, "stable"))
+        turbo_py = "/nonexistent"  # turbo's own package would not see the custom integration
     raw = raw_fps()
     cpus = os.cpu_count()
-    print(f"{GAME} {STATE} on genesis_plus_gx (stable-retro's core); RGB observations, 1 frame per step; "
+    print(f"{GAME} {STATE} on {core_name} (stable-retro's core); RGB observations, 1 frame per step; "
           f"{args.seconds:g} s per measurement; {cpus} CPUs; raw core {raw:.0f} frames/s")
     print(f"{'envs':>4} {'stable-retro Async':>18} {'SB3 Subproc':>11} {'turbo':>8} {'retrogym':>9} {'vs Async':>9} "
           f"{'vs SB3':>7} {'vs turbo':>9} {'limit':>7} {'of limit':>8} {'KiB/env':>8}")
