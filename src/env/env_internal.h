@@ -80,7 +80,7 @@ typedef struct rg__score {
 /* The entry's text for frames first .. frames - 1 (scores: the frames with a reward or done, ascending). */
 char *rg__scores_text(const char *core, unsigned players, uint64_t first, uint64_t frames, const rg__score *scores,
                       size_t n);
-/* Adds (or replaces) the entry in the zip at path. */
-int rg__scores_attach(const char *path, const char *text);
+/* The movie entry holding that text (stable-retro ignores it). */
+#define RG__SCORES_ENTRY "retrogym.txt"
 
 #endif

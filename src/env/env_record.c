@@ -1,15 +1,13 @@
 /* Recording episodes as movies (compat spec §8.4): one movie per episode into a folder, or one episode into a file.
  * The movie layer (src/movie) holds the frames; here are when movies start and end, the buttons of each frame, and
  * the scenario's rewards and done kept for retrogym.txt (env_scores.c). */
-#define _POSIX_C_SOURCE 200809L
 #include "env_internal.h"
+#include "movie/movie_save.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 struct rg__recorder {
     char *dir;          /* folder mode: a movie per episode; NULL: one movie at `path`, then stop */
@@ -101,33 +99,17 @@ static int begin(rg_env *env, int late)
     return rc;
 }
 
-/* The movie, then its retrogym.txt, go into a temporary file beside the destination, renamed over it only when
- * both are written: a full disk or a read-only folder leaves no partial movie and keeps the file that was there. */
+/* The movie with its retrogym.txt, written whole through the atomic writer: a full disk or a read-only folder
+ * leaves no partial movie and keeps the file that was there. */
 static int write_movie(rg_env *env)
 {
     struct rg__recorder *r = env->rec;
-    char *tmp = rg__asprintf("%s.tmp-XXXXXX", r->path);
-    if (!tmp)
+    char *text = rg__scores_text(rg_emu_core_name(env->emu), env->players, r->first, rg_movie_frame_count(r->movie),
+                                 r->scores, r->n_scores);
+    if (!text)
         return rg__error(RG_ENOMEM, "out of memory");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return rg__error(RG_EIO, "cannot create a file beside %s: %s", r->path, strerror(e));
-    }
-    close(fd);
-    int rc = rg_movie_save(r->movie, tmp);
-    if (rc == RG_OK) {
-        char *text = rg__scores_text(rg_emu_core_name(env->emu), env->players, r->first,
-                                     rg_movie_frame_count(r->movie), r->scores, r->n_scores);
-        rc = text ? rg__scores_attach(tmp, text) : rg__error(RG_ENOMEM, "out of memory");
-        free(text);
-    }
-    if (rc == RG_OK && rename(tmp, r->path) != 0)
-        rc = rg__error(RG_EIO, "cannot write %s: %s", r->path, strerror(errno));
-    if (rc != RG_OK)
-        unlink(tmp);
-    free(tmp);
+    int rc = rg__movie_save_with(r->movie, r->path, RG__SCORES_ENTRY, text);
+    free(text);
     return rc;
 }
 

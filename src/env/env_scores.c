@@ -19,7 +19,7 @@
 #include <string.h>
 #include <zip.h>
 
-#define ENTRY "retrogym.txt"
+#define ENTRY RG__SCORES_ENTRY
 #define MAGIC "retrogym-scores 1"
 #define MAX_ENTRY ((size_t)64 << 20)
 
@@ -55,32 +55,6 @@ char *rg__scores_text(const char *core, unsigned players, uint64_t first, uint64
         return NULL;
     }
     return text;
-}
-
-int rg__scores_attach(const char *path, const char *text)
-{
-    int err = 0;
-    zip_t *za = zip_open(path, 0, &err);
-    if (!za) {
-        zip_error_t ze;
-        zip_error_init_with_code(&ze, err);
-        int rc = rg__error(RG_EIO, "cannot reopen %s to add " ENTRY " (%s)", path, zip_error_strerror(&ze));
-        zip_error_fini(&ze);
-        return rc;
-    }
-    zip_source_t *src = zip_source_buffer(za, text, strlen(text), 0);
-    if (!src || zip_file_add(za, ENTRY, src, ZIP_FL_OVERWRITE | ZIP_FL_ENC_UTF_8) < 0) {
-        int rc = rg__error(RG_EIO, "cannot add " ENTRY " to %s (%s)", path, zip_strerror(za));
-        zip_source_free(src);
-        zip_discard(za);
-        return rc;
-    }
-    if (zip_close(za) != 0) {
-        int rc = rg__error(RG_EIO, "cannot write %s (%s)", path, zip_strerror(za));
-        zip_discard(za);
-        return rc;
-    }
-    return RG_OK;
 }
 
 /* ---- reading ---- */

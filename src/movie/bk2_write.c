@@ -120,6 +120,11 @@ static int add_entry(zip_t *za, const char *name, const void *data, size_t size)
 
 int rg__bk2_zip(const rg_movie *m, uint8_t **data, size_t *size)
 {
+    return rg__bk2_zip_extra(m, NULL, NULL, data, size);
+}
+
+int rg__bk2_zip_extra(const rg_movie *m, const char *entry, const char *text, uint8_t **data, size_t *size)
+{
     *data = NULL;
     *size = 0;
     char *header = NULL, *log = NULL;
@@ -144,7 +149,8 @@ int rg__bk2_zip(const rg_movie *m, uint8_t **data, size_t *size)
     }
     int ok = za && add_entry(za, "Input Log.txt", log, log_len) == 0 &&
              add_entry(za, "Header.txt", header, header_len) == 0 &&
-             (m->state_size == 0 || add_entry(za, "Core.bin", m->state, m->state_size) == 0);
+             (m->state_size == 0 || add_entry(za, "Core.bin", m->state, m->state_size) == 0) &&
+             (!entry || add_entry(za, entry, text, strlen(text)) == 0);
     if (za && !ok) {
         rc = rg__error(RG_ENOMEM, "cannot build the movie archive: %s", zip_strerror(za));
         zip_discard(za);

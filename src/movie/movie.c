@@ -1,6 +1,7 @@
 /* The movie handle: opening (format detection), the frame cursor, buttons, start state, closing. */
 #define _POSIX_C_SOURCE 200809L
 #include "movie_internal.h"
+#include "movie_save.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -280,13 +281,18 @@ int rg_movie_open_write(rg_movie **out, const char *path, const char *system, co
 
 int rg_movie_save(const rg_movie *m, const char *path)
 {
+    return rg__movie_save_with(m, path, NULL, NULL);
+}
+
+int rg__movie_save_with(const rg_movie *m, const char *path, const char *entry, const char *text)
+{
     if (!m || !path || !*path)
         return rg__error(RG_EINVAL, "rg_movie_save: NULL or empty argument");
     if (!m->sys)
         return rg__error(RG_EMISUSE, "the movie has no system yet (rg_movie_configure)");
     uint8_t *zip;
     size_t size;
-    int rc = rg__bk2_zip(m, &zip, &size);
+    int rc = rg__bk2_zip_extra(m, entry, text, &zip, &size);
     if (rc != RG_OK)
         return rc;
     rc = rg__write_file_atomic(path, zip, size);

@@ -96,5 +96,7 @@ int rg__bk2_header_text(const rg_movie *m, char **text, size_t *len);
 int rg__bk2_log_text(const rg_movie *m, char **text, size_t *len);
 /* The whole zip in memory. */
 int rg__bk2_zip(const rg_movie *m, uint8_t **data, size_t *size);
+/* The same with one more text entry after the others (entry NULL: none). */
+int rg__bk2_zip_extra(const rg_movie *m, const char *entry, const char *text, uint8_t **data, size_t *size);
 
 #endif
