@@ -213,25 +213,26 @@ static bool boots_from_state(const char *name)
     return false;
 }
 
+static int state_size(void *core, size_t *out);
+static int state_save(void *core, void *dst, size_t cap);
+static int state_load(void *core, const void *src, size_t len);
+
 /* Keeps the boot state of such a core (best effort: without it, power-on reloads the core as for any other). */
 static void keep_boot_state(rg__lr *lr)
 {
     free(lr->boot_state);
     lr->boot_state = NULL;
     lr->boot_size = 0;
-    if (!boots_from_state(lr->name))
+    size_t size;
+    if (!boots_from_state(lr->name) || state_size(lr, &size) != RG_OK)
         return;
-    ENTER(lr);
-    size_t size = lr->api.serialize_size();
-    uint8_t *p = size && size <= RG__LR_MAX_STATE ? malloc(size) : NULL;
-    bool ok = p && lr->api.serialize(p, size);
-    LEAVE();
-    if (!ok) {
+    uint8_t *p = malloc(size);
+    if (p && state_save(lr, p, size) == RG_OK) {
+        lr->boot_state = p;
+        lr->boot_size = size;
+    } else {
         free(p);
-        return;
     }
-    lr->boot_state = p;
-    lr->boot_size = size;
 }
 
 /* Empties the instance's own save folder: a battery save a core wrote there must not reach the next power-on. A
@@ -247,12 +248,7 @@ static void clear_save_dir(rg__lr *lr)
 /* Power-on from the boot state; RG_OK when done. */
 static int boot_from_state(rg__lr *lr)
 {
-    if (!lr->boot_state || check_running(lr) != RG_OK)
-        return RG_ECORE;
-    ENTER(lr);
-    bool ok = lr->api.unserialize(lr->boot_state, lr->boot_size);
-    LEAVE();
-    if (!ok)
+    if (!lr->boot_state || state_load(lr, lr->boot_state, lr->boot_size) != RG_OK)
         return RG_ECORE;
     lr->io->video.data = NULL; /* no frame has run since boot */
     lr->io->audio_frames = 0;
