@@ -20,25 +20,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 static clockid_t clock_id = CLOCK_THREAD_CPUTIME_ID;
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(clock_id, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void quiet(rg_log_level l, const char *m, void *u)
-{
-    (void)l, (void)m, (void)u;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+static double now(void) { return bench_seconds(clock_id); }
 
 /* The same input stream for both cores: a joystick direction and fire that change every 8 frames. */
 static uint16_t input(unsigned i)
@@ -74,7 +60,7 @@ static void bench(const char *rom, int rounds, int frames)
     rg_emu *emu[2];
     for (int c = 0; c < 2; c++) {
         rg_emu_options o = RG_EMU_OPTIONS_INIT;
-        o.log = quiet;
+        o.log = bench_quiet;
         o.core = cores[c];
         o.system = "Atari2600";
         if (rg_emu_open(&emu[c], rom, &o) != RG_OK) {
@@ -100,7 +86,7 @@ static void bench(const char *rom, int rounds, int frames)
         double med[2];
         for (int c = 0; c < 2; c++) {
             double *v = fps + (c * MODES + m) * rounds;
-            qsort(v, (size_t)rounds, sizeof *v, cmp_double);
+            qsort(v, (size_t)rounds, sizeof *v, bench_cmp_double);
             med[c] = v[rounds / 2];
         }
         printf(" %8.0f %8.0f %5.2fx", med[0], med[1], med[0] / med[1]);

@@ -14,28 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "bench_util.h"
 #include <unistd.h>
 
 /* Results go to a copy of stdout: gambatte and others print on fd 1 themselves, which is sent to stderr. */
 static FILE *out;
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void quiet(rg_log_level l, const char *m, void *u)
-{
-    (void)l, (void)m, (void)u;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+static double now(void) { return bench_seconds(CLOCK_MONOTONIC); }
 
 static uint16_t input(unsigned i)
 {
@@ -45,7 +31,7 @@ static uint16_t input(unsigned i)
 static int bench(const char *rom, int rounds, int frames)
 {
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.log = quiet;
+    o.log = bench_quiet;
     rg_emu *emu;
     if (rg_emu_open(&emu, rom, &o) != RG_OK) {
         fprintf(out, "%-28s skipped: %s\n", strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom, rg_error_last());
@@ -124,9 +110,9 @@ static int bench(const char *rom, int rounds, int frames)
         rg_emu_ram_copy(emu, ram, rg_emu_ram_size(emu));
     double c3 = now();
     double px = (double)f.width * f.height;
-    qsort(raw_fps, (size_t)rounds, sizeof(double), cmp_double);
-    qsort(full_fps, (size_t)rounds, sizeof(double), cmp_double);
-    qsort(ratio, (size_t)rounds, sizeof(double), cmp_double);
+    qsort(raw_fps, (size_t)rounds, sizeof(double), bench_cmp_double);
+    qsort(full_fps, (size_t)rounds, sizeof(double), bench_cmp_double);
+    qsort(ratio, (size_t)rounds, sizeof(double), bench_cmp_double);
     const char *name = strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom;
     fprintf(out, "%-28s %-26s %8.0f %8.0f %+7.1f%%   %4ux%-4u %5.2f %5.2f   %7zu %6.2f\n", name,
            rg_emu_core_name(emu), raw_fps[rounds / 2], full_fps[rounds / 2], (ratio[rounds / 2] - 1) * 100, f.width,
