@@ -57,6 +57,40 @@ int cli_data_option(cli_data_args *a, int argc, char **argv, int *i);
 int cli_data_open(const cli_data_args *a, unsigned fallback_flags, rg_datapaths **dp, unsigned *flags);
 /* Whether an argument asks for help. */
 int cli_is_help(const char *arg);
+/* Table-driven options of a command with one subject (options.c): record, play, playback. */
+typedef enum cli_opt_kind {
+    CLI_OPT_FLAG,        /* int, set to 1 */
+    CLI_OPT_STR,         /* const char *, the value */
+    CLI_OPT_U64,         /* uint64_t, decimal or 0x hex */
+    CLI_OPT_LIST,        /* cli_list: the value appended (repeatable) */
+    CLI_OPT_CORE_OPTION  /* cli_core_options: KEY=VALUE appended (repeatable) */
+} cli_opt_kind;
+typedef struct cli_opt {
+    const char *name;    /* "--episodes" */
+    cli_opt_kind kind;
+    void *dst;
+    int *seen;           /* optional: set to 1 when the option is given */
+} cli_opt;
+typedef struct cli_list {
+    const char **items;
+    size_t count, cap;
+} cli_list;
+typedef struct cli_core_options {
+    rg_core_option items[CLI_MAX_CORE_OPTIONS];
+    size_t count;
+} cli_core_options;
+typedef struct cli_command {
+    const char *name;          /* "record": prefixes the errors */
+    const char *help;          /* printed for --help / -h */
+    const cli_opt *opts;
+    size_t n_opts;
+    const char **subject;      /* the one positional argument */
+    const char *subject_name;  /* "game": "record: one game at a time" */
+    cli_data_args *data;       /* NULL: no --data-path, --custom-path, --integrations */
+} cli_command;
+/* Parses argv[1..]: 0, 1 after printing an error, -1 after printing the help. Values are not copied. */
+int cli_parse_command(const cli_command *c, int argc, char **argv);
+
 /* The help lines of the shared options. */
 #define CLI_DATA_OPTIONS_HELP                                                                                     \
     "  --data-path DIR         data root (default: $RETROGYM_DATA_PATH, else the data folder of the source tree)\n" \

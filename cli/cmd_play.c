@@ -32,10 +32,9 @@ typedef struct play_args {
     int trace;
     uint64_t frames, episodes, repeat, seed;
     int random;
-    rg_core_option core_options[CLI_MAX_CORE_OPTIONS];
-    size_t n_core_options;
+    cli_core_options core_options;
     const char *button_text[CLI_MAX_BUTTON_SPECS];
-    size_t n_buttons;
+    cli_list buttons;
     cli_data_args data;
 } play_args;
 
@@ -45,67 +44,28 @@ static int parse_args(play_args *a, int argc, char **argv)
     a->episodes = 1;
     a->repeat = 4;
     a->scenario = "scenario";
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int d = cli_data_option(&a->data, argc, argv, &i);
-        if (d != 0) {
-            if (d < 0)
-                return 1;
-            continue;
-        }
-        if (strcmp(arg, "--core-option") == 0) {
-            if (!val)
-                return cli_fail("%s needs a value", arg);
-            if (a->n_core_options == CLI_MAX_CORE_OPTIONS)
-                return cli_fail("play: more than %d --core-option", CLI_MAX_CORE_OPTIONS);
-            if (cli_parse_core_option(argv[++i], &a->core_options[a->n_core_options++]) != 0)
-                return 1;
-            continue;
-        }
-        if (strcmp(arg, "--trace") == 0) {
-            a->trace = 1;
-            continue;
-        }
-        if (cli_is_help(arg)) {
-            fputs(help, cli_out);
-            return -1;
-        }
-        uint64_t *num = strcmp(arg, "--frames") == 0     ? &a->frames
-                        : strcmp(arg, "--episodes") == 0 ? &a->episodes
-                        : strcmp(arg, "--repeat") == 0   ? &a->repeat
-                        : strcmp(arg, "--random") == 0   ? &a->seed
-                                                         : NULL;
-        const char **str = strcmp(arg, "--state") == 0      ? &a->state
-                           : strcmp(arg, "--scenario") == 0 ? &a->scenario
-                           : strcmp(arg, "--png") == 0      ? &a->png
-                           : strcmp(arg, "--core") == 0     ? &a->core
-                           : strcmp(arg, "--input") == 0    ? &a->input
-                                                            : NULL;
-        if (num || str || strcmp(arg, "--buttons") == 0) {
-            if (!val)
-                return cli_fail("%s needs a value", arg);
-            i++;
-            if (num && cli_parse_u64(val, num) != 0)
-                return cli_fail("%s: \"%s\" is not a number", arg, val);
-            if (str)
-                *str = val;
-            if (!num && !str) {
-                if (a->n_buttons == CLI_MAX_BUTTON_SPECS)
-                    return cli_fail("at most %d --buttons", CLI_MAX_BUTTON_SPECS);
-                a->button_text[a->n_buttons++] = val;
-            }
-            a->random |= strcmp(arg, "--random") == 0;
-        } else if (arg[0] == '-') {
-            return cli_fail("play: unknown option %s (see --help)", arg);
-        } else if (!a->game) {
-            a->game = arg;
-        } else {
-            return cli_fail("play: one game at a time");
-        }
-    }
+    a->buttons = (cli_list){a->button_text, 0, CLI_MAX_BUTTON_SPECS};
+    const cli_opt opts[] = {
+        {"--trace", CLI_OPT_FLAG, &a->trace, NULL},
+        {"--frames", CLI_OPT_U64, &a->frames, NULL},
+        {"--episodes", CLI_OPT_U64, &a->episodes, NULL},
+        {"--repeat", CLI_OPT_U64, &a->repeat, NULL},
+        {"--random", CLI_OPT_U64, &a->seed, &a->random},
+        {"--state", CLI_OPT_STR, &a->state, NULL},
+        {"--scenario", CLI_OPT_STR, &a->scenario, NULL},
+        {"--png", CLI_OPT_STR, &a->png, NULL},
+        {"--core", CLI_OPT_STR, &a->core, NULL},
+        {"--input", CLI_OPT_STR, &a->input, NULL},
+        {"--buttons", CLI_OPT_LIST, &a->buttons, NULL},
+        {"--core-option", CLI_OPT_CORE_OPTION, &a->core_options, NULL},
+    };
+    const cli_command cmd = {"play", help, opts, sizeof opts / sizeof opts[0], &a->game, "game", &a->data};
+    int rc = cli_parse_command(&cmd, argc, argv);
+    if (rc != 0)
+        return rc;
     if (!a->game)
         return cli_fail("play: which game? (see retrogym games)");
-    if ((a->random != 0) + (a->n_buttons != 0) + (a->input != NULL) > 1)
+    if ((a->random != 0) + (a->buttons.count != 0) + (a->input != NULL) > 1)
         return cli_fail("play: --random, --buttons and --input exclude each other");
     if (a->repeat == 0 || a->episodes == 0)
         return cli_fail("play: --repeat and --episodes must be at least 1");
@@ -150,8 +110,8 @@ static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, u
     }
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
     o.core = a->core;
-    o.core_options = a->core_options;
-    o.n_core_options = a->n_core_options;
+    o.core_options = a->core_options.items;
+    o.n_core_options = a->core_options.count;
     if (rg_emu_open(&g->emu, rom, &o) != RG_OK || rg_gamedata_create(&g->gd) != RG_OK ||
         rg_scenario_create(&g->sc) != RG_OK) {
         cli_fail("%s", rg_error_last());
@@ -323,7 +283,7 @@ int cmd_play(int argc, char **argv)
     rc = open_game(&g, &a, dp, flags);
     button_spec specs[CLI_MAX_BUTTON_SPECS];
     size_t n_specs = 0;
-    for (size_t i = 0; rc == 0 && i < a.n_buttons; i++)
+    for (size_t i = 0; rc == 0 && i < a.buttons.count; i++)
         rc = cli_parse_buttons(a.button_text[i], rg_emu_system(g.emu), &specs[n_specs++]);
     cli_sort_buttons(specs, n_specs);
     uint64_t rng = a.seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;

@@ -35,62 +35,33 @@ static const char help[] =
 typedef struct pb_args {
     const char *movie, *video, *png_dir, *csv, *npz, *json, *scenario, *game, *core;
     uint64_t png_every;
-    int quiet, no_verify;
-    rg_core_option core_options[CLI_MAX_CORE_OPTIONS];
-    size_t n_core_options;
+    int quiet, no_verify, png_every_given;
+    cli_core_options core_options;
     cli_data_args data;
 } pb_args;
 
 static int parse_args(pb_args *a, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int d = cli_data_option(&a->data, argc, argv, &i);
-        if (d != 0) {
-            if (d < 0)
-                return 1;
-            continue;
-        }
-        if (cli_is_help(arg)) {
-            fputs(help, cli_out);
-            return -1;
-        }
-        if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "--no-verify") == 0) {
-            *(arg[2] == 'q' ? &a->quiet : &a->no_verify) = 1;
-            continue;
-        }
-        const char **str = strcmp(arg, "--video") == 0       ? &a->video
-                           : strcmp(arg, "--png-dir") == 0   ? &a->png_dir
-                           : strcmp(arg, "--csv") == 0       ? &a->csv
-                           : strcmp(arg, "--npz") == 0       ? &a->npz
-                           : strcmp(arg, "--info-json") == 0 ? &a->json
-                           : strcmp(arg, "--scenario") == 0  ? &a->scenario
-                           : strcmp(arg, "--game") == 0      ? &a->game
-                           : strcmp(arg, "--core") == 0      ? &a->core
-                                                             : NULL;
-        if (str || strcmp(arg, "--png-every") == 0 || strcmp(arg, "--core-option") == 0) {
-            if (!val)
-                return cli_fail("%s needs a value", arg);
-            i++;
-            if (str) {
-                *str = val;
-            } else if (arg[2] == 'p') {
-                if (cli_parse_u64(val, &a->png_every) != 0 || a->png_every == 0)
-                    return cli_fail("--png-every: \"%s\" is not a number of frames (1 or more)", val);
-            } else {
-                if (a->n_core_options == CLI_MAX_CORE_OPTIONS)
-                    return cli_fail("playback: more than %d --core-option", CLI_MAX_CORE_OPTIONS);
-                if (cli_parse_core_option(argv[i], &a->core_options[a->n_core_options++]) != 0)
-                    return 1;
-            }
-        } else if (arg[0] == '-' && arg[1]) {
-            return cli_fail("playback: unknown option %s (see --help)", arg);
-        } else if (!a->movie) {
-            a->movie = arg;
-        } else {
-            return cli_fail("playback: one movie at a time");
-        }
-    }
+    const cli_opt opts[] = {
+        {"--quiet", CLI_OPT_FLAG, &a->quiet, NULL},
+        {"--no-verify", CLI_OPT_FLAG, &a->no_verify, NULL},
+        {"--video", CLI_OPT_STR, &a->video, NULL},
+        {"--png-dir", CLI_OPT_STR, &a->png_dir, NULL},
+        {"--csv", CLI_OPT_STR, &a->csv, NULL},
+        {"--npz", CLI_OPT_STR, &a->npz, NULL},
+        {"--info-json", CLI_OPT_STR, &a->json, NULL},
+        {"--scenario", CLI_OPT_STR, &a->scenario, NULL},
+        {"--game", CLI_OPT_STR, &a->game, NULL},
+        {"--core", CLI_OPT_STR, &a->core, NULL},
+        {"--png-every", CLI_OPT_U64, &a->png_every, &a->png_every_given},
+        {"--core-option", CLI_OPT_CORE_OPTION, &a->core_options, NULL},
+    };
+    const cli_command cmd = {"playback", help, opts, sizeof opts / sizeof opts[0], &a->movie, "movie", &a->data};
+    int rc = cli_parse_command(&cmd, argc, argv);
+    if (rc != 0)
+        return rc;
+    if (a->png_every_given && a->png_every == 0)
+        return cli_fail("--png-every: 0 is not a number of frames (1 or more)");
     if (!a->movie)
         return cli_fail("playback: which movie? (retrogym playback MOVIE.bk2)");
     if (a->png_dir && !a->png_every)
@@ -397,8 +368,8 @@ int cmd_playback(int argc, char **argv)
     o.paths = dp;
     o.integrations = flags;
     o.core = pick_core(&a, v.scores, rg_movie_system(m));
-    o.core_options = a.core_options;
-    o.n_core_options = a.n_core_options;
+    o.core_options = a.core_options.items;
+    o.n_core_options = a.core_options.count;
     o.log = cli_log_stderr;
     if (rg_env_create_playback(&env, m, &o, a.video ? RG_PLAYBACK_AUDIO : 0) != RG_OK) {
         rc = cli_fail("%s: %s", a.movie, rg_error_last());

@@ -36,8 +36,7 @@ typedef struct rec_args {
     const char *game, *state, *scenario, *core, *out, *agent;
     uint64_t episodes, max_steps, frameskip, seed, players;
     int quiet;
-    rg_core_option core_options[CLI_MAX_CORE_OPTIONS];
-    size_t n_core_options;
+    cli_core_options core_options;
     cli_data_args data;
 } rec_args;
 
@@ -49,56 +48,24 @@ static int parse_args(rec_args *a, int argc, char **argv)
     a->players = 1;
     a->out = ".";
     a->agent = "random";
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int d = cli_data_option(&a->data, argc, argv, &i);
-        if (d != 0) {
-            if (d < 0)
-                return 1;
-            continue;
-        }
-        if (cli_is_help(arg)) {
-            fputs(help, cli_out);
-            return -1;
-        }
-        if (strcmp(arg, "--quiet") == 0) {
-            a->quiet = 1;
-            continue;
-        }
-        uint64_t *num = strcmp(arg, "--episodes") == 0    ? &a->episodes
-                        : strcmp(arg, "--max-steps") == 0 ? &a->max_steps
-                        : strcmp(arg, "--frameskip") == 0 ? &a->frameskip
-                        : strcmp(arg, "--seed") == 0      ? &a->seed
-                        : strcmp(arg, "--players") == 0   ? &a->players
-                                                          : NULL;
-        const char **str = strcmp(arg, "--state") == 0      ? &a->state
-                           : strcmp(arg, "--scenario") == 0 ? &a->scenario
-                           : strcmp(arg, "--core") == 0     ? &a->core
-                           : strcmp(arg, "--out") == 0      ? &a->out
-                           : strcmp(arg, "--agent") == 0    ? &a->agent
-                                                            : NULL;
-        if (num || str || strcmp(arg, "--core-option") == 0) {
-            if (!val)
-                return cli_fail("%s needs a value", arg);
-            i++;
-            if (num && cli_parse_u64(val, num) != 0)
-                return cli_fail("%s: \"%s\" is not a number", arg, val);
-            if (str)
-                *str = val;
-            if (!num && !str) {
-                if (a->n_core_options == CLI_MAX_CORE_OPTIONS)
-                    return cli_fail("record: more than %d --core-option", CLI_MAX_CORE_OPTIONS);
-                if (cli_parse_core_option(argv[i], &a->core_options[a->n_core_options++]) != 0)
-                    return 1;
-            }
-        } else if (arg[0] == '-' && arg[1]) {
-            return cli_fail("record: unknown option %s (see --help)", arg);
-        } else if (!a->game) {
-            a->game = arg;
-        } else {
-            return cli_fail("record: one game at a time");
-        }
-    }
+    const cli_opt opts[] = {
+        {"--quiet", CLI_OPT_FLAG, &a->quiet, NULL},
+        {"--episodes", CLI_OPT_U64, &a->episodes, NULL},
+        {"--max-steps", CLI_OPT_U64, &a->max_steps, NULL},
+        {"--frameskip", CLI_OPT_U64, &a->frameskip, NULL},
+        {"--seed", CLI_OPT_U64, &a->seed, NULL},
+        {"--players", CLI_OPT_U64, &a->players, NULL},
+        {"--state", CLI_OPT_STR, &a->state, NULL},
+        {"--scenario", CLI_OPT_STR, &a->scenario, NULL},
+        {"--core", CLI_OPT_STR, &a->core, NULL},
+        {"--out", CLI_OPT_STR, &a->out, NULL},
+        {"--agent", CLI_OPT_STR, &a->agent, NULL},
+        {"--core-option", CLI_OPT_CORE_OPTION, &a->core_options, NULL},
+    };
+    const cli_command cmd = {"record", help, opts, sizeof opts / sizeof opts[0], &a->game, "game", &a->data};
+    int rc = cli_parse_command(&cmd, argc, argv);
+    if (rc != 0)
+        return rc;
     if (!a->game)
         return cli_fail("record: which game? (see retrogym games)");
     if (strcmp(a->agent, "random") != 0 && strcmp(a->agent, "brute") != 0)
@@ -276,8 +243,8 @@ int cmd_record(int argc, char **argv)
     o.paths = dp;
     o.integrations = flags;
     o.core = a.core;
-    o.core_options = a.core_options;
-    o.n_core_options = a.n_core_options;
+    o.core_options = a.core_options.items;
+    o.n_core_options = a.core_options.count;
     o.frameskip = (unsigned)a.frameskip;
     o.max_episode_steps = a.max_steps;
     o.log = cli_log_stderr;

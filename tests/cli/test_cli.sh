@@ -51,6 +51,22 @@ expect_rc "play unknown game" 1 "$cli" play NoSuchGame-Nes
 [ "$(wc -l <"$tmp/err")" -eq 1 ]; check "play unknown game: one-line error" $?
 expect_rc "play --random with --buttons" 1 "$cli" play StarCatcher-Nes --random 1 --buttons A@3
 expect_rc "play bad --core-option" 1 "$cli" play StarCatcher-Nes --core-option novalue
+# The option parser shared by play, record and playback (cli/options.c): one clear line per mistake.
+expect_rc "play option without value" 1 "$cli" play StarCatcher-Nes --frames
+grep -q -- "--frames needs a value" "$tmp/err"; check "missing value named" $?
+expect_rc "play option not a number" 1 "$cli" play StarCatcher-Nes --repeat often
+grep -q -- '--repeat: "often" is not a number' "$tmp/err"; check "bad number named" $?
+expect_rc "play unknown option" 1 "$cli" play StarCatcher-Nes --frobs
+grep -q -- "play: unknown option --frobs" "$tmp/err"; check "unknown option named with the command" $?
+expect_rc "play two games" 1 "$cli" play StarCatcher-Nes Other-Nes
+grep -q "play: one game at a time" "$tmp/err"; check "second game refused" $?
+many=(); for k in $(seq 0 64); do many+=(--core-option "k$k=v"); done
+expect_rc "play too many --core-option" 1 "$cli" play StarCatcher-Nes "${many[@]}"
+grep -q "play: more than 64 --core-option" "$tmp/err"; check "core-option limit named" $?
+expect_rc "record bad number" 1 "$cli" record StarCatcher-Nes --max-steps 1e3
+grep -q -- '--max-steps: "1e3" is not a number' "$tmp/err"; check "record: bad number named" $?
+expect_rc "playback two movies named" 1 "$cli" playback a.bk2 b.bk2
+grep -q "playback: one movie at a time" "$tmp/err"; check "playback: second movie refused" $?
 if "$cli" cores | grep -q '^nestopia '; then
   expect_rc "play scripted" 0 "$cli" play StarCatcher-Nes --frames 3600 --buttons RIGHT@30 --buttons 0@80 \
     --buttons LEFT@500 --buttons 0@600 --buttons A+RIGHT@1200 --buttons 0@1230 --buttons LEFT@2500
