@@ -123,6 +123,32 @@ int rg_pool_send(rg_pool *pool, const int64_t *actions, const int32_t *env_ids, 
  */
 int rg_pool_recv(rg_pool *pool, rg_pool_batch *out);
 
+/* ---- recording movies (rg_env_record_dir for every environment; env.h says what a movie holds) ---- */
+
+/**
+ * Records every episode of every environment from now on: environment i into the subfolder `dir/env-<i>` (at least
+ * three digits: env-000, env-001, ...; made when missing, `dir` itself must exist), one stable-retro `.bk2` per
+ * episode named as rg_env_record_dir names it, numbered from 0 in each subfolder (a later recording into the same
+ * folder replaces the movies of the same numbers). Called before the first reset, or right after a reset, the
+ * current episodes are recorded whole; otherwise recording starts at each environment's next reset. Each movie is
+ * exactly the one an independent environment with the same seed and actions records; autoresets in the workers end
+ * a movie and start the next. Movies being recorded are written first (a recording into another folder ends).
+ * A movie that cannot be written (disk full, folder removed) stops that environment's recording only: the step,
+ * reset or recv that met it returns the error with the environment's id, and, as for any environment error, that
+ * environment's next job resets it; the others go on recording. Call again to record it again.
+ * @return RG_OK; RG_EINVAL; RG_ENOTFOUND (no folder `dir`); RG_EIO (a subfolder cannot be made: the recording is
+ *         left as it was); RG_EMISUSE (asynchronous steps in flight); what writing a previous movie returns, with
+ *         the environment's id (then no environment records)
+ */
+int rg_pool_record_dir(rg_pool *pool, const char *dir);
+/**
+ * Stops every environment's recording; the movies being recorded are written (a movie of an unfinished episode
+ * ends at its last step). rg_pool_free writes them too, but cannot report a failure.
+ * @return RG_OK (also when not recording); RG_EMISUSE (asynchronous steps in flight: nothing stopped); the first
+ *         write error, with its environment's id (every recording is stopped all the same)
+ */
+int rg_pool_record_stop(rg_pool *pool);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,8 @@ Gymnasium 1.x's ``VectorEnv`` API, plus EnvPool's asynchronous ``send``/``recv``
 Every step is one call into C, which runs the steps on the workers without the GIL and returns new arrays (copies
 of the pool's batch buffers, never views into them).
 """
+import os
+
 import numpy as np
 import gymnasium as gym
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -98,8 +100,9 @@ class RetroVectorEnv(VectorEnv):
         **options,
     ):
         self._pool = None
-        if record:
-            raise NotImplementedError("recording movies (record=...) is not implemented for vector environments")
+        self._movie_folder = None
+        if not (record is False or record is None or record is True or isinstance(record, (str, os.PathLike))):
+            raise ValueError(f"record must be False, True (the current folder) or a folder, not {record!r}")
         if render_mode is not None:
             raise ValueError("vector environments do not render (render_mode must be None); observations are "
                              "the screens")
@@ -135,6 +138,10 @@ class RetroVectorEnv(VectorEnv):
             per_env = list(env_kwargs)
             if len(per_env) != num_envs or not all(isinstance(d, dict) for d in per_env):
                 raise ValueError(f"env_kwargs must be a sequence of {num_envs} dicts (one per environment)")
+            for i, d in enumerate(per_env):
+                if "record" in d:
+                    raise ValueError(f"env_kwargs[{i}] sets record: a vector environment records into one folder "
+                                     "(make_vec(record=...); environment i into its subfolder env-<i>)")
             per_env = [dict(base, **d) for d in per_env]
         c_dicts = []
         for kw in per_env:
@@ -189,6 +196,12 @@ class RetroVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._last_obs = None
         self._pending = None  # async_reset()'s rows not received yet
+        if record:
+            try:  # before the first reset: its episodes are recorded
+                self.auto_record(None if record is True else record)
+            except BaseException:
+                self.close()
+                raise
 
     # ---- Gymnasium's VectorEnv ----
 
@@ -232,8 +245,14 @@ class RetroVectorEnv(VectorEnv):
         return obs, rewards, terminated, truncated, infos
 
     def close_extras(self, **kwargs):
-        if self._pool is not None:
-            self._pool.close()
+        pool = self._pool
+        if pool is not None and not pool.closed:
+            try:
+                if self._movie_folder is not None and not pool.in_flight:
+                    pool.stop_record()  # a failed write is reported, not dropped
+            finally:
+                self._movie_folder = None
+                pool.close()  # (with steps in flight, freeing the pool writes the movies)
 
     def render(self):
         return None
@@ -267,6 +286,58 @@ class RetroVectorEnv(VectorEnv):
             self._add_final(infos, final_obs, has_final)
         infos["env_id"] = ids
         return obs, rewards, terminated, truncated, infos
+
+    # ---- movies (one folder; environment i records into its subfolder env-<i>, e.g. env-000) ----
+
+    def auto_record(self, path=None):
+        """Records every episode of every environment from now on: environment i into ``<path>/env-<i>`` (three
+        digits at least: ``env-000``; made when missing, ``path`` itself must exist; default: the current folder), one
+        ``<game>-<state>-<NNNNNN>.bk2`` per episode numbered from 0, as ``RetroEnv.auto_record`` names them. Before
+        the first reset or right after a reset the current episodes are recorded whole, else each environment starts
+        at its next reset. Movies being recorded are written first. No step may be in flight."""
+        pool = self._check_open()
+        folder = os.getcwd() if path is None else os.fspath(path)
+        try:
+            pool.record_dir(folder)
+        except BaseException:
+            # a folder that cannot be made leaves the recording as it was; a failed write stops every environment's
+            idle = not pool.closed and not pool.in_flight
+            if idle and all(pool.movie_info(i) is None for i in range(self.num_envs)):
+                self._movie_folder = None
+            raise
+        self._movie_folder = folder
+
+    def stop_record(self):
+        """Stops recording; the movies being recorded are written (no step may be in flight)."""
+        pool = self._check_open()
+        if pool.in_flight:
+            raise RuntimeError(f"{pool.in_flight} asynchronous steps are in flight: recv() them first")
+        try:
+            pool.stop_record()
+        finally:  # every recording stops, even when a movie cannot be written
+            self._movie_folder = None
+
+    @property
+    def movie_path(self):
+        """The recording folder of ``record=`` / ``auto_record()`` (environment i writes into its subfolder
+        ``env-<i>``), or None."""
+        return self._movie_folder if self._pool is not None and not self._pool.closed else None
+
+    @property
+    def movie_ids(self):
+        """Per environment, the number its next movie gets (0 when it does not record: not recording, or its movie
+        could not be written). No step may be in flight."""
+        pool = self._check_open()
+        infos = [pool.movie_info(i) for i in range(self.num_envs)]
+        return np.array([0 if m is None else m["movie_id"] for m in infos], dtype=np.int64)
+
+    @property
+    def movie_paths(self):
+        """Per environment, the file of the movie it is recording, or None (not recording, or waiting for its next
+        reset). No step may be in flight."""
+        pool = self._check_open()
+        infos = [pool.movie_info(i) for i in range(self.num_envs)]
+        return [None if m is None else m["path"] for m in infos]
 
     # ---- attributes and helpers ----
 
@@ -345,7 +416,9 @@ def make_vec(game, num_envs, *, batch_size=None, num_threads=None, autoreset_mod
     ``autoreset_mode``: ``gymnasium.vector.AutoresetMode`` (NEXT_STEP default, SAME_STEP, DISABLED); preprocessing
     in the workers: ``grayscale`` (luma, one channel: observations lose the channel axis), ``resize`` ((height,
     width), area average), ``frame_stack`` (last K observations on a new first axis), ``reward_clip`` (rewards
-    clipped to [-c, c]); ``seed``: environment i's first reset uses seed + i (default: a random seed)."""
+    clipped to [-c, c]); ``seed``: environment i's first reset uses seed + i (default: a random seed);
+    ``record`` (make()'s: True for the current folder, or a folder): every episode as a movie, environment i's in the
+    subfolder ``env-<i>`` (see ``RetroVectorEnv.auto_record``)."""
     return RetroVectorEnv(game, num_envs, batch_size=batch_size, num_threads=num_threads,
                           autoreset_mode=autoreset_mode, grayscale=grayscale, resize=resize, frame_stack=frame_stack,
                           reward_clip=reward_clip, seed=seed, env_kwargs=env_kwargs, **make_kwargs)
