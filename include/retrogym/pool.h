@@ -1,7 +1,9 @@
 /**
  * @file pool.h
  * The vectorized engine: N environments stepped by M worker threads, each worker owning a fixed set of
- * environments, results written by the workers straight into contiguous batch buffers (EnvPool style).
+ * environments (environment i belongs to worker i % M; a worker whose own jobs are done takes a waiting job of the
+ * busiest other worker, so a slow environment or a preempted thread does not hold the batch back), results written
+ * by the workers straight into contiguous batch buffers (EnvPool style).
  * Synchronous steps (every environment, results in environment order) and asynchronous send/recv (the first
  * batch_size environments to finish, with their ids). Results do not depend on the number of threads.
  * One caller thread drives a pool at a time.

@@ -305,12 +305,9 @@ static int run_sync(rg_pool *p, int job, const int32_t *ids, size_t n, uint8_t *
     for (size_t k = 0; k < n; k++)
         enqueue(p, ids ? ids[k] : (int32_t)k, job, (int64_t)k);
     rg__pool_wake(p);
-    while (p->sync_left) {
-        if (p->queues[0].count)
-            rg__pool_run_one(p, &p->queues[0]); /* the caller's own lane */
-        else
+    while (p->sync_left)
+        if (!rg__pool_run_next(p, 0)) /* the caller runs lane 0 */
             rg__pool_wait(p, &p->done, &p->done_seq);
-    }
     int rc = take_error(p);
     pthread_mutex_unlock(&p->lock);
     if (out)
@@ -373,12 +370,9 @@ int rg_pool_recv(rg_pool *p, rg_pool_batch *out)
         return rg__error(RG_EMISUSE, "%zu steps in flight, fewer than the batch size %zu", p->in_flight, p->batch);
     size_t r = (size_t)((p->consumed / p->batch) % p->ring_len);
     pthread_mutex_lock(&p->lock);
-    while (p->ring_done[r] < p->batch) {
-        if (p->queues[0].count)
-            rg__pool_run_one(p, &p->queues[0]);
-        else
+    while (p->ring_done[r] < p->batch)
+        if (!rg__pool_run_next(p, 0))
             rg__pool_wait(p, &p->done, &p->done_seq);
-    }
     p->ring_done[r] = 0;
     int rc = take_error(p);
     pthread_mutex_unlock(&p->lock);

@@ -48,7 +48,8 @@ struct rg_pool {
     /* workers */
     unsigned m;
     pthread_t *threads;
-    rg__queue *queues;      /* one per lane; env i belongs to lane i % m; lane 0 is the calling thread */
+    rg__queue *queues;      /* one per lane; env i belongs to lane i % m (its jobs are queued there, and run there
+                             * unless another lane runs dry first and steals them); lane 0 is the calling thread */
     pthread_mutex_t lock;
     pthread_cond_t work, done;
     int stop, threads_started;
@@ -80,9 +81,11 @@ typedef struct rg__worker_arg {
     unsigned index;
 } rg__worker_arg;
 void *rg__pool_worker(void *arg);
-/* Runs the next job of a queue (lock held; released while the job runs). Lane 0's queue is run this way by the
- * calling thread while it waits, so a pool of M lanes has M - 1 worker threads. */
-void rg__pool_run_one(rg_pool *p, rg__queue *q);
+/* Runs the next job of lane `lane` (lock held; released while the job runs): the head of its own queue, or, when
+ * that is empty, a job stolen from the tail of the fullest other queue (the job its owner would have run last), so
+ * that a lane that finishes early helps the slowest. Returns 0 when there was nothing to run. Lane 0 is run this way
+ * by the calling thread while it waits, so a pool of M lanes has M - 1 worker threads. */
+int rg__pool_run_next(rg_pool *p, unsigned lane);
 /* Waits on cond (lock held) after spinning up to p->spin_ns for *seq to move on from its value now. */
 void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq);
 /* Wakes the threads waiting for work (lock held). */

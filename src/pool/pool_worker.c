@@ -77,11 +77,33 @@ static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
     return rc;
 }
 
-/* Takes the next job of queue q and runs it (lock held on entry and on return; released while the job runs). */
-void rg__pool_run_one(rg_pool *p, rg__queue *q)
+/* The queue lane takes its next job from, and whether from the tail (stolen); NULL when every queue is empty. */
+static rg__queue *pick(rg_pool *p, unsigned lane, int *steal)
 {
-    int32_t id = q->ids[q->head];
-    q->head = (q->head + 1) % p->n;
+    rg__queue *own = &p->queues[lane], *best = NULL;
+    *steal = 0;
+    if (own->count)
+        return own;
+    for (unsigned w = 0; w < p->m; w++)
+        if (w != lane && p->queues[w].count && (!best || p->queues[w].count > best->count))
+            best = &p->queues[w];
+    *steal = best != NULL;
+    return best;
+}
+
+int rg__pool_run_next(rg_pool *p, unsigned lane)
+{
+    int steal;
+    rg__queue *q = pick(p, lane, &steal);
+    if (!q)
+        return 0;
+    int32_t id;
+    if (steal) {
+        id = q->ids[(q->head + q->count - 1) % p->n];
+    } else {
+        id = q->ids[q->head];
+        q->head = (q->head + 1) % p->n;
+    }
     q->count--;
     int job = p->job[id];
     rg__rows *rows;
@@ -104,6 +126,7 @@ void rg__pool_run_one(rg_pool *p, rg__queue *q)
         p->ring_done[ring_batch]++;
     atomic_fetch_add_explicit(&p->done_seq, 1, memory_order_release);
     pthread_cond_broadcast(&p->done);
+    return 1;
 }
 
 static long now_ns(void)
@@ -151,16 +174,12 @@ void *rg__pool_worker(void *arg)
 {
     rg__worker_arg *wa = arg;
     rg_pool *p = wa->pool;
-    rg__queue *q = &p->queues[wa->index];
+    unsigned lane = wa->index;
     free(wa);
     pthread_mutex_lock(&p->lock);
-    for (;;) {
-        while (!p->stop && q->count == 0)
+    while (!p->stop)
+        if (!rg__pool_run_next(p, lane))
             rg__pool_wait(p, &p->work, &p->work_seq);
-        if (p->stop)
-            break;
-        rg__pool_run_one(p, q);
-    }
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
