@@ -7,8 +7,12 @@ stable-retro-turbo installs a module named `stable_retro` too, so it lives in it
 `make bench-pool` makes it); this script runs itself there with --turbo for those rows.
 
 Every library gets the same random MultiBinary actions; frames/s = env steps/s (one frame per step, RGB
-observations, no preprocessing). "limit" is the raw core's frames/s (bench_host) times the cores in use,
-min(num_envs, CPUs): the physical limit. Memory: resident set growth per environment of retrogym's pool.
+observations, no preprocessing). "limit" is the raw core's frames/s times the cores in use, min(num_envs, CPUs):
+the physical limit. The raw core is measured by bench_lanes (retro_run with the host's callbacks only) in rounds that
+alternate with retrogym's pool, so that both see the same machine: "raw" is one instance on one thread, "lanes" the
+same num_envs instances free-running on min(num_envs, CPUs) threads (what the cores deliver together right now);
+retrogym's rate and both raw rates are medians over the rounds. Memory: resident set growth per environment of
+retrogym's pool.
 
 With --system GameBoy (or Nes, Snes, Atari2600) the game is instead our own test ROM of that system made into an
 integration for both libraries on the fly (as bench_env.py and the differential test do), on stable-retro's core for
@@ -108,29 +112,52 @@ def rss_kib():
     return 0
 
 
-def bench_retrogym(n, seconds):
+def lanes_fps(n, threads, seconds):
+    """The raw core's total frames/s with n instances on `threads` threads (bench_lanes), or None."""
+    exe = os.path.join(SOURCE, "build", "bench", "bench_lanes")
+    rom = ROM or os.path.join(package_dir(), "data", "stable", GAME, "rom.md")
+    out = subprocess.run([exe, "--instances", str(n), "--threads", str(threads), "--seconds", str(seconds), rom],
+                         capture_output=True, text=True)
+    try:
+        return float(out.stdout.strip().splitlines()[-1].split()[0])
+    except (ValueError, IndexError):
+        sys.stderr.write(out.stderr)
+        return None
+
+
+def median(xs):
+    xs = sorted(x for x in xs if x is not None)
+    return xs[len(xs) // 2] if xs else None
+
+
+def bench_retrogym(n, seconds, rounds, frameskip=1):
+    """retrogym's pool in `rounds` blocks, each right after a block of the raw core on n instances and the pool's
+    threads ("lanes") and one of the raw core alone (one instance, one thread). Returns the medians of the pool's
+    frames/s, of the raw rates, and of the per-round ratios pool/limit and pool/lanes (adjacent blocks see the same
+    machine: on a shared machine the ratio of neighbours is steadier than the ratio of medians), and the pool's
+    resident growth per environment."""
     import retrogym
     before = rss_kib()
-    env = retrogym.make_vec(GAME, n, num_threads=min(n, os.cpu_count()), state=STATE, seed=0,
+    threads = min(n, os.cpu_count())
+    env = retrogym.make_vec(GAME, n, num_threads=threads, state=STATE, seed=0, frameskip=frameskip,
                             use_restricted_actions=retrogym.Actions.ALL,
                             **({"core": CORE, "inttype": retrogym.Integrations.ALL} if CORE else {}))
     env.reset(seed=0)
     nb = env.single_action_space.shape[0]
-    rate = timed(lambda a: env.step(a), n, seconds, nb)
     grown = rss_kib() - before
+    pool, raw, lanes, of_limit, of_lanes = [], [], [], [], []
+    for _ in range(rounds):
+        ln = lanes_fps(n, threads, seconds)
+        rate = timed(lambda a: env.step(a), n, seconds, nb) * frameskip
+        r1 = lanes_fps(1, 1, seconds)
+        pool.append(rate)
+        raw.append(r1)
+        lanes.append(ln)
+        of_limit.append(rate / (r1 * threads) if r1 else None)
+        of_lanes.append(rate / ln if ln else None)
     env.close()
-    return rate, grown / n
-
-
-def raw_fps():
-    exe = os.path.join(SOURCE, "build", "bench", "bench_host")
-    rom = ROM or os.path.join(package_dir(), "data", "stable", GAME, "rom.md")
-    out = subprocess.run([exe, "--rounds", "3", "--frames", "1200", rom], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        parts = line.split()
-        if line.startswith(os.path.basename(rom)) and len(parts) > 2 and parts[2].isdigit():
-            return float(parts[2])
-    return None
+    return dict(pool=median(pool), raw=median(raw), lanes=median(lanes), of_limit=median(of_limit),
+                of_lanes=median(of_lanes), kib=grown / n)
 
 
 def main():
@@ -138,9 +165,15 @@ def main():
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--max-envs", type=int, default=16)
     ap.add_argument("--system", help="our test ROM of this system instead of Airstriker-Genesis")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating blocks of raw core and pool per size")
+    ap.add_argument("--only-retrogym", action="store_true", help="skip the other libraries (the limit columns only)")
+    ap.add_argument("--frameskip", type=int, default=1,
+                    help="frames per step of retrogym's pool (with --only-retrogym; the limit columns are frames/s)")
     ap.add_argument("--turbo", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--rom", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.frameskip != 1 and not args.only_retrogym:
+        sys.exit("bench_pool: --frameskip needs --only-retrogym (the other libraries step one frame)")
     if args.turbo:  # running inside .venv-turbo
         print(json.dumps({"rate": bench_turbo(args.turbo, args.seconds, args.rom)}))
         return
@@ -170,34 +203,43 @@ def main():
         stable_retro.data.Integrations.add_custom_path(os.path.join(root, "stable"))
         retrogym.data.add_custom_path(os.path.join(root, "stable"))
         turbo_py = "/nonexistent"  # turbo's own package would not see the custom integration
-    raw = raw_fps()
     cpus = os.cpu_count()
-    print(f"{GAME} {STATE} on {core_name} (stable-retro's core); RGB observations, 1 frame per step; "
-          f"{args.seconds:g} s per measurement; {cpus} CPUs; raw core {raw:.0f} frames/s")
+    print(f"{GAME} {STATE} on {core_name} (stable-retro's core); RGB observations, {args.frameskip} frame(s) per step; "
+          f"{args.seconds:g} s per measurement, {args.rounds} rounds; {cpus} CPUs; retrogym in steps/s, raw, limit and "
+          f"lanes in frames/s")
     print(f"{'envs':>4} {'stable-retro Async':>18} {'SB3 Subproc':>11} {'turbo':>8} {'retrogym':>9} {'vs Async':>9} "
-          f"{'vs SB3':>7} {'vs turbo':>9} {'limit':>7} {'of limit':>8} {'KiB/env':>8}")
+          f"{'vs SB3':>7} {'vs turbo':>9} {'raw':>7} {'limit':>7} {'of limit':>8} {'lanes':>7} {'of lanes':>8} "
+          f"{'KiB/env':>8}")
     n = 1
     while n <= args.max_envs:
-        sr = bench_stable_retro(n, args.seconds)
-        sb = bench_sb3(n, args.seconds)
-        tb = None
-        if os.path.exists(turbo_py):
-            out = subprocess.run([turbo_py, __file__, "--turbo", str(n), "--seconds", str(args.seconds), "--rom",
-                                  os.path.join(pkg, "data", "stable", GAME, "rom.md")], capture_output=True, text=True)
-            try:
-                tb = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
-            except (ValueError, IndexError, KeyError):
-                tb = None
-        rg, kib = bench_retrogym(n, args.seconds)
-        limit = raw * min(n, cpus) if raw else None
-        tbs = "-" if tb is None else f"{tb:.0f}"
-        sbs = "-" if sb is None else f"{sb:.0f}"
-        print(f"{n:>4} {sr:>18.0f} {sbs:>11} {tbs:>8} {rg:>9.0f} {rg / sr:>8.2f}x "
-              f"{'-' if not sb else f'{rg / sb:.2f}x':>7} "
-              f"{'-' if not tb else f'{rg / tb:.2f}x':>9} {limit or 0:>7.0f} "
-              f"{(rg / limit * 100 if limit else 0):>7.0f}% {kib:>8.0f}", flush=True)
-        n *= 2
+        sr = sb = tb = None
+        if not args.only_retrogym:
+            sr = bench_stable_retro(n, args.seconds)
+            sb = bench_sb3(n, args.seconds)
+            if os.path.exists(turbo_py):
+                out = subprocess.run([turbo_py, __file__, "--turbo", str(n), "--seconds", str(args.seconds),
+                                      "--rom", os.path.join(pkg, "data", "stable", GAME, "rom.md")],
+                                     capture_output=True, text=True)
+                try:
+                    tb = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
+                except (ValueError, IndexError, KeyError):
+                    tb = None
+        r = bench_retrogym(n, args.seconds, args.rounds, args.frameskip)
+        rg = r["pool"] / args.frameskip  # steps/s, as the other libraries'
+        limit = r["raw"] * min(n, cpus) if r["raw"] else None
 
+        def num(x):
+            return "-" if x is None else f"{x:.0f}"
+
+        def ratio(a, b):
+            return "-" if not a or not b else f"{a / b:.2f}x"
+
+        def pct(x):
+            return "-" if x is None else f"{x * 100:.0f}%"
+        print(f"{n:>4} {num(sr):>18} {num(sb):>11} {num(tb):>8} {num(rg):>9} {ratio(rg, sr):>9} {ratio(rg, sb):>7} "
+              f"{ratio(rg, tb):>9} {num(r['raw']):>7} {num(limit):>7} {pct(r['of_limit']):>8} {num(r['lanes']):>7} "
+              f"{pct(r['of_lanes']):>8} {r['kib']:>8.0f}", flush=True)
+        n *= 2
 
 if __name__ == "__main__":
     main()

@@ -27,6 +27,7 @@ typedef struct rgpy_Pool {
     int multi_rewards;      /* rewards of every player (count x players) instead of player 1's */
     uint8_t *inflight;      /* per env: an asynchronous step is queued and not received */
     size_t n_inflight;
+    PyObject *info_keys;    /* tuple: for each info column its name and "_name", made once (not per step) */
     PyObject *weakrefs;
 } rgpy_Pool;
 
@@ -67,6 +68,27 @@ static void pool_release(rgpy_Pool *self)
     if (self->inflight)
         memset(self->inflight, 0, self->n);
     self->n_inflight = 0;
+}
+
+/* The info columns' keys, name and "_name" for each, built once per pool. */
+static int make_info_keys(rgpy_Pool *self)
+{
+    size_t n = rg_pool_info_count(self->pool);
+    PyObject *keys = PyTuple_New((Py_ssize_t)(2 * n));
+    for (size_t j = 0; keys && j < n; j++) {
+        const char *name = rg_pool_info_name(self->pool, j);
+        PyObject *k = PyUnicode_FromString(name), *m = PyUnicode_FromFormat("_%s", name);
+        if (!k || !m) {
+            Py_XDECREF(k);
+            Py_XDECREF(m);
+            Py_CLEAR(keys);
+            break;
+        }
+        PyTuple_SET_ITEM(keys, (Py_ssize_t)(2 * j), k);
+        PyTuple_SET_ITEM(keys, (Py_ssize_t)(2 * j + 1), m);
+    }
+    Py_XSETREF(self->info_keys, keys);
+    return keys ? 0 : -1;
 }
 
 /* The per-env observation shape from the pool's (stack, height, width, channels): RAM (bytes,) or (stack, bytes);
@@ -157,7 +179,7 @@ static int pool_open(rgpy_Pool *self, uint64_t seed)
     self->fresh = 1;
     self->reset_done = 0;
     self->n_inflight = 0;
-    if (pool_shape(self)) {
+    if (pool_shape(self) || make_info_keys(self)) {
         pool_release(self);
         return -1;
     }
@@ -321,12 +343,19 @@ static PyObject *new_infos(rgpy_Pool *self, const rg_pool_batch *b, size_t len, 
     const int64_t *vals = final ? b->final_info : b->info;
     const uint8_t *valid = final ? b->final_info_valid : b->info_valid;
     for (size_t j = 0; j < b->n_info; j++) {
-        int64_t *dst;
-        npy_bool *mask;
-        if (info_arrays(infos, rg_pool_info_name(self->pool, j), n, &dst, &mask) < 0) {
+        /* every position is written below when the batch covers them all; otherwise the others stay 0 */
+        PyObject *arr = b->count >= len ? PyArray_SimpleNew(1, &n, NPY_INT64) : PyArray_ZEROS(1, &n, NPY_INT64, 0);
+        PyObject *m = b->count >= len ? PyArray_SimpleNew(1, &n, NPY_BOOL) : PyArray_ZEROS(1, &n, NPY_BOOL, 0);
+        int bad = !arr || !m || PyDict_SetItem(infos, PyTuple_GET_ITEM(self->info_keys, (Py_ssize_t)(2 * j)), arr) ||
+                  PyDict_SetItem(infos, PyTuple_GET_ITEM(self->info_keys, (Py_ssize_t)(2 * j + 1)), m);
+        Py_XDECREF(arr);
+        Py_XDECREF(m);
+        if (bad) {
             Py_DECREF(infos);
             return NULL;
         }
+        int64_t *dst = PyArray_DATA((PyArrayObject *)arr);
+        npy_bool *mask = PyArray_DATA((PyArrayObject *)m);
         for (size_t k = 0; k < b->count; k++) {
             size_t pos = by_id ? (size_t)b->env_ids[k] : k;
             int ok = valid[k * b->n_info + j] && (!final || b->has_final[k]);
@@ -827,6 +856,7 @@ static int Pool_clear(rgpy_Pool *self)
     self->log_on = 0;
     Py_CLEAR(self->log_fn);
     Py_CLEAR(self->env_dicts);
+    Py_CLEAR(self->info_keys);
     return 0;
 }
 
