@@ -36,7 +36,11 @@ typedef struct rg_pool_options {
     const rg_env_options *envs;    /**< one per environment, or one for all when n_env_options is 1 */
     size_t n_env_options;
     size_t num_envs;
-    unsigned num_threads;          /**< 0: the number of online CPUs (at most num_envs) */
+    unsigned num_threads;          /**< 0: the number of online CPUs (at most num_envs). A synchronous pool
+                                        (batch_size = num_envs) counts the calling thread as one of them: it steps
+                                        environments while it waits. An asynchronous pool (batch_size < num_envs)
+                                        starts num_threads workers and its caller only waits, so that it gets each
+                                        batch as soon as it is done and works on it while the workers go on. */
     size_t batch_size;             /**< results per rg_pool_recv; 0: num_envs */
     rg_autoreset_mode autoreset;
     uint64_t seed;                 /**< environment i is first reset with seed + i */

@@ -86,10 +86,17 @@ static int open_envs(rg_pool *p, const rg_pool_options *o)
 static int start_workers(rg_pool *p, unsigned threads)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    p->m = threads ? threads : (unsigned)(cpus > 0 ? cpus : 1);
-    if (p->m > p->n)
-        p->m = (unsigned)p->n;
-    p->spin_ns = p->m > 1 && (long)p->m <= cpus ? RG__POOL_SPIN_NS : 0;
+    unsigned want = threads ? threads : (unsigned)(cpus > 0 ? cpus : 1);
+    if (want > p->n)
+        want = (unsigned)p->n;
+    /* A synchronous pool's caller runs lane 0 while it waits. An asynchronous one (batch < n) gets `want` workers of
+     * its own and a caller that only waits: a job the caller started would hold its batch back until it finished,
+     * and the caller's own work (the agent's) runs in parallel with the workers instead. */
+    p->caller_lane = p->batch >= p->n;
+    p->m = p->caller_lane ? want : want + 1;
+    p->spin_ns = p->m > 1 && (long)want <= cpus ? RG__POOL_SPIN_NS : 0;
+    /* a caller that runs no lane spins only while the workers leave a CPU free */
+    p->caller_spin_ns = p->caller_lane || (long)want < cpus ? p->spin_ns : 0;
     p->queues = calloc(p->m, sizeof *p->queues);
     p->threads = calloc(p->m, sizeof *p->threads);
     if (!p->queues || !p->threads)
@@ -226,7 +233,7 @@ static void enqueue(rg_pool *p, int32_t id, int job, int64_t row)
 {
     p->job[id] = (uint8_t)job;
     p->row[id] = row;
-    rg__queue *q = &p->queues[(size_t)id % p->m];
+    rg__queue *q = &p->queues[p->caller_lane ? (size_t)id % p->m : 1 + (size_t)id % (p->m - 1)];
     q->ids[(q->head + q->count) % p->n] = id;
     q->count++;
 }
@@ -306,8 +313,8 @@ static int run_sync(rg_pool *p, int job, const int32_t *ids, size_t n, uint8_t *
         enqueue(p, ids ? ids[k] : (int32_t)k, job, (int64_t)k);
     rg__pool_wake(p);
     while (p->sync_left)
-        if (!rg__pool_run_next(p, 0)) /* the caller runs lane 0 */
-            rg__pool_wait(p, &p->done, &p->done_seq);
+        if (!p->caller_lane || !rg__pool_run_next(p, 0)) /* the caller runs lane 0 (synchronous pools) */
+            rg__pool_wait(p, &p->done, &p->done_seq, p->caller_spin_ns);
     int rc = take_error(p);
     pthread_mutex_unlock(&p->lock);
     if (out)
@@ -371,8 +378,8 @@ int rg_pool_recv(rg_pool *p, rg_pool_batch *out)
     size_t r = (size_t)((p->consumed / p->batch) % p->ring_len);
     pthread_mutex_lock(&p->lock);
     while (p->ring_done[r] < p->batch)
-        if (!rg__pool_run_next(p, 0))
-            rg__pool_wait(p, &p->done, &p->done_seq);
+        if (!p->caller_lane || !rg__pool_run_next(p, 0))
+            rg__pool_wait(p, &p->done, &p->done_seq, p->caller_spin_ns);
     p->ring_done[r] = 0;
     int rc = take_error(p);
     pthread_mutex_unlock(&p->lock);

@@ -48,15 +48,18 @@ struct rg_pool {
     /* workers */
     unsigned m;
     pthread_t *threads;
-    rg__queue *queues;      /* one per lane; env i belongs to lane i % m (its jobs are queued there, and run there
-                             * unless another lane runs dry first and steals them); lane 0 is the calling thread */
+    rg__queue *queues;      /* one per lane; env i belongs to lane i % m, or 1 + i % (m - 1) without a caller lane
+                             * (its jobs are queued there, and run there unless another lane runs dry first and
+                             * steals them); lane 0 is the calling thread */
     pthread_mutex_t lock;
     pthread_cond_t work, done;
     int stop, threads_started;
     /* Bumped (under the lock) whenever work is queued / a job finishes: a thread about to sleep spins on them for a
      * few microseconds first, which saves the wake-up latency between steps (off when lanes outnumber CPUs). */
     atomic_ulong work_seq, done_seq;
-    long spin_ns;
+    long spin_ns;           /* workers */
+    long caller_spin_ns;    /* the caller waiting for results */
+    int caller_lane;        /* the caller runs lane 0 (batch = n); else lane 0 has no envs and m - 1 workers run all */
     /* preprocessing (pool_preproc.c) */
     size_t raw_size, frame_size;
     unsigned src_h, src_w, src_c, out_h, out_w, out_c, stack;
@@ -86,8 +89,8 @@ void *rg__pool_worker(void *arg);
  * that a lane that finishes early helps the slowest. Returns 0 when there was nothing to run. Lane 0 is run this way
  * by the calling thread while it waits, so a pool of M lanes has M - 1 worker threads. */
 int rg__pool_run_next(rg_pool *p, unsigned lane);
-/* Waits on cond (lock held) after spinning up to p->spin_ns for *seq to move on from its value now. */
-void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq);
+/* Waits on cond (lock held) after spinning up to spin_ns for *seq to move on from its value now. */
+void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns);
 /* Wakes the threads waiting for work (lock held). */
 void rg__pool_wake(rg_pool *p);
 int rg__pre_init(rg_pool *p, const rg_pool_options *o);

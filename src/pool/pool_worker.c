@@ -120,12 +120,12 @@ int rg__pool_run_next(rg_pool *p, unsigned lane)
             snprintf(p->err_msg, sizeof p->err_msg, "%s", rg_error_last());
         }
     }
-    if (ring_batch == SIZE_MAX)
-        p->sync_left--;
-    else
-        p->ring_done[ring_batch]++;
+    /* The caller waits for a whole batch: it is woken when one completes, not after every job (a wake-up costs the
+     * worker a system call and the caller a trip through the scheduler). A spinning caller sees done_seq move. */
+    int complete = ring_batch == SIZE_MAX ? --p->sync_left == 0 : ++p->ring_done[ring_batch] >= p->batch;
     atomic_fetch_add_explicit(&p->done_seq, 1, memory_order_release);
-    pthread_cond_broadcast(&p->done);
+    if (complete)
+        pthread_cond_broadcast(&p->done);
     return 1;
 }
 
@@ -143,12 +143,12 @@ static inline void cpu_relax(void)
 #endif
 }
 
-void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq)
+void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns)
 {
-    if (p->spin_ns > 0) {
+    if (spin_ns > 0) {
         unsigned long seen = atomic_load_explicit(seq, memory_order_acquire);
         pthread_mutex_unlock(&p->lock);
-        long until = now_ns() + p->spin_ns;
+        long until = now_ns() + spin_ns;
         int moved = 0;
         for (unsigned i = 1; !moved; i++) {
             cpu_relax();
@@ -179,7 +179,7 @@ void *rg__pool_worker(void *arg)
     pthread_mutex_lock(&p->lock);
     while (!p->stop)
         if (!rg__pool_run_next(p, lane))
-            rg__pool_wait(p, &p->work, &p->work_seq);
+            rg__pool_wait(p, &p->work, &p->work_seq, p->spin_ns);
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
