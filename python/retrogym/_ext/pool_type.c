@@ -745,18 +745,25 @@ static PyObject *str_or_none(const char *s)
     return PyUnicode_FromString(s);
 }
 
+/* Environment index i of arg, checked; -1 with an IndexError set otherwise. */
+static Py_ssize_t env_index(rgpy_Pool *self, PyObject *arg)
+{
+    Py_ssize_t i = PyNumber_AsSsize_t(arg, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred())
+        return -1;
+    if (i < 0 || (size_t)i >= self->n) {
+        PyErr_Format(PyExc_IndexError, "environment %zd is not in [0, %zu)", i, self->n);
+        return -1;
+    }
+    return i;
+}
+
 /* describe(i) -> dict: environment i's game, system, buttons, action groups and counts (for the spaces). */
 static PyObject *Pool_describe(rgpy_Pool *self, PyObject *arg)
 {
-    if (pool_usable(self))
+    Py_ssize_t i = pool_usable(self) ? -1 : env_index(self, arg);
+    if (i < 0)
         return NULL;
-    Py_ssize_t i = PyNumber_AsSsize_t(arg, PyExc_IndexError);
-    if (i == -1 && PyErr_Occurred())
-        return NULL;
-    if (i < 0 || (size_t)i >= self->n) {
-        PyErr_Format(PyExc_IndexError, "environment %zd is not in [0, %zu)", i, self->n);
-        return NULL;
-    }
     rg_env *env = rg_pool_env(self->pool, (size_t)i);
     rg_emu *emu = rg_env_emu(env);
     return Py_BuildValue("{s:s,s:s,s:s,s:I,s:I,s:N,s:N,s:i,s:n,s:K,s:N,s:d}", "game", rg_env_game(env), "system",
@@ -825,15 +832,9 @@ static PyObject *fs_or_none(const char *path)
  * next reset), "folder": its subfolder, "movie_id": the number its next movie gets, "frames": frames so far}. */
 static PyObject *Pool_movie_info(rgpy_Pool *self, PyObject *arg)
 {
-    if (check_idle(self))
+    Py_ssize_t i = check_idle(self) ? -1 : env_index(self, arg);
+    if (i < 0)
         return NULL;
-    Py_ssize_t i = PyNumber_AsSsize_t(arg, PyExc_IndexError);
-    if (i == -1 && PyErr_Occurred())
-        return NULL;
-    if (i < 0 || (size_t)i >= self->n) {
-        PyErr_Format(PyExc_IndexError, "environment %zd is not in [0, %zu)", i, self->n);
-        return NULL;
-    }
     const rg_env *env = rg_pool_env(self->pool, (size_t)i);
     const char *path = rg_env_movie_path(env), *folder = rg_env_record_folder(env);
     if (!path && !folder)
