@@ -110,7 +110,8 @@ static const rg_mem_block *find(const rg__addrspace *as, uint64_t addr, size_t l
             return b;
         }
     }
-    rg__error(RG_ERANGE, "address 0x%llx is not mapped", (unsigned long long)addr);
+    rg__error(RG_ERANGE, "address 0x%llx is not mapped%s", (unsigned long long)addr,
+              as->n ? "" : " (the core exposes no memory)");
     return NULL;
 }
 

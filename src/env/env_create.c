@@ -152,6 +152,14 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
     env->n_groups = (unsigned)rg_actionset_group_count(env->as);
     if ((rc = rg__env_load_start_state(env, dp, flags, o->state)) != RG_OK)
         goto out;
+    /* Said here rather than as an unmapped address at the first reset. */
+    const rg_mem_block *blocks;
+    size_t n_blocks = 0, n_vars = rg_gamedata_variable_count(env->gd);
+    if (n_vars && rg_emu_mem_blocks(env->emu, &blocks, &n_blocks) == RG_OK && n_blocks == 0) {
+        rc = rg__error(RG_EUNSUPPORTED, "core %s exposes no memory, so the game's %zu variables cannot be read",
+                       rg_emu_core_name(env->emu), n_vars);
+        goto out;
+    }
     /* The observation's shape. */
     if (env->obs == RG_OBS_RAM) {
         env->obs_size = rg_emu_ram_size(env->emu);
@@ -163,6 +171,11 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
     rg_frame f;
     if ((rc = rg_emu_frame(env->emu, &f)) != RG_OK)
         goto out;
+    if (!f.data || f.width == 0 || f.height == 0) {
+        rc = rg__error(RG_ECORE, "core %s sent no usable picture in the frames run at start (none, empty or "
+                                 "malformed)", rg_emu_core_name(env->emu));
+        goto out;
+    }
     rg_scenario_crop(env->sc, 0, env->crop);
     rg__env_obs_geometry(env->crop, f.width, f.height, &env->obs_w, &env->obs_h);
     if (env->obs_w == 0 || env->obs_h == 0) {
