@@ -81,6 +81,7 @@ typedef struct outputs {
     cli_video *video;
     cli_npz *npz;
     cli_npy *obs, *rewards, *dones, *actions;
+    rg_outfile *csv_file, *json_file; /* written through temporary files: a failure leaves no partial output */
     FILE *csv, *json;
     char **names; /* CSV columns: the variables after the reset */
     size_t n_names;
@@ -151,8 +152,9 @@ static int open_outputs(outputs *o, const pb_args *a, rg_env *env, uint64_t step
             return 1;
     }
     if (a->csv) {
-        if (!(o->csv = fopen(a->csv, "w")))
-            return cli_fail("--csv: cannot write %s", a->csv);
+        if (rg_outfile_open(&o->csv_file, a->csv) != RG_OK)
+            return cli_fail("--csv: %s", rg_error_last());
+        o->csv = rg_outfile_stream(o->csv_file);
         o->n_names = rg_env_info_count(env);
         o->names = calloc(o->n_names ? o->n_names : 1, sizeof *o->names);
         if (!o->names)
@@ -173,8 +175,9 @@ static int open_outputs(outputs *o, const pb_args *a, rg_env *env, uint64_t step
         fputc('\n', o->csv);
     }
     if (a->json) {
-        if (!(o->json = fopen(a->json, "w")))
-            return cli_fail("--info-json: cannot write %s", a->json);
+        if (rg_outfile_open(&o->json_file, a->json) != RG_OK)
+            return cli_fail("--info-json: %s", rg_error_last());
+        o->json = rg_outfile_stream(o->json_file);
         fputc('[', o->json);
     }
     return 0;
@@ -254,7 +257,9 @@ static int write_step(outputs *o, rg_env *env, const rg_movie *m, uint64_t frame
     return 0;
 }
 
-static int close_outputs(outputs *o, const pb_args *a, int ok)
+/* ok: the playback ran to its end (outputs complete, even when the rewards differ from the recording's): they are
+ * kept; otherwise they are dropped and the previous files stay. */
+static int close_outputs(outputs *o, int ok)
 {
     int rc = 0;
     if (o->video) {
@@ -269,13 +274,21 @@ static int close_outputs(outputs *o, const pb_args *a, int ok)
         else
             cli_npz_abort(o->npz);
     }
-    if (o->csv && fclose(o->csv) != 0 && ok)
-        rc |= cli_fail("--csv: cannot write %s", a->csv);
-    if (o->json) {
+    if (o->json_file && ok)
         fputs("\n]\n", o->json);
-        if (fclose(o->json) != 0 && ok)
-            rc |= cli_fail("--info-json: cannot write %s", a->json);
+    const struct {
+        rg_outfile *file;
+        const char *option;
+    } text[] = {{o->csv_file, "--csv"}, {o->json_file, "--info-json"}};
+    for (size_t i = 0; i < 2; i++) {
+        if (!text[i].file)
+            continue;
+        if (!ok)
+            rg_outfile_abort(text[i].file);
+        else if (rg_outfile_commit(text[i].file) != RG_OK)
+            rc |= cli_fail("%s: %s", text[i].option, rg_error_last());
     }
+    o->csv_file = o->json_file = NULL;
     for (size_t i = 0; i < o->n_names; i++)
         free(o->names[i]);
     free(o->names);
@@ -356,6 +369,7 @@ int cmd_playback(int argc, char **argv)
     unsigned flags;
     rg_env *env = NULL;
     outputs out;
+    int finished = 0; /* the playback reached the movie's end */
     memset(&out, 0, sizeof out);
     uint8_t *obs = NULL;
     if (cli_data_open(&a.data, RG_INTEGRATIONS_ALL, &dp, &flags) != 0) {
@@ -419,6 +433,7 @@ int cmd_playback(int argc, char **argv)
         cli_progress_update(&bar, f);
     }
     cli_progress_end(&bar);
+    finished = 1;
     if (!a.quiet) {
         fprintf(cli_out, "%s: %s (%s, %u player%s), %llu frames, core %s\n", a.movie, rg_env_game(env),
                 rg_env_system(env)->name, players, players == 1 ? "" : "s", (unsigned long long)frames,
@@ -443,7 +458,7 @@ int cmd_playback(int argc, char **argv)
                       (unsigned long long)v.differ, (unsigned long long)v.checked, v.first_msg,
                       a.scenario ? " (another scenario than the recording's?)" : "");
 done:
-    rc |= close_outputs(&out, &a, rc == 0);
+    rc |= close_outputs(&out, finished);
     free(obs);
     rg_env_free(env);
     rg_datapaths_free(dp);

@@ -20,6 +20,7 @@
 #include "integration.h"
 #include "log.h"
 #include "movie.h"
+#include "outfile.h"
 #include "pool.h"
 #include "scenario.h"
 #include "system.h"

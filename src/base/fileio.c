@@ -1,6 +1,8 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "base.h"
 
+#include <retrogym/outfile.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -59,6 +61,17 @@ int rg__read_file(const char *path, size_t max_size, uint8_t **data, size_t *siz
     return RG_OK;
 }
 
+int rg__write_file_atomic(const char *path, const void *data, size_t size)
+{
+    rg_outfile *f;
+    int rc = rg_outfile_open(&f, path);
+    if (rc != RG_OK)
+        return rc;
+    if (size && fwrite(data, 1, size, rg_outfile_stream(f)) != size)
+        errno = errno ? errno : EIO; /* reported by the commit, which sees the stream's error */
+    return rg_outfile_commit(f);
+}
+
 static int write_all(int fd, const void *data, size_t size)
 {
     const uint8_t *p = data;
@@ -72,76 +85,6 @@ static int write_all(int fd, const void *data, size_t size)
         size -= (size_t)n;
     }
     return 0;
-}
-
-/* A destination that is not a regular file (a device such as /dev/stdout, a FIFO) is a stream: written in place,
- * never replaced by a renamed file. */
-static int write_stream(const char *path, const void *data, size_t size)
-{
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return rg__error(RG_EIO, "cannot open %s: %s", path, strerror(errno));
-    int ok = write_all(fd, data, size) == 0;
-    int e = errno;
-    if (close(fd) != 0 && ok) {
-        ok = 0;
-        e = errno;
-    }
-    return ok ? RG_OK : rg__error(RG_EIO, "cannot write %s: %s", path, strerror(e));
-}
-
-static int write_atomic_at(const char *path, const void *data, size_t size);
-
-int rg__write_file_atomic(const char *path, const void *data, size_t size)
-{
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return rg__error(RG_EIO, "cannot write %s: it is a folder", path);
-        if (!S_ISREG(st.st_mode))
-            return write_stream(path, data, size);
-        struct stat link;
-        if (lstat(path, &link) == 0 && S_ISLNK(link.st_mode)) {
-            /* The new file replaces the link's target, so the link stays a link. */
-            char *target = realpath(path, NULL);
-            if (!target)
-                return rg__error(RG_EIO, "cannot resolve %s: %s", path, strerror(errno));
-            int rc = write_atomic_at(target, data, size);
-            free(target);
-            return rc;
-        }
-    }
-    return write_atomic_at(path, data, size);
-}
-
-static int write_atomic_at(const char *path, const void *data, size_t size)
-{
-    char *tmp = rg__asprintf("%s.tmp-XXXXXX", path);
-    if (!tmp)
-        return rg__error(RG_ENOMEM, "out of memory");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return rg__error(RG_EIO, "cannot create a file beside %s: %s", path, strerror(e));
-    }
-    int ok = write_all(fd, data, size) == 0 && fsync(fd) == 0;
-    int e = errno;
-    if (close(fd) != 0 && ok) {
-        ok = 0;
-        e = errno;
-    }
-    if (ok)
-        (void)chmod(tmp, 0644); /* mkstemp makes 0600; a state or movie is an ordinary file. Best effort. */
-    if (!ok || rename(tmp, path) != 0) {
-        if (ok)
-            e = errno;
-        unlink(tmp);
-        free(tmp);
-        return rg__error(RG_EIO, "cannot write %s: %s", path, strerror(e));
-    }
-    free(tmp);
-    return RG_OK;
 }
 
 int rg__copy_file(const char *src, const char *dst)

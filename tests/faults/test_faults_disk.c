@@ -582,8 +582,39 @@ static void cli_outputs(void **state)
     /* PNGs into a read-only folder (a 64x48 PNG is smaller than the core's copy: no size limit can stop one
      * without stopping the CLI before). */
     const char *png_args[] = {"--png-every", "10", "--png-dir", png_dir, NULL};
-    cli_fails("--png-dir read-only", movie, png_args, CHILD_NOBODY, 0, png_dir, "cannot write",
+    cli_fails("--png-dir read-only", movie, png_args, CHILD_NOBODY, 0, png_dir, "cannot create a file beside",
               strerror(EACCES));
+
+    /* CSV and JSON go through temporary files too: a failure leaves the previous file whole, a success replaces
+     * it whole. */
+    static const char *const text_opts[] = {"--csv", "--info-json"}, *const starts[] = {"frame,", "["};
+    for (size_t i = 0; i < 2; i++) {
+        char out[1400], what[64];
+        snprintf(out, sizeof out, "%s/previous.out", out_dir);
+        static const char prev[] = "previous output";
+        spit(out, prev, sizeof prev);
+        if (as_root)
+            assert_int_equal(lchown(out, 65534, 65534), 0);
+        const char *args[] = {text_opts[i], out, NULL};
+        snprintf(what, sizeof what, "%s over a file, read-only folder", text_opts[i]);
+        cli_fails(what, movie, args, CHILD_NOBODY, 0, out_dir, text_opts[i], strerror(EACCES));
+        uint8_t *kept = slurp(out, &size);
+        assert_non_null(kept);
+        assert_true(size == sizeof prev && memcmp(kept, prev, size) == 0);
+        free(kept);
+        cli_run r = playback(movie, args, CHILD_PLAIN, 0);
+        if (!r.exited || r.status != 0)
+            fail_msg("%s over a file: exit %d:\n%s", text_opts[i], r.status, r.output);
+        char *after = list_tree(base);
+        if (strstr(after, ".tmp-"))
+            fail_msg("%s left a temporary file:\n%s", text_opts[i], after);
+        free(after);
+        kept = slurp(out, &size);
+        assert_non_null(kept);
+        assert_true(size > sizeof prev && memcmp(kept, starts[i], strlen(starts[i])) == 0);
+        free(kept);
+        unlink(out);
+    }
 }
 #endif
 
