@@ -43,6 +43,12 @@ int rg__copy_file(const char *src, const char *dst);
 
 /* Creates a private folder under $TMPDIR (or /tmp) named prefix-XXXXXX; *path is freed with free(). */
 int rg__tempdir_create(char **path, const char *prefix);
+/* The same, with a lock file inside held through *lock_fd (close it after removing the folder): the folders of
+ * processes that ended without removing theirs (killed, crashed) are found by rg__tempdir_sweep. */
+int rg__tempdir_create_locked(char **path, int *lock_fd, const char *prefix);
+/* Removes $TMPDIR/prefix-* folders of ours whose lock nobody holds and that are at least min_age seconds old.
+ * Returns how many were removed. */
+size_t rg__tempdir_sweep(const char *prefix, long min_age);
 /* Removes a folder tree this process created (files and folders, no symlink following). */
 void rg__remove_tree(const char *path);
 

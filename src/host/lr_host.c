@@ -7,7 +7,9 @@
 #include "lr_internal.h"
 
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -161,6 +163,8 @@ static void destroy(void *core)
         rg__remove_tree(lr->tmp_dir);
         free(lr->tmp_dir);
     }
+    if (lr->tmp_lock >= 0)
+        close(lr->tmp_lock);
     free(lr->name);
     free(lr->core_path);
     free(lr->system_dir);
@@ -415,6 +419,15 @@ static char *stem_of(const char *path)
     return s;
 }
 
+/* Once per process, the private folders of instances whose processes ended without removing them (killed,
+ * crashed) go: their locks are free. A minute's age keeps folders being made out of reach. */
+static pthread_once_t sweep_once = PTHREAD_ONCE_INIT;
+
+static void sweep_stale_folders(void)
+{
+    rg__tempdir_sweep("retrogym", 60);
+}
+
 static int make_dir(char **out, const char *given, const char *tmp_dir, const char *leaf)
 {
     int rc = RG_OK;
@@ -444,7 +457,8 @@ static int setup(rg__lr *lr, const rg__core_open_args *a)
     if ((rc = rg__lr_options_set_overrides(&lr->options, a->opts->core_options, a->opts->n_core_options, a->system,
                                            lr->name)) != RG_OK)
         return rc;
-    if ((rc = rg__tempdir_create(&lr->tmp_dir, "retrogym")) != RG_OK ||
+    pthread_once(&sweep_once, sweep_stale_folders);
+    if ((rc = rg__tempdir_create_locked(&lr->tmp_dir, &lr->tmp_lock, "retrogym")) != RG_OK ||
         (rc = make_dir(&lr->system_dir, a->opts->system_dir, lr->tmp_dir, "system")) != RG_OK ||
         (rc = make_dir(&lr->save_dir, a->opts->save_dir, lr->tmp_dir, "save")) != RG_OK)
         return rc;
@@ -457,6 +471,7 @@ int rg__libretro_open(void **core, const rg__core_ops **ops, const rg__core_open
     rg__lr *lr = calloc(1, sizeof *lr);
     if (!lr)
         return rg__error(RG_ENOMEM, "out of memory");
+    lr->tmp_lock = -1;
     lr->io = a->io;
     int rc = setup(lr, a);
     if (rc != RG_OK) {

@@ -69,6 +69,7 @@ typedef struct rg__lr {
     char *name;          /* library stem */
     char *core_path;
     char *tmp_dir;       /* private folder: the .so copy, default system and save folders */
+    int tmp_lock;        /* the folder's lock (rg__tempdir_create_locked), held while the instance lives; -1: none */
     char *system_dir;
     char *save_dir;
     char *rom_path;

@@ -80,8 +80,9 @@ def main():
     vec.close()
 
     # Not contained: a killed process cannot remove its instance's private folder (the core's copy in it was
-    # already unlinked: only the empty system/ and save/ folders remain): one for the crashed worker, one for the
-    # healthy worker killed by close(terminate=True). Checked, then removed.
+    # already unlinked: only its lock file and the empty system/ and save/ folders remain): one for the crashed
+    # worker, one for the healthy worker killed by close(terminate=True). A later process's first instance sweeps
+    # them once their locks are free and a minute old (faults_stale_tmp); here they are checked, then removed.
     left = sorted({n for n in os.listdir(tmp) if n.startswith("retrogym-")} - instances_before)
     print(f"left behind by the killed workers: {left}")
     if not 1 <= len(left) <= 2:
@@ -89,11 +90,11 @@ def main():
         return 1
     for name in left:
         inside = sorted(os.listdir(os.path.join(tmp, name)))
-        if inside != ["save", "system"]:
+        if inside != [".lock", "save", "system"]:
             print(f"FAIL: {name} holds {inside}")
             return 1
         for sub in inside:
-            os.rmdir(os.path.join(tmp, name, sub))
+            (os.remove if sub == ".lock" else os.rmdir)(os.path.join(tmp, name, sub))
         os.rmdir(os.path.join(tmp, name))
     print("OK: the crash stayed in its worker process")
     return 0

@@ -33,7 +33,9 @@ rg_test(faults_missing_core faults/test_faults_missing_core.c)
 # Import, recording, movie, state and variable files, CLI outputs on a full disk (RLIMIT_FSIZE) and in read-only
 # folders: clear errors, no partial or temporary files, the previous file intact.
 rg_test(faults_disk faults/test_faults_disk.c)
-foreach(t faults_core faults_missing_core faults_disk)
+# The folders of processes killed with instances open are removed by a later process (their locks are free).
+rg_test(faults_stale_tmp faults/test_faults_stale_tmp.c)
+foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp)
   add_dependencies(${t} ${RG_FAULT_CORE_TARGETS})
   target_compile_definitions(${t} PRIVATE "FAULT_CORE_DIR=\"${RG_FAULT_CORE_DIR}\"")
 endforeach()

@@ -207,6 +207,7 @@ int main(void)
     const char *t = getenv("TMPDIR");
     snprintf(tmp, sizeof tmp, "%s/files", t && *t ? t : "/tmp");
     mkdir(tmp, 0700);
+    test_tmp_clean();
     tmp_before = test_tmp_entries();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_cores),

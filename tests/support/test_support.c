@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "test_support.h"
 
+#include "base/base.h"
+
 #include <dirent.h>
 #include <glob.h>
 #include <jansson.h>
@@ -234,6 +236,11 @@ int test_tmp_entries(void)
         n += strncmp(e->d_name, "retrogym-", 9) == 0;
     closedir(d);
     return n;
+}
+
+void test_tmp_clean(void)
+{
+    rg__tempdir_sweep("retrogym", 0);
 }
 
 void test_quiet_log(rg_log_level level, const char *message, void *user)

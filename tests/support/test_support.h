@@ -66,6 +66,9 @@ long test_rss_kib(void);
 int test_open_fds(void);
 /* Number of entries named retrogym-* in $TMPDIR or /tmp. */
 int test_tmp_entries(void);
+/* Removes what earlier runs of the test left in its $TMPDIR (private folders whose lock is free, at any age): call it
+ * before taking a count or listing to compare with, since the process's first instance sweeps old ones. */
+void test_tmp_clean(void);
 
 /* A log callback that drops everything (cores are chatty). */
 void test_quiet_log(rg_log_level level, const char *message, void *user);
