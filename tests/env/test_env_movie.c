@@ -19,17 +19,13 @@ static char *tmp;
 static int setup(void **state)
 {
     (void)state;
-    char root[1024];
-    tmp = mt_tempdir();
-    return rg_datapaths_create(&paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
+    return test_data_setup(&paths, &tmp);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    rg_datapaths_free(paths);
-    mt_rmtree(tmp);
-    free(tmp);
+    test_data_teardown(paths, tmp);
     return 0;
 }
 

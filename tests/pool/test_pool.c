@@ -14,14 +14,13 @@ static rg_datapaths *paths;
 static int setup(void **state)
 {
     (void)state;
-    char root[1024];
-    return rg_datapaths_create(&paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
+    return test_data_setup(&paths, NULL);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    rg_datapaths_free(paths);
+    test_data_teardown(paths, NULL);
     return 0;
 }
 

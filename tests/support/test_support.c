@@ -243,6 +243,22 @@ void test_tmp_clean(void)
     rg__tempdir_sweep("retrogym", 0);
 }
 
+int test_data_setup(rg_datapaths **paths, char **tmp)
+{
+    char root[1024];
+    if (tmp && rg__tempdir_create(tmp, "test") != RG_OK)
+        return -1;
+    return rg_datapaths_create(paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
+}
+
+void test_data_teardown(rg_datapaths *paths, char *tmp)
+{
+    rg_datapaths_free(paths);
+    if (tmp)
+        rg__remove_tree(tmp);
+    free(tmp);
+}
+
 void test_quiet_log(rg_log_level level, const char *message, void *user)
 {
     (void)level, (void)message, (void)user;
