@@ -20,21 +20,6 @@ typedef struct fixture {
     rg_datapaths *dp;
 } fixture;
 
-/* mkdir -p */
-static inline void fx_mkdirs(const char *path)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0755);
-            *p = '/';
-        }
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-        fail_msg("mkdir %s: %s", buf, strerror(errno));
-}
-
 /* Writes bytes to <base>/<rel>, creating folders. */
 static inline void fx_write(const char *base, const char *rel, const void *data, size_t size)
 {
@@ -44,7 +29,7 @@ static inline void fx_write(const char *base, const char *rel, const void *data,
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     *slash = '\0';
-    fx_mkdirs(dir);
+    test_mkdirs(dir);
     FILE *f = fopen(path, "wb");
     if (!f)
         fail_msg("cannot write %s: %s", path, strerror(errno));
@@ -77,7 +62,7 @@ static inline void fx_setup(fixture *fx)
     for (size_t i = 0; i < 3; i++) {
         char p[700];
         snprintf(p, sizeof p, "%s/%s", fx->root, dirs[i]);
-        fx_mkdirs(p);
+        test_mkdirs(p);
     }
     assert_int_equal(rg_datapaths_create(&fx->dp, fx->root), RG_OK);
 }

@@ -22,7 +22,7 @@ static int setup(void **state)
     (void)state;
     fx_setup(&fx);
     snprintf(src, sizeof src, "%s/src", fx.tmp);
-    fx_mkdirs(src);
+    test_mkdirs(src);
     memcpy(nes_rom, "NES\x1a", 4);
     for (size_t i = 16; i < sizeof nes_rom; i++)
         nes_rom[i] = (uint8_t)(i * 7);
@@ -48,11 +48,11 @@ static int reset(void **state)
     rg_datapaths_free(fx.dp);
     rg__remove_tree(fx.root);
     rg__remove_tree(src);
-    fx_mkdirs(src);
+    test_mkdirs(src);
     const char *dirs[] = {"stable", "contrib", "experimental"};
     for (size_t i = 0; i < 3; i++) {
         snprintf(p, sizeof p, "%s/%s", fx.root, dirs[i]);
-        fx_mkdirs(p);
+        test_mkdirs(p);
     }
     assert_int_equal(rg_datapaths_create(&fx.dp, fx.root), RG_OK);
     return 0;
@@ -283,7 +283,7 @@ static void precedence_and_unknown_systems(void **state)
     /* A custom integration folder takes part too; an unknown system and a bad rom.sha are reported. */
     char custom[800];
     snprintf(custom, sizeof custom, "%s/custom", fx.tmp);
-    fx_mkdirs(custom);
+    test_mkdirs(custom);
     assert_int_equal(rg_datapaths_add_custom_path(fx.dp, custom), RG_OK);
     fx_text(custom, "Mystery-Foo/rom.sha", "0123456789abcdef0123456789abcdef01234567\n");
     fx_text(custom, "Broken-Nes/rom.sha", "not a hash\n");
@@ -549,7 +549,7 @@ static void unwritable_destination(void **state)
     /* A folder where the ROM file should go: the write fails, the import reports it and goes on. */
     char p[800];
     snprintf(p, sizeof p, "%s/stable/Star-Nes/rom.nes", fx.root);
-    fx_mkdirs(p);
+    test_mkdirs(p);
     fx_text(p, "keep", "x");
     rg_import_report rep;
     sink s;

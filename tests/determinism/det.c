@@ -157,6 +157,13 @@ void det_cleanup(void)
     n_games = 0;
 }
 
+int det_teardown(void **state)
+{
+    (void)state;
+    det_cleanup();
+    return 0;
+}
+
 /* ---- streams ---- */
 
 det_config det_default_config(unsigned steps)

@@ -28,6 +28,16 @@ size_t det_games(const det_game **games, const rg_datapaths **paths);
 const det_game *det_game_of(const char *system);
 /* Removes the integrations (parent only). */
 void det_cleanup(void);
+/* det_cleanup as a cmocka group teardown. */
+int det_teardown(void **state);
+
+/* One cmocka test of fn per system, named fn/<system>, the system's name as the test's state. */
+#define SYSTEM_TESTS(fn)                                                                                           \
+    {#fn "/Atari2600", fn, NULL, NULL, "Atari2600"}, {#fn "/Nes", fn, NULL, NULL, "Nes"},                          \
+        {#fn "/Snes", fn, NULL, NULL, "Snes"}, {#fn "/GameBoy", fn, NULL, NULL, "GameBoy"},                        \
+        {#fn "/GbColor", fn, NULL, NULL, "GbColor"}, {#fn "/GbAdvance", fn, NULL, NULL, "GbAdvance"},              \
+        {#fn "/PCEngine", fn, NULL, NULL, "PCEngine"}, {#fn "/Genesis", fn, NULL, NULL, "Genesis"},                \
+        {#fn "/Sms", fn, NULL, NULL, "Sms"}, {#fn "/GameGear", fn, NULL, NULL, "GameGear"}
 
 /* stable-retro's build of a core (<wheel>/stable_retro/cores/<name>_libretro.so), 0 when absent. */
 int det_wheel_core(const char *name, char *out, size_t cap);

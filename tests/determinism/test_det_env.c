@@ -247,20 +247,6 @@ static void frame_skip_equals_single_frames(void **state)
     rg_env_free(s1);
 }
 
-#define SYSTEM_TESTS(fn)                                                                                           \
-    {#fn "/Atari2600", fn, NULL, NULL, "Atari2600"}, {#fn "/Nes", fn, NULL, NULL, "Nes"},                          \
-        {#fn "/Snes", fn, NULL, NULL, "Snes"}, {#fn "/GameBoy", fn, NULL, NULL, "GameBoy"},                        \
-        {#fn "/GbColor", fn, NULL, NULL, "GbColor"}, {#fn "/GbAdvance", fn, NULL, NULL, "GbAdvance"},              \
-        {#fn "/PCEngine", fn, NULL, NULL, "PCEngine"}, {#fn "/Genesis", fn, NULL, NULL, "Genesis"},                \
-        {#fn "/Sms", fn, NULL, NULL, "Sms"}, {#fn "/GameGear", fn, NULL, NULL, "GameGear"}
-
-static int teardown(void **state)
-{
-    (void)state;
-    det_cleanup();
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--child") == 0)
@@ -270,5 +256,5 @@ int main(int argc, char **argv)
         SYSTEM_TESTS(restore_then_replay),
         SYSTEM_TESTS(frame_skip_equals_single_frames),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown);
+    return cmocka_run_group_tests(tests, NULL, det_teardown);
 }

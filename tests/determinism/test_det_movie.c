@@ -267,28 +267,12 @@ static void movie_in_another_process(void **state)
     one_movie(g, &c, "power-on.bk2");
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    det_cleanup();
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--child") == 0)
         return child_main(argc - 2, argv + 2);
     const struct CMUnitTest tests[] = {
-        {"Atari2600", movie_in_another_process, NULL, NULL, "Atari2600"},
-        {"Nes", movie_in_another_process, NULL, NULL, "Nes"},
-        {"Snes", movie_in_another_process, NULL, NULL, "Snes"},
-        {"GameBoy", movie_in_another_process, NULL, NULL, "GameBoy"},
-        {"GbColor", movie_in_another_process, NULL, NULL, "GbColor"},
-        {"GbAdvance", movie_in_another_process, NULL, NULL, "GbAdvance"},
-        {"PCEngine", movie_in_another_process, NULL, NULL, "PCEngine"},
-        {"Genesis", movie_in_another_process, NULL, NULL, "Genesis"},
-        {"Sms", movie_in_another_process, NULL, NULL, "Sms"},
-        {"GameGear", movie_in_another_process, NULL, NULL, "GameGear"},
+        SYSTEM_TESTS(movie_in_another_process),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown);
+    return cmocka_run_group_tests(tests, NULL, det_teardown);
 }

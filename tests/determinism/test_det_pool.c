@@ -140,26 +140,10 @@ static void pool_equals_single_envs(void **state)
     run_pool(g, 2, RG_AUTORESET_SAME_STEP);
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    det_cleanup();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        {"Atari2600", pool_equals_single_envs, NULL, NULL, "Atari2600"},
-        {"Nes", pool_equals_single_envs, NULL, NULL, "Nes"},
-        {"Snes", pool_equals_single_envs, NULL, NULL, "Snes"},
-        {"GameBoy", pool_equals_single_envs, NULL, NULL, "GameBoy"},
-        {"GbColor", pool_equals_single_envs, NULL, NULL, "GbColor"},
-        {"GbAdvance", pool_equals_single_envs, NULL, NULL, "GbAdvance"},
-        {"PCEngine", pool_equals_single_envs, NULL, NULL, "PCEngine"},
-        {"Genesis", pool_equals_single_envs, NULL, NULL, "Genesis"},
-        {"Sms", pool_equals_single_envs, NULL, NULL, "Sms"},
-        {"GameGear", pool_equals_single_envs, NULL, NULL, "GameGear"},
+        SYSTEM_TESTS(pool_equals_single_envs),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown);
+    return cmocka_run_group_tests(tests, NULL, det_teardown);
 }

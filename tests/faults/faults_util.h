@@ -43,6 +43,24 @@ static inline const char *fault_core(const char *fault)
             fail_msg("%s gave %s: %s", #call, rg_error_name(rc_), rg_error_last());                               \
     } while (0)
 
+/* The fake machine's frame counter (RAM bytes 4..7 of its first block). */
+static inline uint32_t counter(rg_emu *emu)
+{
+    const rg_mem_block *b;
+    size_t n;
+    EXPECT_OK(rg_emu_mem_blocks(emu, &b, &n));
+    assert_true(n >= 1);
+    uint8_t v[4];
+    EXPECT_OK(rg_emu_mem_read(emu, b[0].base + 4, v, 4));
+    return (uint32_t)v[0] | (uint32_t)v[1] << 8 | (uint32_t)v[2] << 16 | (uint32_t)v[3] << 24;
+}
+
+static inline void run_frames(rg_emu *emu, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        EXPECT_OK(rg_emu_run(emu));
+}
+
 /* ---- a piece of a test in a forked child ---- */
 
 /* What the child reports: its return code, the library's message and whatever else it collected. */
@@ -69,6 +87,30 @@ typedef enum {
     CHILD_CRASHY = 4    /* default handlers for SIGSEGV/SIGABRT (sanitizers install theirs), no core dump */
 } child_setup;
 
+/* Prepares a forked child as `setup` asks; a child that cannot exits with 77 (the test then skips that case). */
+static inline void child_prepare(unsigned setup, rlim_t limit)
+{
+    if (setup & CHILD_CRASHY) {
+        struct rlimit none = {0, 0};
+        setrlimit(RLIMIT_CORE, &none);
+        signal(SIGSEGV, SIG_DFL);
+        signal(SIGBUS, SIG_DFL);
+        signal(SIGABRT, SIG_DFL);
+    }
+    if (setup & CHILD_NOBODY) {
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(77);
+        if (geteuid() == 0)
+            _exit(77);
+    }
+    if (setup & CHILD_FSIZE) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit lim = {limit, limit};
+        if (setrlimit(RLIMIT_FSIZE, &lim) != 0)
+            _exit(77);
+    }
+}
+
 /* Runs fn in a forked child. Returns how the child ended. A child that cannot prepare itself exits with 77. */
 static inline child_end run_in_child(child_fn fn, void *arg, unsigned setup, rlim_t limit)
 {
@@ -81,25 +123,7 @@ static inline child_end run_in_child(child_fn fn, void *arg, unsigned setup, rli
         fail_msg("fork: %s", strerror(errno));
     if (pid == 0) {
         close(fds[0]);
-        if (setup & CHILD_CRASHY) {
-            struct rlimit none = {0, 0};
-            setrlimit(RLIMIT_CORE, &none);
-            signal(SIGSEGV, SIG_DFL);
-            signal(SIGBUS, SIG_DFL);
-            signal(SIGABRT, SIG_DFL);
-        }
-        if (setup & CHILD_NOBODY) {
-            if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
-                _exit(77);
-            if (geteuid() == 0)
-                _exit(77);
-        }
-        if (setup & CHILD_FSIZE) {
-            signal(SIGXFSZ, SIG_IGN);
-            struct rlimit lim = {limit, limit};
-            if (setrlimit(RLIMIT_FSIZE, &lim) != 0)
-                _exit(77);
-        }
+        child_prepare(setup, limit);
         child_result r;
         memset(&r, 0, sizeof r);
         r.rc = fn(arg, &r);

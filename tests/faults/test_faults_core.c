@@ -43,24 +43,6 @@ static rg_emu *must_open(const char *fault, log_sink *sink)
     return emu;
 }
 
-/* The fake machine's frame counter (RAM bytes 4..7). */
-static uint32_t counter(rg_emu *emu)
-{
-    const rg_mem_block *b;
-    size_t n;
-    assert_int_equal(rg_emu_mem_blocks(emu, &b, &n), RG_OK);
-    assert_true(n >= 1);
-    uint8_t v[4];
-    EXPECT_OK(rg_emu_mem_read(emu, b[0].base + 4, v, 4));
-    return (uint32_t)v[0] | (uint32_t)v[1] << 8 | (uint32_t)v[2] << 16 | (uint32_t)v[3] << 24;
-}
-
-static void run_frames(rg_emu *emu, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        EXPECT_OK(rg_emu_run(emu));
-}
-
 static uint64_t picture_hash(rg_emu *emu)
 {
     uint8_t px[64 * 48 * 3];

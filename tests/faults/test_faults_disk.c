@@ -28,20 +28,6 @@ static rg_datapaths *source_data; /* the source tree's data root (StarCatcher-Ne
 
 /* ---- fixture ---- */
 
-static void mkdirs(const char *path)
-{
-    char buf[2048];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0755);
-            *p = '/';
-        }
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-        fail_msg("mkdir %s: %s", buf, strerror(errno));
-}
-
 static void write_text(const char *dir, const char *name, const char *text)
 {
     char path[2048];
@@ -81,19 +67,19 @@ static int setup(void **state)
     chmod(base, 0755);
     snprintf(scratch, sizeof scratch, "%s/scratch", t && *t ? t : "/tmp");
     rg__remove_tree(scratch);
-    mkdirs(scratch);
+    test_mkdirs(scratch);
     snprintf(data_root, sizeof data_root, "%s/data", base);
     snprintf(game_dir, sizeof game_dir, "%s/stable/" GAME, data_root);
     snprintf(rom_src, sizeof rom_src, "%s/src", base);
     snprintf(out_dir, sizeof out_dir, "%s/out", base);
-    mkdirs(game_dir);
+    test_mkdirs(game_dir);
     char p[1400];
     snprintf(p, sizeof p, "%s/contrib", data_root);
-    mkdirs(p);
+    test_mkdirs(p);
     snprintf(p, sizeof p, "%s/experimental", data_root);
-    mkdirs(p);
-    mkdirs(rom_src);
-    mkdirs(out_dir);
+    test_mkdirs(p);
+    test_mkdirs(rom_src);
+    test_mkdirs(out_dir);
     memcpy(rom, "NES\x1a\x01\x00", 6);
     for (size_t i = 16; i < sizeof rom; i++)
         rom[i] = (uint8_t)(i * 31 + (i >> 8));
@@ -341,7 +327,7 @@ static void library_files(void **state)
     assert_int_equal(run_in_child(do_gamedata, &a, CHILD_PLAIN, 0).result.rc, RG_OK);
     rg_emu_free(a.emu);
     rg__remove_tree(out_dir);
-    mkdirs(out_dir);
+    test_mkdirs(out_dir);
     give_away(out_dir);
 }
 
@@ -459,17 +445,7 @@ static cli_run playback(const char *movie, const char *const *extra, unsigned se
         close(fds[0]);
         dup2(fds[1], 1);
         dup2(fds[1], 2);
-        if (setup & CHILD_NOBODY) {
-            if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0))
-                _exit(77);
-            if (geteuid() == 0)
-                _exit(77);
-        }
-        if (setup & CHILD_FSIZE) {
-            signal(SIGXFSZ, SIG_IGN);
-            struct rlimit lim = {limit, limit};
-            setrlimit(RLIMIT_FSIZE, &lim);
-        }
+        child_prepare(setup, limit);
         setenv("TMPDIR", tmpdir, 1);
         execv(RG_CLI, (char *const *)argv);
         _exit(126);
@@ -524,8 +500,8 @@ static void cli_outputs(void **state)
     snprintf(learn, sizeof learn, "%s/learn.npz", scratch);
     snprintf(npz, sizeof npz, "%s/obs.npz", out_dir);
     snprintf(png_dir, sizeof png_dir, "%s/png", out_dir);
-    mkdirs(tmpdir);
-    mkdirs(png_dir);
+    test_mkdirs(tmpdir);
+    test_mkdirs(png_dir);
     give_away(tmpdir);
     give_away(png_dir);
     /* A movie of 300 frames (a recorded episode on the fake core ends at once: its RAM says "game over"). */
@@ -627,7 +603,7 @@ static void special_destinations(void **state)
     (void)state;
     char dir[1500], target[1600], link_path[1600], fifo[1600];
     snprintf(dir, sizeof dir, "%s/special", scratch);
-    mkdirs(dir);
+    test_mkdirs(dir);
     rg_emu *emu = open_fake();
     for (int i = 0; i < 10; i++)
         EXPECT_OK(rg_emu_run(emu));

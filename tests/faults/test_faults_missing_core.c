@@ -16,23 +16,6 @@ static const char *copy_of(const char *src, const char *stem)
     return path;
 }
 
-static uint32_t counter(rg_emu *emu)
-{
-    const rg_mem_block *b;
-    size_t n;
-    EXPECT_OK(rg_emu_mem_blocks(emu, &b, &n));
-    assert_true(n >= 1);
-    uint8_t v[4];
-    EXPECT_OK(rg_emu_mem_read(emu, b[0].base + 4, v, 4));
-    return (uint32_t)v[0] | (uint32_t)v[1] << 8 | (uint32_t)v[2] << 16 | (uint32_t)v[3] << 24;
-}
-
-static void run_frames(rg_emu *emu, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        EXPECT_OK(rg_emu_run(emu));
-}
-
 static int open_core(rg_emu **emu, const char *core)
 {
     rg_emu_options o = RG_EMU_OPTIONS_INIT;

@@ -4,6 +4,7 @@
 #include "base/base.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <glob.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -236,6 +237,20 @@ int test_tmp_entries(void)
         n += strncmp(e->d_name, "retrogym-", 9) == 0;
     closedir(d);
     return n;
+}
+
+void test_mkdirs(const char *path)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(buf, 0755);
+            *p = '/';
+        }
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+        fail_msg("mkdir %s: %s", buf, strerror(errno));
 }
 
 void test_tmp_clean(void)

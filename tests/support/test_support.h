@@ -69,6 +69,8 @@ int test_tmp_entries(void);
 /* Removes what earlier runs of the test left in its $TMPDIR (private folders whose lock is free, at any age): call it
  * before taking a count or listing to compare with, since the process's first instance sweeps old ones. */
 void test_tmp_clean(void);
+/* mkdir -p (mode 0755); fails the test when the folder cannot be made. */
+void test_mkdirs(const char *path);
 /* The group fixture of tests on the source tree's data/ folder: *paths opened on it, and *tmp (when tmp is not NULL)
  * a fresh folder under $TMPDIR. 0, or -1 when either fails. test_data_teardown frees both (NULLs allowed). */
 int test_data_setup(rg_datapaths **paths, char **tmp);
