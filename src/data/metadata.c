@@ -67,6 +67,11 @@ static int parse_whitelist(rg_metadata *m, const json_t *wl)
         m->n_whitelist++;
         char what[96];
         snprintf(what, sizeof what, "whitelist[\"%.60s\"]", key);
+        /* Only a JSON file's entry lists warnings; for a ROM ("rom.md": true in stable-retro's Ishido) the key's
+         * presence is what counts, whatever its value. */
+        size_t klen = strlen(key);
+        if (!json_is_array(v) && !(klen >= 5 && strcmp(key + klen - 5, ".json") == 0))
+            continue;
         if ((rc = strings_of(v, &e->warnings, what)) != RG_OK)
             return rc;
     }

@@ -133,8 +133,11 @@ static int check_done(scen_check *c, const json_t *done, unsigned depth)
             rc = warn(c, rg__asprintf("suspicious variable in done condition: score"));
         if (rc == RG_OK && json_object_get(vars, "health") && json_object_get(vars, "lives") && !cond)
             rc = warn(c, rg__asprintf("suspicious done condition: health OR lives"));
+        /* Gym Retro checks only the top-level done; inside a node (our extension of the check) a lone check
+         * under `all` is harmless (the same as `any`), so it is a warning there. */
         if (rc == RG_OK && is_all && checks < 2)
-            rc = err(c, "incorrect done condition all with only 1 check%s", "");
+            rc = depth == 0 ? err(c, "incorrect done condition all with only 1 check%s", "")
+                            : warn(c, rg__asprintf("incorrect done condition all with only 1 check in a done node"));
         if (rc == RG_OK && is_any && checks > 2)
             rc = warn(c, rg__asprintf("suspicious done condition any with more than 2 checks"));
         const char *name;

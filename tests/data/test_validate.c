@@ -284,6 +284,11 @@ static void scenario_done_rules(void **state)
                RG_SEVERITY_ERROR, "incorrect done condition all with only 1 check");
     expect_none(check(v, f, "{" SCEN_REWARD ", \"done\": {\"condition\": \"all\", \"variables\": {\"lives\": {\"op\": "
                             "\"zero\"}}, \"nodes\": {\"n\": {\"variables\": {\"x\": {\"op\": \"zero\"}}}}}}"));
+    /* Inside a done node a lone check under `all` is only a warning (stable-retro accepts ForemanForReal's). */
+    expect_one(check(v, f, "{" SCEN_REWARD ", \"done\": {\"variables\": {\"lives\": {\"op\": \"zero\"}}, "
+                           "\"nodes\": {\"n\": {\"condition\": \"all\", \"variables\": {\"x\": {\"op\": "
+                           "\"zero\"}}}}}}"),
+               RG_SEVERITY_WARNING, "incorrect done condition all with only 1 check in a done node");
     expect_one(check(v, f, "{" SCEN_REWARD ", \"done\": {\"variables\": {\"lives\": {\"op\": \"zero\"}, \"x\": {"
                            "\"op\": "
                            "\"zero\"}, \"health\": {\"op\": \"zero\"}}, \"condition\": \"any\"}}"),
@@ -437,6 +442,24 @@ static void whole_game_and_folder(void **state)
     rg_diags_free(NULL);
 }
 
+/* stable-retro's IshidoTheWayOfStones whitelists its ROM as `"rom.md": true`: metadata.json loads (its presence is
+ * what counts), while a JSON file's entry must still list warnings. */
+static void whitelist_flag_for_a_rom(void **state)
+{
+    (void)state;
+    rg_metadata *m = NULL;
+    const char *ok = "{\"default_state\": \"Level1\", \"whitelist\": {\"rom.md\": true}}";
+    assert_int_equal(rg_metadata_parse(&m, ok, strlen(ok)), RG_OK);
+    assert_string_equal(rg_metadata_default_state(m), "Level1");
+    assert_int_equal(rg_metadata_whitelist_count(m, "rom.md"), 0);
+    rg_metadata_free(m);
+    const char *bad = "{\"whitelist\": {\"data.json\": true}}";
+    m = (rg_metadata *)&m;
+    assert_int_equal(rg_metadata_parse(&m, bad, strlen(bad)), RG_ECORRUPT);
+    assert_non_null(strstr(rg_error_last(), "whitelist[\"data.json\"] must be an array"));
+    assert_null(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +473,7 @@ int main(void)
         cmocka_unit_test_setup(default_state_rules, fresh_game),
         cmocka_unit_test_setup(missing_files, fresh_game),
         cmocka_unit_test_setup(whole_game_and_folder, fresh_game),
+        cmocka_unit_test(whitelist_flag_for_a_rom),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
