@@ -108,8 +108,23 @@ void rg__a26_set_timing(rg__a26_machine *m, int hz50, int pal_colours, int32_t y
  * well defined. RG_ESTATE with a message naming the field otherwise (the state is not used). */
 int rg__a26_state_check(const rg__a26_state *s, const uint8_t *rom, size_t rom_size);
 
+/* a26_stella_state.c: Stella 3.9.3 save states (what stable-retro's stella core writes). */
+/* Nonzero when the bytes start like a Stella 3.9.3 state (its version string); the layout is checked by the
+ * reader. */
+int rg__a26_stella_state_sniff(const void *src, size_t len);
+/* Converts a Stella 3.9.3 state into *out. `fresh` is the machine as it is right after power-on for this ROM (Stella
+ * is reloaded before a state is loaded): what Stella does not save (its random generator, the paddles' charges, the
+ * fire button latches, the sound counters) is taken from it. Every field is read and checked against the layout
+ * (names, booleans, ranges), the cartridge must be the layout this ROM runs as, and the result must pass
+ * rg__a26_state_check; otherwise RG_ESTATE with a message naming the field, and *out is not written. */
+int rg__a26_stella_state_read(const void *src, size_t len, const rg__a26_state *fresh, const uint8_t *rom,
+                              size_t rom_size, rg__a26_state *out);
+
 /* tia_regs.c */
 void rg__tia_reset(rg__a26_tia *t);
+/* Recomputes the values derived from the registers (object graphics, enable bits) and marks every object for
+ * redrawing: for a TIA state built from outside (a converted save state). */
+void rg__tia_rederive(rg__a26_tia *t);
 /* The TIA part of rg__a26_state_check; `now` is the frame's colour clock (cycles x 3). */
 int rg__tia_check(const rg__a26_tia *t, int32_t now);
 void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value);

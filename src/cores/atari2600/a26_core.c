@@ -231,10 +231,27 @@ static int state_save(void *core, void *dst, size_t cap)
     return RG_OK;
 }
 
+/* A Stella 3.9.3 state (stable-retro's Atari integrations start from them). Stella is reloaded before one is loaded,
+ * so what it does not save comes from a fresh power-on of this ROM. */
+static int state_load_stella(a26_core *c, const void *src, size_t len)
+{
+    rg__a26_machine fresh = c->m;
+    rg__a26_state st;
+    rg__a26_power_on(&fresh, c->detected);
+    int rc = rg__a26_stella_state_read(src, len, &fresh.st, c->rom, c->rom_size, &st);
+    if (rc != RG_OK)
+        return rc;
+    c->m.st = st;
+    c->m.tia_clock = st.tia.last_update;
+    return RG_OK;
+}
+
 static int state_load(void *core, const void *src, size_t len)
 {
     a26_core *c = core;
     a26_state_header h;
+    if (rg__a26_stella_state_sniff(src, len))
+        return state_load_stella(c, src, len);
     if (len != sizeof h + sizeof(rg__a26_state))
         return rg__error(RG_ESTATE, "the state is %zu bytes; an atari2600 state is %zu", len,
                          sizeof h + sizeof(rg__a26_state));

@@ -242,6 +242,33 @@ void rg__a26_cart_snoop(rg__a26_cart *c, uint16_t addr, uint8_t value, int is_wr
     }
 }
 
+/* Re-applies the mapping the registers (bank, slice, ram_bank, fe_armed) imply, for a state built from outside
+ * (a converted save state); registers out of range are left for rg__a26_cart_check to refuse. */
+void rg__a26_cart_remap(rg__a26_cart *c)
+{
+    switch ((rg__a26_cart_type)c->type) {
+    case RG__A26_CART_F8: case RG__A26_CART_F8SC: case RG__A26_CART_F6: case RG__A26_CART_F6SC:
+    case RG__A26_CART_F4: case RG__A26_CART_F4SC: case RG__A26_CART_FA: case RG__A26_CART_UA:
+    case RG__A26_CART_FE:
+        if (c->bank < c->nbanks)
+            map_4k(c, c->bank);
+        if (c->type == RG__A26_CART_FE && c->fe_armed)
+            fe_arm(c);
+        return;
+    case RG__A26_CART_E0:
+        if (c->slice[0] < 8 && c->slice[1] < 8 && c->slice[2] < 8 && c->slice[3] < 8)
+            map_e0(c);
+        return;
+    case RG__A26_CART_3F:
+    case RG__A26_CART_E7:
+        if (c->bank < c->nbanks)
+            map_low_2k(c, c->bank);
+        return;
+    default:
+        return;
+    }
+}
+
 /* --- power-on */
 
 /* F8 images whose banks were dumped in the opposite order start in bank 0 (Stella 3.9.3's list, by MD5). */

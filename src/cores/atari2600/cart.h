@@ -70,6 +70,11 @@ int rg__a26_cart_init(rg__a26_cart *c, rg__a26_cart_type type, const uint8_t *ro
  * ROM or the RAM. RG_ESTATE with a message otherwise. */
 int rg__a26_cart_check(const rg__a26_cart *c, const uint8_t *rom, size_t size);
 
+/* Re-applies the slice offsets and fast-path window that the registers (bank, slice, ram_bank, fe_armed) imply,
+ * for a state built from outside (e.g. converted from another emulator's save state); check it afterwards with
+ * rg__a26_cart_check. */
+void rg__a26_cart_remap(rg__a26_cart *c);
+
 /* Stella's random generator (Random::next), on which its undriven data bus bits and power-on RAM draw. */
 #define RG__A26_RNG_MOD 1771875u /* its values are below this */
 static inline uint32_t rg__a26_rng_next(uint32_t *rng)

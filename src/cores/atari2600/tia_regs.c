@@ -107,6 +107,16 @@ void rg__tia_reset(rg__a26_tia *t)
     rg__tia_audio_reset(t);
 }
 
+void rg__tia_rederive(rg__a26_tia *t)
+{
+    players_changed(t);
+    missile_changed(t, 0);
+    missile_changed(t, 1);
+    ball_changed(t);
+    playfield_changed(t);
+    t->dirty = 0x3F;
+}
+
 /* --- motion */
 
 /* RESxx while an HMOVE's motion clocks still run on this line. */
