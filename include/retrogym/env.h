@@ -67,12 +67,14 @@ typedef struct rg_env_options {
     rg_log_fn log;              /**< core and library messages (NULL: dropped) */
     void *log_user;
     rg_log_level log_level;     /**< default RG_LOG_WARN */
+    const char *rom;            /**< NULL: the game's rom.<ext> found over `paths`; else this ROM file, and `game`
+                                     may then name no integration (its data files are still looked up by name) */
 } rg_env_options;
 
 #define RG_ENV_OPTIONS_INIT                                                                                        \
     {                                                                                                              \
         RG_ENV_OPTIONS_VERSION, NULL, RG_STATE_DEFAULT, NULL, NULL, RG_ACTIONS_FILTERED, RG_OBS_IMAGE, 1, NULL, 0,   \
-            NULL, NULL, 0, 1, 0.0, 0, 0, 0, NULL, NULL, RG_LOG_WARN                                               \
+            NULL, NULL, 0, 1, 0.0, 0, 0, 0, NULL, NULL, RG_LOG_WARN, NULL                                         \
     }
 
 /** The result of a step. */
@@ -148,6 +150,16 @@ int rg_env_info_at(const rg_env *env, size_t i, const char **name, int64_t *valu
 /* ---- start state and clone/restore ---- */
 /** Replaces the start state used by later resets (a name in the game folder or a path; RG_STATE_NONE clears it). */
 int rg_env_set_start_state(rg_env *env, const char *state);
+/** The start state later resets load, as the raw core state kept (*data NULL and *len 0: power-on). Borrowed until
+ *  the start state changes or the env is freed. */
+int rg_env_start_state(const rg_env *env, const void **data, size_t *len);
+/**
+ * Replaces the start state with a raw core state (stable-retro's `env.initial_state = movie.get_state()`); len 0:
+ * power-on. The bytes are copied and kept as given once the core has accepted them (tried inside a snapshot of the
+ * environment that is put back, so the running episode is not disturbed).
+ * @return RG_OK; RG_EINVAL; RG_ESTATE (the core refuses them; the previous start state stays); RG_ENOMEM
+ */
+int rg_env_set_start_state_data(rg_env *env, const void *data, size_t len);
 /**
  * Snapshot of the whole environment: emulator, scenario (totals, done, frame counter, remembered values, custom
  * variables, the Lua scripts' global numbers, strings and booleans), random generator, sticky buttons, step

@@ -116,10 +116,15 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
 {
     const unsigned flags = o->integrations;
     char *rom = NULL, *data = NULL, *scen = NULL;
-    int rc = find_rom(dp, o->game, flags, &rom);
+    int rc = RG_OK;
+    if (o->rom) { /* the caller's ROM; the game's folder, when it has one, still holds its states */
+        rom = rg__strdup(o->rom, &rc);
+        if (rc == RG_OK && rg_data_file_path(dp, o->game, "rom.sha", flags, &env->game_dir) != RG_OK)
+            env->game_dir = rg__strdup(o->rom, &rc);
+    } else if ((rc = find_rom(dp, o->game, flags, &rom)) == RG_OK) {
+        env->game_dir = rg__strdup(rom, &rc);
+    }
     if (rc != RG_OK)
-        goto out;
-    if (!(env->game_dir = rg__strdup(rom, &rc)))
         goto out;
     if (strrchr(env->game_dir, '/'))
         *strrchr(env->game_dir, '/') = '\0';

@@ -4,6 +4,8 @@ if(NOT RG_SANITIZE)
 endif()
 # Recording episodes as movies and playing them back (src/env/env_record.c, env_playback.c, env_scores.c).
 rg_test(env_movie env/test_env_movie.c TIMEOUT 600)
+# The start state as bytes and a caller's ROM (src/env/env_start.c, rg_env_options.rom).
+rg_test(env_start env/test_env_start.c)
 # The CLI's movie commands (record, playback), a shell test like tests/cli/test_cli.sh.
 add_test(NAME cli_movie COMMAND "${CMAKE_SOURCE_DIR}/tests/cli/test_cli_movie.sh" "$<TARGET_FILE:retrogym_cli>"
          "${CMAKE_SOURCE_DIR}")
