@@ -17,6 +17,7 @@ int cmd_states(int argc, char **argv);
 int cmd_scenarios(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_library(int argc, char **argv);
 
 /* Prints "retrogym: <message>" on stderr and returns 1 (the exit status of a failed command). */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -57,6 +58,14 @@ int cli_data_option(cli_data_args *a, int argc, char **argv, int *i);
 int cli_data_open(const cli_data_args *a, unsigned fallback_flags, rg_datapaths **dp, unsigned *flags);
 /* Whether an argument asks for help. */
 int cli_is_help(const char *arg);
+
+/* Discovery (discover.c): sets $RETROGYM_STABLE_RETRO from the Python the CLI was built with when it is unset. */
+void cli_discover(void);
+/* The Python the CLI asks: $RETROGYM_PYTHON, else the one configured at build time. */
+const char *cli_python(void);
+/* Takes the options every command accepts out of argv (--core-path DIR: prepended to $RETROGYM_CORE_PATH).
+ * 0, or 1 after printing an error. */
+int cli_global_options(int *argc, char **argv);
 /* Table-driven options of a command with one subject (options.c): record, play, playback. */
 typedef enum cli_opt_kind {
     CLI_OPT_FLAG,        /* int, set to 1 */

@@ -25,6 +25,7 @@ static const char usage[] =
     "  playback MOVIE   play a movie (.bk2, .fm2) through its game: check its rewards, write video with sound, PNGs,\n"
     "                   CSV, NumPy arrays, JSON\n"
     "  record GAME      play a game headless with a random or Brute agent and record each episode as a movie\n"
+    "  library          every integration: ROM imported?, the core that runs it and its origin; --check starts each\n"
     "\n"
     "Run 'retrogym <command> --help' for a command's options.\n";
 
@@ -77,6 +78,9 @@ int main(int argc, char **argv)
         return 0;
     }
     keep_stdout_clean();
+    if (cli_global_options(&argc, argv) != 0)
+        return 1;
+    cli_discover();
     int rc;
     if (strcmp(argv[1], "cores") == 0)
         rc = cmd_cores(argc - 1, argv + 1);
@@ -98,6 +102,8 @@ int main(int argc, char **argv)
         rc = cmd_playback(argc - 1, argv + 1);
     else if (strcmp(argv[1], "record") == 0)
         rc = cmd_record(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "library") == 0)
+        rc = cmd_library(argc - 1, argv + 1);
     else
         rc = cli_fail("unknown command \"%s\" (try retrogym --help)", argv[1]);
     if (fflush(cli_out) != 0 && rc == 0)

@@ -4,8 +4,10 @@
  *
  * A core is named by its library stem ("nestopia" means `nestopia_libretro.so`) or given as a path. Names are
  * searched in this order: every folder of `$RETROGYM_CORE_PATH` (colon-separated), retrogym's own core folder
- * (`RG_OWN_CORE_DIR`, where our native cores are built), `/usr/lib/x86_64-linux-gnu/libretro`, `/usr/lib/libretro`
- * and `~/.config/retroarch/cores`.
+ * (`RG_OWN_CORE_DIR`, where our native cores are built), `/usr/lib/x86_64-linux-gnu/libretro`, `/usr/lib/libretro`,
+ * RetroArch's folders (`~/.config/retroarch/cores`, Flatpak's `~/.var/app/org.libretro.RetroArch/config/retroarch/cores`,
+ * Snap's `~/snap/retroarch/current/.config/retroarch/cores`) and an installed stable-retro's
+ * `$RETROGYM_STABLE_RETRO/cores` (the Python package and the CLI set that variable; docs/integrations.md).
  */
 #ifndef RETROGYM_CORE_H
 #define RETROGYM_CORE_H
@@ -58,6 +60,20 @@ int rg_core_builtin_at(size_t i, rg_core_info *out);
  * the list then holds exactly that core.
  */
 int rg_core_describe(rg_core_list **out, const char *name_or_path);
+
+/**
+ * Where a core's file comes from, by the search-path folder holding it: "env var" ($RETROGYM_CORE_PATH), "own",
+ * "Debian", "RetroArch", "stable-retro", "path" (elsewhere), "built in" (a path not starting with '/'). Static string.
+ */
+const char *rg_core_origin(const char *path);
+
+/**
+ * The one command that installs a core for a system whose preferred cores (`cores`, in order) are all missing:
+ * `pip install "retrogym[cores]"` when stable-retro's wheel ships one of them and it is not installed, else the
+ * Debian package (`apt-get install libretro-...`), else where to put a build. Written into buf (cut to cap).
+ * @return RG_OK, RG_EINVAL
+ */
+int rg_core_install_hint(const char *const *cores, size_t n, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -47,23 +47,61 @@ typedef enum rg_integrations {
     RG_INTEGRATIONS_ALL = 15
 } rg_integrations;
 
-/** Environment variable naming the data root. */
+/** Environment variable naming data roots (several separated by ':', the first searched first). */
 #define RG_DATA_PATH_ENV "RETROGYM_DATA_PATH"
+/** Environment variable naming an installed stable-retro package folder (holding `data/` and `cores/`). The Python
+ *  package and the CLI set it from the Python installation when it is unset; set it empty to leave stable-retro out. */
+#define RG_STABLE_RETRO_ENV "RETROGYM_STABLE_RETRO"
 
-/** Where integration data is searched: a data root, a default set of flags and an ordered list of custom paths. */
+/** Where a data root comes from (docs/integrations.md, "Data roots"). */
+typedef enum rg_data_origin {
+    RG_DATA_ORIGIN_GIVEN = 0,     /**< named by the caller (--data-path, retrogym.data.set_path) */
+    RG_DATA_ORIGIN_ENV = 1,       /**< $RETROGYM_DATA_PATH */
+    RG_DATA_ORIGIN_USER = 2,      /**< the user's writable root: $XDG_DATA_HOME/retrogym or ~/.local/share/retrogym */
+    RG_DATA_ORIGIN_OWN = 3,       /**< retrogym's own games (the source tree's or the installed package's data) */
+    RG_DATA_ORIGIN_STABLE_RETRO = 4 /**< an installed stable-retro's data folder */
+} rg_data_origin;
+
+/** "given", "env var", "user", "own", "stable-retro" ("?" for other values). */
+const char *rg_data_origin_name(rg_data_origin origin);
+
+/** Where integration data is searched: data roots in priority order, a default set of flags and an ordered list of
+ *  custom paths. */
 typedef struct rg_datapaths rg_datapaths;
 
 /**
- * Creates a handle. The data root is `root` when non-NULL and non-empty, else `$RETROGYM_DATA_PATH` when set and
- * non-empty, else the data folder of the source tree the library was built from. The default flags are STABLE;
- * there are no custom paths.
- * @return RG_OK, RG_ENOMEM, RG_ENOTFOUND when the root is not a folder
+ * Creates a handle. When `root` is non-NULL and non-empty it names the only roots (several separated by ':'),
+ * each of origin GIVEN. Otherwise the default roots, in priority order: each folder of `$RETROGYM_DATA_PATH`
+ * (ENV), the user root (USER, rg_data_user_root(); kept even before it exists, imports create it), the data folder
+ * of the source tree the library was built from (OWN, when it is a folder) and `$RETROGYM_STABLE_RETRO/data`
+ * (STABLE_RETRO, when it is a folder). The default flags are STABLE; there are no custom paths.
+ * @return RG_OK, RG_ENOMEM, RG_ENOTFOUND when a given or $RETROGYM_DATA_PATH root is not a folder
  */
 int rg_datapaths_create(rg_datapaths **out, const char *root);
+/**
+ * Creates a handle over exactly these roots, in priority order (the Python package passes its own list). A root
+ * that is not a folder is kept (nothing is found in it) unless its origin is GIVEN or ENV (RG_ENOTFOUND).
+ * @return RG_OK, RG_EINVAL (no roots, an empty path), RG_ENOMEM, RG_ENOTFOUND
+ */
+int rg_datapaths_create_roots(rg_datapaths **out, const char *const *roots, const rg_data_origin *origins,
+                              size_t n);
 void rg_datapaths_free(rg_datapaths *dp);
 
-/** The data root (as given, without trailing '/'). Valid until rg_datapaths_free(). */
+/** The first (highest-priority) data root (without trailing '/'). Valid until rg_datapaths_free(). */
 const char *rg_datapaths_root(const rg_datapaths *dp);
+/** Number of data roots, the i-th root (NULL when out of range) and its origin. */
+size_t rg_datapaths_root_count(const rg_datapaths *dp);
+const char *rg_datapaths_root_at(const rg_datapaths *dp, size_t i);
+rg_data_origin rg_datapaths_root_origin(const rg_datapaths *dp, size_t i);
+/** The roots as one line for messages, "/a (env var), /home/u/.local/share/retrogym (user), ...", into buf (cut to
+ *  cap, always terminated when cap > 0). @return the length of the whole text (as snprintf) */
+size_t rg_datapaths_roots_text(const rg_datapaths *dp, char *buf, size_t cap);
+/** The user root: `$XDG_DATA_HOME/retrogym` (an absolute XDG_DATA_HOME), else `$HOME/.local/share/retrogym`.
+ *  @return RG_OK, RG_ENOTFOUND (no HOME), RG_ERANGE (buf too small) */
+int rg_data_user_root(char *buf, size_t cap);
+/** The root imports write ROMs into for games found in OWN or STABLE_RETRO roots (installed package folders): the
+ *  USER root when the handle has one, else NULL (ROMs are written into the game's own folder). */
+const char *rg_datapaths_write_root(const rg_datapaths *dp);
 
 /** Appends a custom integration folder: absolute, or relative to the data root. Order is kept; no duplicates check. */
 int rg_datapaths_add_custom_path(rg_datapaths *dp, const char *path);
@@ -108,12 +146,22 @@ int rg_data_file_path(const rg_datapaths *dp, const char *game, const char *file
 
 /**
  * The ROM of a game: `rom.<ext>` for the extensions of the system named by the game's `-<System>` suffix, else for
- * the extensions of every known system. @return as rg_data_file_path(); RG_ENOTFOUND "No romfiles found for game"
+ * the extensions of every known system. @return as rg_data_file_path(); RG_ENOTFOUND "no ROM for game G (searched
+ * ...)" naming the roots searched
  */
 int rg_data_rom_path(const rg_datapaths *dp, const char *game, unsigned flags, char **path);
 
 /** The system of a game from its `-<System>` suffix ("StarCatcher-Nes" -> Nes). @return RG_OK, RG_ENOTFOUND */
 int rg_data_game_system(const char *game, const rg_system_info **out);
+
+/**
+ * The name of a game's folder: `game` itself when a folder of that name exists over flags, else its other form
+ * (stable-retro 1.x names folders `<Game>-<System>-v0`: "Airstriker-Genesis" finds "Airstriker-Genesis-v0", and
+ * "StarCatcher-Nes-v0" finds "StarCatcher-Nes"). Every lookup of this header accepts both forms.
+ * @param name receives a string freed with free()
+ * @return RG_OK, RG_EINVAL, RG_ENOMEM, RG_ENOTFOUND (message names the roots searched)
+ */
+int rg_data_game_folder(const rg_datapaths *dp, const char *game, unsigned flags, char **name);
 
 /** Sorted unique names of the game folders (holding a `rom.sha`) over the folders of flags. */
 int rg_data_list_games(const rg_datapaths *dp, unsigned flags, rg_strlist **out);
@@ -121,6 +169,38 @@ int rg_data_list_games(const rg_datapaths *dp, unsigned flags, rg_strlist **out)
 int rg_data_list_states(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out);
 /** Sorted unique stems of the game's `*.json` files that parse as objects with `reward`, `rewards` or `done`. */
 int rg_data_list_scenarios(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out);
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The game library                                                                                             */
+
+/** One integration of the library. Strings are valid until rg_library_free(); NULL where noted. */
+typedef struct rg_library_game {
+    const char *game;          /**< the folder's name ("Airstriker-Genesis-v0") */
+    const char *system;        /**< from the name's suffix; "" when unknown */
+    const char *integration;   /**< the folder it was found in, relative to its root ("stable"), or a custom path */
+    const char *root;          /**< that data root (NULL for an absolute custom path) */
+    rg_data_origin origin;     /**< the root's origin */
+    const char *rom;           /**< the ROM found over every root (NULL: none imported) */
+    const char *state;         /**< the default state for one player (NULL: none) */
+    const char *core;          /**< the core it would run on: the first of the system's cores built in or installed
+                                    (NULL: none) */
+    const char *core_path;     /**< that core's file ("(built in)" for ours) */
+    const char *core_origin;   /**< rg_core_origin() of it ("own" for a built-in core) */
+    const char *hint;          /**< without a core: the command that installs one (rg_core_install_hint) */
+} rg_library_game;
+
+typedef struct rg_library rg_library;
+
+/**
+ * Every integration (a folder with a rom.sha) over the folders of flags and every root, sorted by name; a name
+ * found twice is listed once (the first, as lookups do). ROMs, states and cores are found as rg_env_create would.
+ * @return RG_OK, RG_EINVAL, RG_ENOMEM
+ */
+int rg_data_library(const rg_datapaths *dp, unsigned flags, rg_library **out);
+size_t rg_library_count(const rg_library *lib);
+/** The i-th game, or NULL. */
+const rg_library_game *rg_library_at(const rg_library *lib, size_t i);
+void rg_library_free(rg_library *lib);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* metadata.json                                                                                                */

@@ -18,8 +18,14 @@ struct rg_strlist {
     size_t count, cap;
 };
 
+typedef struct rg__root {
+    char *path;
+    rg_data_origin origin;
+} rg__root;
+
 struct rg_datapaths {
-    char *root;
+    rg__root *roots; /* priority order; at least one */
+    size_t n_roots;
     unsigned deflt;
     rg_strlist custom;
 };
@@ -44,10 +50,22 @@ int rg__ends_with_ci(const char *name, const char *suffix);
 /* Copy of s for messages: control bytes and non-ASCII bytes as '?', at most max bytes ("..." when cut). */
 char *rg__printable(const char *s, size_t max);
 
-/* The search folders of flags (0: default), each joined to the root: "<root>/contrib", "/abs/custom", ... */
+/* The search folders of flags (0: default), root by root in priority order, each joined to its root:
+ * "<root1>/contrib", ..., "/abs/custom" (absolute custom paths once, with the first root), "<root1>/stable",
+ * "<root2>/contrib", ... */
 int rg__data_dirs(const rg_datapaths *dp, unsigned flags, rg_strlist *out);
-/* The game folders "<dir>/<game>" over flags that exist (all of them when only_existing is 0). */
+/* The game folders "<dir>/<game>" over flags that exist (all of them when only_existing is 0); in each folder the
+ * name as given comes before its other form (with or without a "-v<digits>" suffix). */
 int rg__game_dirs(const rg_datapaths *dp, const char *game, unsigned flags, int only_existing, rg_strlist *out);
+/* The other form of a game name: "<game>-v0" for a name without a version suffix, the name without its
+ * "-v<digits>" suffix otherwise. NULL when out of memory. */
+char *rg__game_alias(const char *game);
+/* The index of the root a path lies under (the longest matching root), or n_roots when none. */
+size_t rg__root_of(const rg_datapaths *dp, const char *path);
+/* The roots for a message, in a malloc'ed string ("" when out of memory: never NULL unless out of memory). */
+char *rg__roots_message(const rg_datapaths *dp);
+/* mkdir -p (mode 0777 before umask). */
+int rg__mkdirs(const char *path);
 /* The first existing "<dir>/<file>" over dirs; NULL when none (or out of memory: *rc set). */
 char *rg__find_in(const rg_strlist *dirs, const char *file, int *rc);
 /* Sorted unique state stems / scenario stems over game folders. */

@@ -21,6 +21,19 @@ void rg__import_warn(rg__import *im, const char *fmt, ...)
     im->opts.warning(msg, im->opts.user);
 }
 
+/* The folder a game's ROM is written to: the game's own folder, or for a game of an installed package's root (our
+ * own games, stable-retro's) the same place under the user root, which a reinstall does not replace. NULL when out
+ * of memory. */
+static char *dest_dir(const rg_datapaths *dp, const char *game_dir)
+{
+    size_t r = rg__root_of(dp, game_dir);
+    const char *user = rg_datapaths_write_root(dp);
+    if (r == dp->n_roots || !user ||
+        (dp->roots[r].origin != RG_DATA_ORIGIN_OWN && dp->roots[r].origin != RG_DATA_ORIGIN_STABLE_RETRO))
+        return rg__asprintf("%s", game_dir);
+    return rg__asprintf("%s%s", user, game_dir + strlen(dp->roots[r].path));
+}
+
 /* Writes a matching ROM into its game folder: the destination comes from the known-hash table only. */
 static int write_rom(rg__import *im, const rg__known *k, const uint8_t *data, size_t size)
 {
@@ -29,10 +42,14 @@ static int write_rom(rg__import *im, const rg__known *k, const uint8_t *data, si
         im->report->skipped++;
         return RG_OK;
     }
-    char *dest = rg__asprintf("%s/rom.%s", k->game_dir, k->ext);
+    char *dir = dest_dir(im->dp, k->game_dir);
+    char *dest = dir ? rg__asprintf("%s/rom.%s", dir, k->ext) : NULL;
+    int rc = dest ? rg__mkdirs(dir) : RG_ENOMEM;
+    free(dir);
     if (!dest)
         return rg__error(RG_ENOMEM, "out of memory");
-    int rc = rg__write_file_atomic(dest, data, size);
+    if (rc == RG_OK)
+        rc = rg__write_file_atomic(dest, data, size);
     if (rc != RG_OK) {
         im->write_rc = rc;
         snprintf(im->write_msg, sizeof im->write_msg, "%s", rg_error_last());

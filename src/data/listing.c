@@ -33,8 +33,34 @@ int rg_data_file_path(const rg_datapaths *dp, const char *game, const char *file
         return rc;
     *path = rg__find_in(&dirs, file, &rc);
     rg__strlist_clear(&dirs);
-    if (!*path && rc == RG_OK)
-        rc = rg__error(RG_ENOTFOUND, "%s%s%s not found in the integration folders", game, *game ? "/" : "", file);
+    if (!*path && rc == RG_OK) {
+        char *roots = rg__roots_message(dp);
+        rc = rg__error(RG_ENOTFOUND, "%s%s%s not found in the integration folders of %s", game, *game ? "/" : "",
+                       file, roots ? roots : "the data roots");
+        free(roots);
+    }
+    return rc;
+}
+
+int rg_data_game_folder(const rg_datapaths *dp, const char *game, unsigned flags, char **name)
+{
+    if (!dp || !game || !name || !*game)
+        return rg__error(RG_EINVAL, "rg_data_game_folder: NULL argument");
+    *name = NULL;
+    rg_strlist dirs = {0};
+    int rc = rg__game_dirs(dp, game, flags, 1, &dirs);
+    if (rc != RG_OK)
+        return rc;
+    if (dirs.count) {
+        const char *base = strrchr(dirs.items[0], '/');
+        *name = rg__strdup(base ? base + 1 : dirs.items[0], &rc);
+    } else {
+        char *roots = rg__roots_message(dp);
+        rc = rg__error(RG_ENOTFOUND, "unknown game %s (searched %s; see retrogym games)", game,
+                       roots ? roots : "the data roots");
+        free(roots);
+    }
+    rg__strlist_clear(&dirs);
     return rc;
 }
 
@@ -101,9 +127,18 @@ int rg_data_rom_path(const rg_datapaths *dp, const char *game, unsigned flags, c
     if (rc != RG_OK)
         return rc;
     *path = rg__find_rom_in(&dirs, game, &rc);
+    if (!*path && rc == RG_OK) {
+        char *roots = rg__roots_message(dp);
+        if (dirs.count)
+            rc = rg__error(RG_ENOTFOUND, "no ROM for game %s: import yours with `retrogym import PATH` or `python -m "
+                           "retrogym.import PATH` (its SHA-1 must match the game's rom.sha; searched %s)", game,
+                           roots ? roots : "the data roots");
+        else
+            rc = rg__error(RG_ENOTFOUND, "unknown game %s (searched %s; see retrogym games)", game,
+                           roots ? roots : "the data roots");
+        free(roots);
+    }
     rg__strlist_clear(&dirs);
-    if (!*path && rc == RG_OK)
-        rc = rg__error(RG_ENOTFOUND, "No romfiles found for game: %s", game);
     return rc;
 }
 

@@ -16,15 +16,17 @@
 #define RG_OWN_CORE_DIR ""
 #endif
 
-#define MAX_DIRS 32
+#define MAX_DIRS 40
 #define SUFFIX "_libretro.so"
 
+/* Where each folder of the search path comes from (rg_core_origin). */
 typedef struct search_path {
     char *dirs[MAX_DIRS];
+    const char *origin[MAX_DIRS];
     size_t n;
 } search_path;
 
-static void path_add(search_path *sp, const char *dir, size_t len)
+static void path_add(search_path *sp, const char *dir, size_t len, const char *origin)
 {
     if (len == 0 || sp->n == MAX_DIRS)
         return;
@@ -33,29 +35,41 @@ static void path_add(search_path *sp, const char *dir, size_t len)
         return;
     memcpy(d, dir, len);
     d[len] = '\0';
+    sp->origin[sp->n] = origin;
     sp->dirs[sp->n++] = d;
 }
 
+static void path_add_home(search_path *sp, const char *home, const char *rel, const char *origin)
+{
+    char *d = rg__asprintf("%s/%s", home, rel);
+    if (d) {
+        path_add(sp, d, strlen(d), origin);
+        free(d);
+    }
+}
+
+/* $RETROGYM_CORE_PATH, our own folder, Debian's, RetroArch's (user, Flatpak, Snap), stable-retro's. */
 static void path_build(search_path *sp)
 {
     sp->n = 0;
     const char *env = getenv("RETROGYM_CORE_PATH");
     while (env && *env) {
         size_t len = strcspn(env, ":");
-        path_add(sp, env, len);
+        path_add(sp, env, len, "env var");
         env += len + (env[len] == ':');
     }
-    path_add(sp, RG_OWN_CORE_DIR, strlen(RG_OWN_CORE_DIR));
-    path_add(sp, "/usr/lib/x86_64-linux-gnu/libretro", strlen("/usr/lib/x86_64-linux-gnu/libretro"));
-    path_add(sp, "/usr/lib/libretro", strlen("/usr/lib/libretro"));
+    path_add(sp, RG_OWN_CORE_DIR, strlen(RG_OWN_CORE_DIR), "own");
+    path_add(sp, "/usr/lib/x86_64-linux-gnu/libretro", strlen("/usr/lib/x86_64-linux-gnu/libretro"), "Debian");
+    path_add(sp, "/usr/lib/libretro", strlen("/usr/lib/libretro"), "Debian");
     const char *home = getenv("HOME");
     if (home && *home) {
-        char *d = rg__asprintf("%s/.config/retroarch/cores", home);
-        if (d) {
-            path_add(sp, d, strlen(d));
-            free(d);
-        }
+        path_add_home(sp, home, ".config/retroarch/cores", "RetroArch");
+        path_add_home(sp, home, ".var/app/org.libretro.RetroArch/config/retroarch/cores", "RetroArch");
+        path_add_home(sp, home, "snap/retroarch/current/.config/retroarch/cores", "RetroArch");
     }
+    const char *sr = getenv("RETROGYM_STABLE_RETRO");
+    if (sr && *sr)
+        path_add_home(sp, sr, "cores", "stable-retro");
 }
 
 static void path_free(search_path *sp)
@@ -90,7 +104,7 @@ int rg_core_resolve(const char *name, char *buf, size_t cap)
     }
     search_path sp;
     path_build(&sp);
-    char searched[1024] = "";
+    char searched[4096] = "";
     for (size_t i = 0; i < sp.n; i++) {
         char *p = rg__asprintf("%s/%s" SUFFIX, sp.dirs[i], name);
         if (p && is_file(p)) {
@@ -260,4 +274,85 @@ void rg_core_list_free(rg_core_list *l)
     }
     free(l->items);
     free(l);
+}
+
+const char *rg_core_origin(const char *path)
+{
+    if (!path || !*path)
+        return "?";
+    if (path[0] != '/')
+        return "built in";
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = (size_t)(slash - path);
+    search_path sp;
+    path_build(&sp);
+    const char *origin = "path";
+    for (size_t i = 0; i < sp.n; i++) {
+        size_t n = strlen(sp.dirs[i]);
+        while (n > 1 && sp.dirs[i][n - 1] == '/')
+            n--;
+        if (n == dir_len && strncmp(sp.dirs[i], path, n) == 0) {
+            origin = sp.origin[i];
+            break;
+        }
+    }
+    path_free(&sp);
+    return origin;
+}
+
+/* Debian's package of a core, or NULL. */
+static const char *debian_package(const char *core)
+{
+    static const struct {
+        const char *core, *package;
+    } table[] = {
+        {"nestopia", "libretro-nestopia"},
+        {"gambatte", "libretro-gambatte"},
+        {"mgba", "libretro-mgba"},
+        {"mednafen_pce_fast", "libretro-beetle-pce-fast"},
+        {"bsnes_mercury_performance", "libretro-bsnes-mercury-performance"},
+        {"bsnes_mercury_balanced", "libretro-bsnes-mercury-balanced"},
+        {"bsnes_mercury_accuracy", "libretro-bsnes-mercury-accuracy"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].core, core) == 0)
+            return table[i].package;
+    return NULL;
+}
+
+/* Whether stable-retro's wheel ships a core of this name (stable-retro 1.0.1's cores folder). */
+static int stable_retro_ships(const char *core)
+{
+    static const char *const shipped[] = {"fceumm", "genesis_plus_gx", "snes9x", "stella", "gambatte", "mgba",
+                                          "mednafen_pce_fast", "picodrive", "fbneo", "parallel_n64", "melonds",
+                                          "mednafen_saturn"};
+    for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++)
+        if (strcmp(shipped[i], core) == 0)
+            return 1;
+    return 0;
+}
+
+int rg_core_install_hint(const char *const *cores, size_t n, char *buf, size_t cap)
+{
+    if (!buf || cap == 0 || (!cores && n))
+        return rg__error(RG_EINVAL, "rg_core_install_hint: NULL argument");
+    const char *sr = getenv("RETROGYM_STABLE_RETRO");
+    int have_sr = sr && *sr;
+    /* stable-retro's build of the system's first core it ships: its states load there. */
+    for (size_t i = 0; i < n; i++)
+        if (stable_retro_ships(cores[i])) {
+            if (have_sr)
+                break; /* installed, yet the core is missing: another way is needed */
+            snprintf(buf, cap, "pip install \"retrogym[cores]\" (stable-retro's %s core)", cores[i]);
+            return RG_OK;
+        }
+    for (size_t i = 0; i < n; i++) {
+        const char *pkg = debian_package(cores[i]);
+        if (pkg) {
+            snprintf(buf, cap, "apt-get install %s", pkg);
+            return RG_OK;
+        }
+    }
+    snprintf(buf, cap, "put a build of %s_libretro.so into a folder of $RETROGYM_CORE_PATH", n ? cores[0] : "a core");
+    return RG_OK;
 }

@@ -1,5 +1,9 @@
 # Shared by the CLI test scripts (sourced): counters, checks, and running a command into $tmp/out and $tmp/err.
 # The sourcing script sets $tmp first; it ends with `finish`.
+# The tests see the machine's Debian cores and the roots they name, not an installed stable-retro (its discovery is
+# tested on its own, tests/cli/test_cli_library.sh) nor the user's ~/.local/share/retrogym.
+export RETROGYM_STABLE_RETRO=
+export XDG_DATA_HOME="$tmp/xdg-data"
 pass=0
 fail=0
 check() { # name, condition result (0 = ok)

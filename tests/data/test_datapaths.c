@@ -186,10 +186,21 @@ static void root_sources(void **state)
     assert_int_equal(rg_datapaths_create(&dp, NULL), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), RG_DATA_PATH_ENV));
     unsetenv(RG_DATA_PATH_ENV);
+    unsetenv(RG_STABLE_RETRO_ENV);
+    char xdg[700], user[720];
+    snprintf(xdg, sizeof xdg, "%s/xdg", fx.tmp);
+    snprintf(user, sizeof user, "%s/retrogym", xdg);
+    setenv("XDG_DATA_HOME", xdg, 1);
     assert_int_equal(rg_datapaths_create(&dp, NULL), RG_OK);
     char want[600];
-    assert_string_equal(rg_datapaths_root(dp), test_source_path("data", want, sizeof want));
+    /* Without the variable: the user root (first, even before it exists), then the source tree's data. */
+    assert_int_equal(rg_datapaths_root_count(dp), 2);
+    assert_string_equal(rg_datapaths_root(dp), user);
+    assert_int_equal(rg_datapaths_root_origin(dp, 0), RG_DATA_ORIGIN_USER);
+    assert_string_equal(rg_datapaths_root_at(dp, 1), test_source_path("data", want, sizeof want));
+    assert_int_equal(rg_datapaths_root_origin(dp, 1), RG_DATA_ORIGIN_OWN);
     rg_datapaths_free(dp);
+    unsetenv("XDG_DATA_HOME");
     /* Trailing slashes are dropped. */
     char slashed[700];
     snprintf(slashed, sizeof slashed, "%s//", fx.root);

@@ -117,7 +117,7 @@ static void rom_paths(void **state)
     char p[800];
     char *rom = NULL;
     assert_int_equal(rg_data_rom_path(fx.dp, "Alpha-Nes", RG_INTEGRATIONS_STABLE, &rom), RG_ENOTFOUND);
-    assert_non_null(strstr(rg_error_last(), "No romfiles found for game: Alpha-Nes"));
+    assert_non_null(strstr(rg_error_last(), "no ROM for game Alpha-Nes: import yours with `retrogym import PATH`"));
     snprintf(p, sizeof p, "%s/stable/Beta-Snes", fx.root);
     fx_write(p, "rom.smc", "x", 1);
     assert_int_equal(rg_data_rom_path(fx.dp, "Beta-Snes", RG_INTEGRATIONS_STABLE, &rom), RG_OK);

@@ -5,6 +5,7 @@ rg_test(data_listing data/test_listing.c)
 rg_test(data_romhash data/test_romhash.c)
 rg_test(data_import data/test_import.c)
 rg_test(data_validate data/test_validate.c)
+rg_test(data_roots data/test_roots.c)
 
 add_test(NAME data_cli COMMAND "${CMAKE_SOURCE_DIR}/tests/data/test_data_cli.sh" "$<TARGET_FILE:retrogym_cli>"
          "${CMAKE_SOURCE_DIR}")

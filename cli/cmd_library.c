@@ -1,0 +1,295 @@
+/* `retrogym library`: every integration over the data roots, whether its ROM is there, the core that would run it
+ * and that core's origin, with --check whether its default state starts (each game in a child process with a
+ * timeout), a per-system summary and what to install or import for the rest. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char help[] =
+    "usage: retrogym library [options]\n"
+    "\n"
+    "Lists every integration of the data roots (default: all integration folders): its system, the folder and the\n"
+    "origin of its root (given, env var, user, own, stable-retro), whether its ROM is imported, the core that would\n"
+    "run it and that core's origin (own, Debian, RetroArch, stable-retro, env var); then a summary per system and\n"
+    "core origin (integrations, with ROM, that start) and what to install or import for the rest.\n"
+    "\n"
+    "options:\n"
+    "  --check                 start each game that has a ROM and a core from its default state and run a few\n"
+    "                          frames, in a child process per game (column start: ok, the error, or timeout)\n"
+    "  --frames N              frames run by --check (default 30)\n"
+    "  --timeout SEC           seconds a game may take under --check (default 30)\n"
+    "  --system NAME           only the games of one system\n"
+    "  --summary               only the summary table and the advice\n" CLI_DATA_OPTIONS_HELP;
+
+typedef struct lib_args {
+    cli_data_args data;
+    int check, summary;
+    uint64_t frames, timeout;
+    const char *system;
+} lib_args;
+
+/* The result of starting one game: "ok", "timeout" or the error; the core the environment ended up on. */
+typedef struct start_result {
+    int state; /* 0 not checked, 1 ok, 2 failed */
+    char core[64];
+    char message[400];
+} start_result;
+
+/* In the child: create, reset, run frames; one line to fd: "ok CORE" or "error MESSAGE". */
+static void child_start(int fd, const rg_datapaths *dp, unsigned flags, const char *game, uint64_t frames)
+{
+    rg_env_options o = RG_ENV_OPTIONS_INIT;
+    o.game = game;
+    o.paths = dp;
+    o.integrations = flags;
+    o.log_level = RG_LOG_NONE;
+    rg_env *env = NULL;
+    char line[600];
+    int rc = rg_env_create(&env, &o);
+    uint8_t *obs = NULL;
+    if (rc == RG_OK && !(obs = malloc(rg_env_obs_size(env) ? rg_env_obs_size(env) : 1)))
+        rc = RG_ENOMEM;
+    if (rc == RG_OK)
+        rc = rg_env_reset(env, 1, 0, obs, rg_env_obs_size(env));
+    int64_t action[64] = {0};
+    size_t n = env ? rg_env_action_length(env) : 0;
+    for (uint64_t i = 0; rc == RG_OK && i < frames && n <= 64; i++) {
+        rg_step_result r;
+        rc = rg_env_step(env, action, n, obs, rg_env_obs_size(env), &r);
+        if (rc == RG_OK && (r.terminated || r.truncated))
+            rc = rg_env_reset(env, 0, 0, obs, rg_env_obs_size(env));
+    }
+    if (rc == RG_OK)
+        snprintf(line, sizeof line, "ok %s\n", rg_emu_core_name(rg_env_emu(env)));
+    else
+        snprintf(line, sizeof line, "error %s\n", rg_error_last());
+    ssize_t w = write(fd, line, strlen(line));
+    (void)w;
+    free(obs);
+    rg_env_free(env);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void check_game(const rg_datapaths *dp, unsigned flags, const char *game, const lib_args *a,
+                       start_result *res)
+{
+    int fds[2];
+    res->state = 2;
+    res->core[0] = '\0';
+    if (pipe(fds) != 0) {
+        snprintf(res->message, sizeof res->message, "cannot make a pipe");
+        return;
+    }
+    fflush(cli_out);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        snprintf(res->message, sizeof res->message, "cannot start a child process");
+        return;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child_start(fds[1], dp, flags, game, a->frames);
+        _exit(0);
+    }
+    close(fds[1]);
+    char buf[600];
+    size_t used = 0;
+    double deadline = now_s() + (double)a->timeout;
+    int timed_out = 0;
+    for (;;) {
+        double left = deadline - now_s();
+        if (left <= 0) {
+            timed_out = 1;
+            break;
+        }
+        struct pollfd p = {fds[0], POLLIN, 0};
+        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        if (r < 0)
+            continue;
+        if (r == 0)
+            continue;
+        ssize_t n = read(fds[0], buf + used, sizeof buf - 1 - used);
+        if (n <= 0)
+            break;
+        used += (size_t)n;
+        if (used == sizeof buf - 1)
+            break;
+    }
+    buf[used] = '\0';
+    close(fds[0]);
+    if (timed_out)
+        kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        ;
+    buf[strcspn(buf, "\n")] = '\0';
+    if (timed_out) {
+        snprintf(res->message, sizeof res->message, "timeout after %llu s", (unsigned long long)a->timeout);
+    } else if (strncmp(buf, "ok ", 3) == 0) {
+        res->state = 1;
+        snprintf(res->core, sizeof res->core, "%.63s", buf + 3);
+        snprintf(res->message, sizeof res->message, "ok");
+    } else if (strncmp(buf, "error ", 6) == 0) {
+        snprintf(res->message, sizeof res->message, "%.399s", buf + 6);
+    } else if (WIFSIGNALED(status)) {
+        snprintf(res->message, sizeof res->message, "crashed (signal %d)", WTERMSIG(status));
+    } else {
+        snprintf(res->message, sizeof res->message, "the check stopped without a result");
+    }
+}
+
+/* One row of the summary: a system and a core origin. */
+typedef struct sum_row {
+    char system[32];
+    char origin[32];
+    size_t games, with_rom, start;
+} sum_row;
+
+static sum_row *row_for(sum_row *rows, size_t *n, size_t cap, const char *system, const char *origin)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(rows[i].system, system) == 0 && strcmp(rows[i].origin, origin) == 0)
+            return &rows[i];
+    if (*n == cap)
+        return NULL;
+    sum_row *r = &rows[(*n)++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->system, sizeof r->system, "%s", system);
+    snprintf(r->origin, sizeof r->origin, "%s", origin);
+    return r;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+    const sum_row *a = x, *b = y;
+    int c = strcmp(a->system, b->system);
+    return c ? c : strcmp(a->origin, b->origin);
+}
+
+int cmd_library(int argc, char **argv)
+{
+    lib_args a = {.frames = 30, .timeout = 30};
+    const char *subject = NULL;
+    const cli_opt opts[] = {
+        {"--check", CLI_OPT_FLAG, &a.check, NULL},
+        {"--summary", CLI_OPT_FLAG, &a.summary, NULL},
+        {"--frames", CLI_OPT_U64, &a.frames, NULL},
+        {"--timeout", CLI_OPT_U64, &a.timeout, NULL},
+        {"--system", CLI_OPT_STR, &a.system, NULL},
+    };
+    const cli_command cmd = {"library", help, opts, sizeof opts / sizeof opts[0], &subject, "argument", &a.data};
+    int rc = cli_parse_command(&cmd, argc, argv);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    if (subject)
+        return cli_fail("library: unexpected argument \"%s\"", subject);
+    if (a.timeout == 0 || a.timeout > 3600)
+        return cli_fail("library: --timeout must be 1..3600 seconds");
+    const rg_system_info *only = NULL;
+    if (a.system && rg_system_find(&only, a.system) != RG_OK)
+        return cli_fail("library: %s", rg_error_last());
+    rg_datapaths *dp;
+    unsigned flags;
+    if (cli_data_open(&a.data, RG_INTEGRATIONS_ALL, &dp, &flags) != 0)
+        return 1;
+    rg_library *lib;
+    if (rg_data_library(dp, flags, &lib) != RG_OK) {
+        rg_datapaths_free(dp);
+        return cli_fail("%s", rg_error_last());
+    }
+    size_t cap = 64, n_rows = 0, no_rom = 0;
+    sum_row rows[64];
+    if (!a.summary)
+        fprintf(cli_out, "%-44s %-10s %-13s %-12s %-4s %-26s %-12s %s\n", "game", "system", "integration", "root",
+                "rom", "core", "core origin", a.check ? "start" : "state");
+    for (size_t i = 0; i < rg_library_count(lib); i++) {
+        const rg_library_game *g = rg_library_at(lib, i);
+        if (only && strcmp(g->system, only->name) != 0)
+            continue;
+        start_result res = {0};
+        if (a.check && g->rom && g->core)
+            check_game(dp, flags, g->game, &a, &res);
+        else if (a.check)
+            snprintf(res.message, sizeof res.message, "-");
+        const char *core = g->core;
+        const char *origin = g->core_origin ? g->core_origin : "none";
+        char used_path[4096];
+        if (res.state == 1 && strcmp(res.core, g->core) != 0) { /* the start state sent it to another core */
+            core = res.core;
+            origin = rg_core_resolve(core, used_path, sizeof used_path) == RG_OK ? rg_core_origin(used_path) : "own";
+        }
+        if (!a.summary)
+            fprintf(cli_out, "%-44s %-10s %-13s %-12s %-4s %-26s %-12s %s\n", g->game, *g->system ? g->system : "?",
+                    g->integration, rg_data_origin_name(g->origin), g->rom ? "yes" : "no", core ? core : "-",
+                    origin, a.check ? res.message : g->state ? g->state : "-");
+        if (!g->rom)
+            no_rom++;
+        sum_row *r = row_for(rows, &n_rows, cap, *g->system ? g->system : "?", origin);
+        if (r) {
+            r->games++;
+            r->with_rom += g->rom != NULL;
+            r->start += res.state == 1;
+        }
+    }
+    if (n_rows > 1)
+        qsort(rows, n_rows, sizeof rows[0], cmp_row);
+    fprintf(cli_out, "%s%-10s %-13s %12s %9s %6s\n", a.summary ? "" : "\n", "system", "core origin", "integrations",
+            "with ROM", "start");
+    size_t tot[3] = {0, 0, 0};
+    for (size_t i = 0; i < n_rows; i++) {
+        char start[16] = "-";
+        if (a.check)
+            snprintf(start, sizeof start, "%zu", rows[i].start);
+        fprintf(cli_out, "%-10s %-13s %12zu %9zu %6s\n", rows[i].system, rows[i].origin, rows[i].games,
+                rows[i].with_rom, start);
+        tot[0] += rows[i].games;
+        tot[1] += rows[i].with_rom;
+        tot[2] += rows[i].start;
+    }
+    char start[16] = "-";
+    if (a.check)
+        snprintf(start, sizeof start, "%zu", tot[2]);
+    fprintf(cli_out, "%-10s %-13s %12zu %9zu %6s\n", "all", "", tot[0], tot[1], start);
+    /* What to do for the rest: a core per system without one, then the ROMs. */
+    int advice = 0;
+    for (size_t i = 0; i < rg_library_count(lib); i++) {
+        const rg_library_game *g = rg_library_at(lib, i);
+        if (g->core || !g->hint || (only && strcmp(g->system, only->name) != 0))
+            continue;
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++) {
+            const rg_library_game *h = rg_library_at(lib, j);
+            if (!h->core && strcmp(h->system, g->system) == 0)
+                first = 0;
+        }
+        if (first) {
+            fprintf(cli_out, "%sno core for %s on this machine: %s\n", advice ? "" : "\n", g->system, g->hint);
+            advice = 1;
+        }
+    }
+    if (no_rom) {
+        char roots[2048];
+        rg_datapaths_roots_text(dp, roots, sizeof roots);
+        fprintf(cli_out, "%s%zu integration%s without a ROM: import your ROMs with retrogym import PATH (searched %s)\n",
+                advice ? "" : "\n", no_rom, no_rom == 1 ? "" : "s", roots);
+    }
+    rg_library_free(lib);
+    rg_datapaths_free(dp);
+    return 0;
+}
