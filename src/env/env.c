@@ -81,8 +81,8 @@ int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio)
         o.core = sys->cores[i];
         if (create_once(out, &o, capture_audio) == RG_OK) {
             rg__logger lg = {opts->log, opts->log_user, opts->log_level};
-            rg__log(&lg, RG_LOG_INFO, "%s: the start state does not load in the default core (%s); using core %s",
-                    opts->game, first_error, sys->cores[i]);
+            rg__log(&lg, RG_LOG_WARN, "%s: the start state does not load in the default core, so core %s runs the "
+                    "game instead (reason: %s)", opts->game, sys->cores[i], first_error);
             return RG_OK;
         }
     }

@@ -1,7 +1,8 @@
 /* A start state the system's first core refuses is loaded by the next installed core of the system's list: a
  * stable-retro Atari integration (its Start.state saved by Stella) works with our own Atari core as the default,
  * through Stella when stable-retro's cores are present. The state here is stable-retro's own: the Core.bin of the
- * reference movie it recorded on our test ROM (tests/movie/data/sr-Atari2600.bk2). */
+ * reference movie it recorded on our test ROM (tests/movie/data/sr-Atari2600.bk2), with one byte changed so that our
+ * core (which converts valid Stella 3.9.3 states) refuses it and Stella does not notice. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
 
@@ -68,10 +69,27 @@ static int setup(void **state)
     size_t st_len;
     assert_int_equal(rg_movie_state(m, &st, &st_len), RG_OK);
     assert_true(st_len > 0);
+    /* Our core converts Stella 3.9.3 states, but strictly: a boolean must be one of the two bytes Stella writes
+     * (0xFE, 0x01), while Stella reads any byte other than 0xFE as false. One false flag of the CPU written as 0x00
+     * makes a state that Stella loads as it was and our core refuses. */
+    uint8_t *mutated = malloc(st_len);
+    assert_non_null(mutated);
+    memcpy(mutated, st, st_len);
+    size_t flags = 0;
+    for (size_t i = 0; i + 9 <= st_len && !flags; i++)
+        if (memcmp(mutated + i, "\x05\0\0\0M6502", 9) == 0)
+            flags = i + 9 + 7; /* after the name: A X Y SP IR, PC (2 bytes), then the 7 flags */
+    assert_true(flags > 0 && flags + 7 <= st_len);
+    size_t k = 0;
+    while (k < 7 && mutated[flags + k] != 0x01)
+        k++;
+    assert_true(k < 7);
+    mutated[flags + k] = 0x00;
     snprintf(path, sizeof path, "%s/Start.state", dir);
     gzFile gz = gzopen(path, "wb");
     assert_non_null(gz);
-    assert_int_equal(gzwrite(gz, st, (unsigned)st_len), (int)st_len);
+    assert_int_equal(gzwrite(gz, mutated, (unsigned)st_len), (int)st_len);
+    free(mutated);
     gzclose(gz);
     rg_movie_free(m);
     return 0;

@@ -35,7 +35,7 @@ static const uint8_t *take(reader *r, size_t n, const char *what)
     if (r->failed)
         return NULL;
     if (r->len - r->off < n) {
-        fail(r, "Stella 3.9.3 state: truncated at %s", what);
+        fail(r, "atari2600: Stella 3.9.3 state: truncated at %s", what);
         return NULL;
     }
     const uint8_t *q = r->p + r->off;
@@ -73,7 +73,7 @@ static int getbool(reader *r, const char *what)
     if (r->failed)
         return 0;
     if (v != STELLA_TRUE && v != STELLA_FALSE)
-        return fail(r, "Stella 3.9.3 state: %s is not a boolean", what);
+        return fail(r, "atari2600: Stella 3.9.3 state: %s is not a boolean", what);
     return v == STELLA_TRUE;
 }
 
@@ -93,12 +93,12 @@ static void expect_name(reader *r, const char *want)
     if (r->failed)
         return;
     if (n != strlen(want)) {
-        fail(r, "Stella 3.9.3 state: the section name where '%s' belongs is wrong", want);
+        fail(r, "atari2600: Stella 3.9.3 state: the section name where '%s' belongs is wrong", want);
         return;
     }
     const uint8_t *q = take(r, n, want);
     if (q && memcmp(q, want, n) != 0)
-        fail(r, "Stella 3.9.3 state: the section name where '%s' belongs is wrong", want);
+        fail(r, "atari2600: Stella 3.9.3 state: the section name where '%s' belongs is wrong", want);
 }
 
 /* Stella's cartridge class names, by our layout. */
@@ -123,7 +123,7 @@ static void read_cart_name(reader *r, rg__a26_cart_type ours)
     if (r->failed)
         return;
     if (n == 0 || n > NAME_MAX_LEN) {
-        fail(r, "Stella 3.9.3 state: %s has an impossible length", "the cartridge name");
+        fail(r, "atari2600: Stella 3.9.3 state: %s has an impossible length", "the cartridge name");
         return;
     }
     const uint8_t *q = take(r, n, "the cartridge name");
@@ -132,8 +132,8 @@ static void read_cart_name(reader *r, rg__a26_cart_type ours)
     for (int t = 0; t < RG__A26_CART_COUNT; t++)
         if (strlen(k_cart_names[t]) == n && memcmp(q, k_cart_names[t], n) == 0) {
             if (t != (int)ours) {
-                rg__error(RG_ESTATE, "Stella 3.9.3 state: it was saved with a %s cartridge; this ROM runs as %s",
-                          k_cart_names[t] + 9, rg__a26_cart_type_name(ours));
+                rg__error(RG_ESTATE, "atari2600: Stella 3.9.3 state: it was saved with a %s cartridge; this ROM "
+                          "runs as %s", k_cart_names[t] + 9, rg__a26_cart_type_name(ours));
                 r->failed = 1;
             }
             return;
@@ -143,7 +143,7 @@ static void read_cart_name(reader *r, rg__a26_cart_type ours)
     for (; k < n; k++)
         name[k] = q[k] >= 0x20 && q[k] < 0x7F ? (char)q[k] : '?';
     name[k] = '\0';
-    rg__error(RG_ESTATE, "Stella 3.9.3 state: cartridge '%s' is not one this core runs", name);
+    rg__error(RG_ESTATE, "atari2600: Stella 3.9.3 state: cartridge '%s' is not one this core runs", name);
     r->failed = 1;
 }
 
@@ -165,7 +165,7 @@ static void read_cpu(reader *r, rg__a26_state *s)
                          (f[4] ? RG_M6502_I : 0) | (f[5] ? 0 : RG_M6502_Z) | (f[6] ? RG_M6502_C : 0));
     uint8_t status = get8(r, "the execution status");
     if (!r->failed && (status & ~EXEC_STOP))
-        fail(r, "Stella 3.9.3 state: %s has a fatal error or interrupt bit (not a state between frames)",
+        fail(r, "atari2600: Stella 3.9.3 state: %s has a fatal error or interrupt bit (not a state between frames)",
              "the CPU's execution status");
     s->cpu.jammed = 0;
     /* debugger bookkeeping: access count, last addresses */
@@ -196,11 +196,11 @@ static void read_riot(reader *r, rg__a26_state *s, uint32_t cycles)
     if (r->failed)
         return;
     if (shift != 0 && shift != 3 && shift != 6 && shift != 10) {
-        fail(r, "Stella 3.9.3 state: %s is not 0, 3, 6 or 10", "the RIOT timer's interval shift");
+        fail(r, "atari2600: Stella 3.9.3 state: %s is not 0, 3, 6 or 10", "the RIOT timer's interval shift");
         return;
     }
     if (flags & 0x3Fu) {
-        fail(r, "Stella 3.9.3 state: %s has unknown bits", "the RIOT's interrupt flag byte");
+        fail(r, "atari2600: Stella 3.9.3 state: %s has unknown bits", "the RIOT's interrupt flag byte");
         return;
     }
     t->shift = (uint8_t)shift;
@@ -310,23 +310,23 @@ static void read_tia(reader *r, rg__a26_state *s, int32_t now)
     if (frame_start < -(RG__TIA_LINE - 1) || frame_start > 0 || start_display != frame_start ||
         to_line_end < 0 || to_line_end > RG__TIA_LINE || last_update < frame_start ||
         stop_display < frame_start || last_update > stop_display || last_update > now) {
-        fail(r, "Stella 3.9.3 state: %s are inconsistent", "the TIA's frame clocks");
+        fail(r, "atari2600: Stella 3.9.3 state: %s are inconsistent", "the TIA's frame clocks");
         return;
     }
     if (pf > 0xFFFFFu || suppress0 > 1 || suppress1 > 1) {
-        fail(r, "Stella 3.9.3 state: %s is out of range", "the playfield or a player suppression");
+        fail(r, "atari2600: Stella 3.9.3 state: %s is out of range", "the playfield or a player suppression");
         return;
     }
     for (int i = 0; i < 5; i++)
         if (pos[i] > 159 || motion[i] > 15) {
-            fail(r, "Stella 3.9.3 state: %s is out of range", "an object position or motion");
+            fail(r, "atari2600: Stella 3.9.3 state: %s is out of range", "an object position or motion");
             return;
         }
     t->frame_start = frame_start;
     /* the line being drawn, from the clock drawn up to (the renderer checks its own clocks) */
     int32_t line = (last_update - frame_start) / RG__TIA_LINE;
     if (line > RG__A26_MAX_HEIGHT) {
-        fail(r, "Stella 3.9.3 state: %s is past the lines a frame keeps", "the last update");
+        fail(r, "atari2600: Stella 3.9.3 state: %s is past the lines a frame keeps", "the last update");
         return;
     }
     t->line = line;
@@ -374,7 +374,7 @@ static void read_cart(reader *r, rg__a26_state *s, rg__a26_cart_type type)
     case RG__A26_CART_3F: {
         uint16_t bank = get16(r, "the cartridge bank");
         if (!r->failed && bank >= c->nbanks)
-            fail(r, "Stella 3.9.3 state: %s is out of range", "the cartridge bank");
+            fail(r, "atari2600: Stella 3.9.3 state: %s is out of range", "the cartridge bank");
         c->bank = (uint8_t)bank;
         break;
     }
@@ -391,7 +391,7 @@ static void read_cart(reader *r, rg__a26_state *s, rg__a26_cart_type type)
         for (int i = 0; i < 4; i++) {
             uint16_t v = get16(r, "an E0 slice");
             if (!r->failed && (v > 7 || (i == 3 && v != 7)))
-                fail(r, "Stella 3.9.3 state: %s is out of range", "an E0 slice");
+                fail(r, "atari2600: Stella 3.9.3 state: %s is out of range", "an E0 slice");
         }
         break;
     case RG__A26_CART_E7: {
@@ -399,7 +399,7 @@ static void read_cart(reader *r, rg__a26_state *s, rg__a26_cart_type type)
         uint16_t high = get16(r, "the E7 high slice");
         uint16_t ram = get16(r, "the E7 RAM bank");
         if (!r->failed && (low > 7 || high != 7 || ram > 3))
-            fail(r, "Stella 3.9.3 state: %s are out of range", "the E7 slices");
+            fail(r, "atari2600: Stella 3.9.3 state: %s are out of range", "the E7 slices");
         c->bank = (uint8_t)low;
         c->ram_bank = (uint8_t)ram;
         break;
@@ -432,7 +432,7 @@ int rg__a26_stella_state_read(const void *src, size_t len, const rg__a26_state *
                               size_t rom_size, rg__a26_state *out)
 {
     if (!rg__a26_stella_state_sniff(src, len))
-        return rg__error(RG_ESTATE, "not a Stella 3.9.3 state (no '%s' header)", STELLA_VERSION);
+        return rg__error(RG_ESTATE, "atari2600: not a Stella 3.9.3 state (no '%s' header)", STELLA_VERSION);
     reader r = {src, len, 4 + sizeof STELLA_VERSION - 1, 0};
     rg__a26_cart_type type = (rg__a26_cart_type)fresh->cart.type;
     rg__a26_state s = *fresh;
@@ -441,7 +441,7 @@ int rg__a26_stella_state_read(const void *src, size_t len, const rg__a26_state *
     uint32_t cycles = get32(&r, "the system cycle count");
     s.databus = get8(&r, "the data bus");
     if (!r.failed && cycles > RG__A26_FRAME_CYCLES_CUT)
-        fail(&r, "Stella 3.9.3 state: %s is too large", "the system cycle count");
+        fail(&r, "atari2600: Stella 3.9.3 state: %s is too large", "the system cycle count");
     s.cycles = cycles;
     read_cpu(&r, &s);
     read_riot(&r, &s, cycles);
@@ -453,7 +453,8 @@ int rg__a26_stella_state_read(const void *src, size_t len, const rg__a26_state *
     /* stable-retro pads the state to its buffer size with zeros; anything else after the end is not Stella's */
     for (size_t i = r.off; i < len; i++)
         if (((const uint8_t *)src)[i] != 0)
-            return rg__error(RG_ESTATE, "Stella 3.9.3 state: %zu bytes after its end are not padding", len - r.off);
+            return rg__error(RG_ESTATE, "atari2600: Stella 3.9.3 state: %zu bytes after its end are not padding",
+                             len - r.off);
     /* between frames: the next run starts a new frame */
     s.partial = 0;
     s.color_loss = 0;
