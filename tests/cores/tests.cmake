@@ -5,6 +5,9 @@ rg_test(a26_core cores/test_a26_core.c)
 # Frame by frame against Stella 3.9.3 (stable-retro's stella core through our host): RAM and pixels for automaton.a26,
 # our ROMs and, when ale-py is installed in .venv, a set of its cartridges; skipped without the stella core.
 rg_test(a26_vs_stella cores/test_a26_vs_stella.c TIMEOUT 900 LABELS no-asan)
+# Stella 3.9.3 states (stable-retro's Atari Start.state files) converted by our core; truncated, damaged and mutated
+# ones refused with the machine unchanged. Skipped without stable-retro's data and ale-py's ROMs in .venv.
+rg_test(a26_stella_state cores/test_a26_stella_state.c LIBS ZLIB::ZLIB)
 # --- cart ---
 rg_test(a26_cart cores/test_a26_cart.c)
 # The standalone libretro build, loaded through our own host (needs add_subdirectory(cores) at the top level).
