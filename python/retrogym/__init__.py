@@ -11,9 +11,12 @@
 The names follow stable-retro's (``retro.make``, ``RetroEnv``, ``State``, ``Actions``, ``Observations``,
 ``data.list_games`` ...); docs/python.md lists the differences.
 """
+import os as _os
+
 from retrogym import _retrogym
 from retrogym import data
 from retrogym.data import Integrations, get_romfile_system, get_system_info
+from retrogym.emulator import RetroEmulator
 from retrogym.enums import Actions, Observations, State
 from retrogym.env import RetroEnv, make
 from retrogym.movie import Movie, playback_movie
@@ -27,6 +30,7 @@ __all__ = [
     "Integrations",
     "Movie",
     "Observations",
+    "RetroEmulator",
     "RetroEnv",
     "RetroVectorEnv",
     "State",
@@ -40,3 +44,8 @@ __all__ = [
 ]
 
 register_games()
+
+if _os.environ.get("RETROGYM_ALIAS_RETRO", "") not in ("", "0"):
+    from retrogym import compat as _compat
+
+    _compat.install_alias()

@@ -173,9 +173,18 @@ def get_file_path(game, file, inttype=Integrations.DEFAULT):
 
 
 def get_romfile_path(game, inttype=Integrations.DEFAULT):
-    """The game's ROM (``rom.<ext>``); FileNotFoundError when there is none."""
+    """The game's ROM (``rom.<ext>``); FileNotFoundError when there is none. ``RetroEnv``/``make`` look this
+    function up here at each call, so code that replaces it (stable-retro's tests do) decides the ROM used."""
     root, custom = _snapshot()
     return _C.rom_path(root, custom, game, resolve(inttype))
+
+
+def verify_hash(game, inttype=Integrations.DEFAULT):
+    """stable-retro's check that the game's ROM is one its rom.sha lists: a list of ``(game, message)`` errors,
+    empty when it is (``"ROM file missing"`` without a ROM, where stable-retro raises FileNotFoundError)."""
+    from retrogym.testing import tools
+
+    return tools.verify_hash(game, inttype)[1]
 
 
 def list_games(inttype=Integrations.DEFAULT):

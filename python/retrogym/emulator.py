@@ -1,9 +1,99 @@
-"""``env.em``: the emulator of one environment, for code written against stable-retro's ``RetroEmulator``.
-Running frames or loading states here bypasses the scenario; ``env.unwrapped.clone_state()`` and
-``restore_state()`` are the whole-environment equivalents."""
+"""Emulators for code written against stable-retro's ``RetroEmulator``.
+
+``RetroEmulator(rom_path)`` is one emulator of its own (any number per process, unlike stable-retro's one).
+``env.em`` is the emulator of one environment: running frames or loading states there bypasses the scenario;
+``env.unwrapped.clone_state()`` and ``restore_state()`` are the whole-environment equivalents."""
+import os
+
 import numpy as np
 
-__all__ = ["Emulator"]
+from retrogym import _retrogym as _C
+
+__all__ = ["Emulator", "RetroEmulator"]
+
+
+def _mask_bits(mask):
+    bits = 0
+    for i, v in enumerate(np.asarray(mask).reshape(-1)):
+        if v:
+            bits |= 1 << i
+    if bits >> 16:
+        raise ValueError("a button mask has at most 16 entries")
+    return bits
+
+
+class RetroEmulator:
+    """A ROM in an emulator (stable-retro's ``RetroEmulator``): the system from the ROM's extension, the core
+    from the system's preference list (or ``core``, a name or a path). Frames run with the buttons held; nothing of
+    an integration (variables, scenario) is involved. ``close()`` unloads it (also done when it is collected)."""
+
+    def __init__(self, rom_path, core=None):
+        self._c = _C.Emu(os.fspath(rom_path), None if core is None else os.fspath(core))
+
+    def step(self):
+        """Runs one frame."""
+        self._c.run()
+
+    def set_button_mask(self, mask, player=0):
+        """Holds buttons for a player from the next frame on: ``mask[i]`` non-zero presses joypad id i."""
+        self._c.set_buttons(_mask_bits(mask), int(player))
+
+    def get_screen(self):
+        """The last frame as a (height, width, 3) uint8 array."""
+        return self._c.screen()
+
+    def get_resolution(self):
+        """(width, height) of the last frame."""
+        return self._c.resolution()
+
+    def get_screen_rate(self):
+        return self._c.info()["fps"]
+
+    def get_audio_rate(self):
+        return self._c.info()["sample_rate"]
+
+    def get_audio(self):
+        """The last frame's audio: a (samples, 2) int16 array."""
+        return self._c.audio()
+
+    def get_ram(self):
+        """Every memory block, ascending by address, concatenated (a new uint8 array)."""
+        return self._c.ram()
+
+    def get_state(self):
+        """The core's raw serialized state (bytes, not gzip)."""
+        return self._c.get_state()
+
+    def set_state(self, state):
+        """Loads a raw state; False when the core refuses it (nothing changes then)."""
+        return self._c.set_state(bytes(state))
+
+    @property
+    def system(self):
+        return self._c.info()["system"]
+
+    @property
+    def core(self):
+        return self._c.info()["core"]
+
+    def configure_data(self, data):
+        raise NotImplementedError("retrogym has no standalone GameData: make an environment (retrogym.make) and "
+                                  "use env.data, whose variables are bound to env.em")
+
+    def add_cheat(self, code):
+        raise NotImplementedError("cheats are not supported by retrogym")
+
+    def clear_cheats(self):
+        raise NotImplementedError("cheats are not supported by retrogym")
+
+    def close(self):
+        self._c.close()
+
+    def __repr__(self):
+        if self._c.closed:
+            return "<RetroEmulator (closed)>"
+        info = self._c.info()
+        return f"<RetroEmulator {info['system']} core={info['core']}>"
 
 
 class Emulator:
@@ -24,13 +114,7 @@ class Emulator:
 
     def set_button_mask(self, mask, player=0):
         """Holds buttons for a player: mask[i] non-zero presses button i (joypad id i)."""
-        bits = 0
-        for i, v in enumerate(np.asarray(mask).reshape(-1)):
-            if v:
-                bits |= 1 << i
-        if bits >> 16:
-            raise ValueError("a button mask has at most 16 entries")
-        self._c.emu_set_buttons(bits, player)
+        self._c.emu_set_buttons(_mask_bits(mask), player)
 
     def get_screen(self):
         """The whole last frame as a (height, width, 3) uint8 array."""

@@ -1,5 +1,6 @@
 """RetroEnv: a Gymnasium environment over one retrogym environment (the C ``rg_env``), with stable-retro's names."""
 import os
+import re
 
 import gymnasium as gym
 import numpy as np
@@ -148,6 +149,35 @@ def c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, i
     )
 
 
+_VERSION = re.compile(r"-v\d+$")
+
+
+def _game_name(game, inttype):
+    """The game as named, or its other form (``Airstriker-Genesis`` <-> ``Airstriker-Genesis-v0``, stable-retro
+    1.0.1's folder names) when only that one has a folder."""
+    if not isinstance(game, str) or not game:
+        return game
+    try:
+        if _data.get_file_path(game, "rom.sha", inttype):
+            return game
+        other = _VERSION.sub("", game) if _VERSION.search(game) else game + "-v0"
+        if _data.get_file_path(other, "rom.sha", inttype):
+            return other
+    except (OSError, ValueError):
+        pass
+    return game
+
+
+def _rom_path(game, inttype):
+    """The ROM through ``retrogym.data.get_romfile_path``, looked up at call time so that code replacing it (as
+    stable-retro's tests do) is obeyed; None when it finds none (the C library then says how to import one)."""
+    try:
+        rom = _data.get_romfile_path(game, inttype)
+    except FileNotFoundError:
+        return None
+    return None if rom is None else os.fspath(rom)
+
+
 class RetroEnv(gym.Env, EzPickle):
     """A game as a Gymnasium environment (compat spec §7).
 
@@ -182,7 +212,9 @@ class RetroEnv(gym.Env, EzPickle):
             raise ValueError(f"record must be False, True (the current folder) or a folder, not {record!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, not {render_mode!r}")
+        game = _game_name(game, inttype)
         kwargs = c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, inttype, obs_type, options)
+        kwargs["rom"] = _rom_path(game, inttype)
         if render_mode == "human":
             from retrogym.rendering import check_display
 
@@ -339,6 +371,24 @@ class RetroEnv(gym.Env, EzPickle):
 
     def set_value(self, name, value):
         self.data.set_value(name, value)
+
+    @property
+    def initial_state(self):
+        """The start state later resets load, as the raw core state (bytes), or None for a power-on start
+        (stable-retro's attribute). Assigning raw state bytes (e.g. ``movie.get_state()``) makes them the start of
+        later resets; None or ``b""`` makes resets power-on starts. The core must accept the bytes (ValueError
+        otherwise, and the previous start state stays)."""
+        if self._c is None or self._c.closed:
+            return None
+        return self._c.start_state()
+
+    @initial_state.setter
+    def initial_state(self, state):
+        self._check_open()
+        if state is not None and not isinstance(state, (bytes, bytearray, memoryview)):
+            raise TypeError(f"initial_state must be bytes of a raw core state or None, not {type(state).__name__}")
+        self._c.set_start_state_data(bytes(state) if state else None)
+        self.statename = self._c.state_name or None
 
     def load_state(self, statename, inttype=_data.Integrations.DEFAULT):
         """Uses a state of the game (name, ``.state`` optional) or a path for later resets."""

@@ -2,6 +2,8 @@
 ``import retrogym`` (or with the id ``"retrogym:retrogym/<Game>-v0"``, which imports the package itself), and
 ``gymnasium.make_vec`` makes a ``retrogym.make_vec`` vector environment (``vectorization_mode="sync"`` or
 ``"async"`` for Gymnasium's own)."""
+import re
+
 import gymnasium as gym
 
 from retrogym import data
@@ -10,9 +12,14 @@ __all__ = ["register_games", "env_id"]
 
 NAMESPACE = "retrogym"
 
+# stable-retro 1.0.1 names its stable games with a version suffix (``Airstriker-Genesis-v0``); the id keeps it once.
+_VERSION = re.compile(r"-v(\d+)$")
+
 
 def env_id(game):
-    return f"{NAMESPACE}/{game}-v0"
+    """``retrogym/<Game>-v<N>``: the game's own ``-vN`` suffix when it has one (``Airstriker-Genesis-v0`` ->
+    ``retrogym/Airstriker-Genesis-v0``), else ``-v0``."""
+    return f"{NAMESPACE}/{game}" if _VERSION.search(game) else f"{NAMESPACE}/{game}-v0"
 
 
 def register_games():

@@ -70,17 +70,18 @@ int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
 {
     static char *kw[] = {"game", "state", "scenario", "info", "actions", "obs", "players", "data_root",
                          "custom_paths", "integrations", "core", "core_options", "frameskip", "sticky_prob",
-                         "max_pool", "noop_max", "max_episode_steps", "log", "log_level", NULL};
-    const char *game, *state = NULL, *scenario = NULL, *info = NULL, *core = NULL;
+                         "max_pool", "noop_max", "max_episode_steps", "log", "log_level", "rom", NULL};
+    const char *game, *state = NULL, *scenario = NULL, *info = NULL, *core = NULL, *rom = NULL;
     int actions = RG_ACTIONS_FILTERED, obs = RG_OBS_IMAGE, players = 1, integrations = 0, frameskip = 1;
     int max_pool = 0, noop_max = 0, log_level = RG_LOG_WARN;
     long long max_steps = 0;
     double sticky = 0.0;
     PyObject *root = Py_None, *custom = Py_None, *copts = Py_None, *log = Py_None;
     memset(out, 0, sizeof *out);
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zzziiiOOizOidpiLOi", kw, &game, &state, &scenario, &info,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zzziiiOOizOidpiLOiz", kw, &game, &state, &scenario, &info,
                                      &actions, &obs, &players, &root, &custom, &integrations, &core, &copts,
-                                     &frameskip, &sticky, &max_pool, &noop_max, &max_steps, &log, &log_level))
+                                     &frameskip, &sticky, &max_pool, &noop_max, &max_steps, &log, &log_level,
+                                     &rom))
         return -1;
     if (players < 1 || players > RG_SCENARIO_MAX_PLAYERS) {
         PyErr_Format(PyExc_ValueError, "players must be 1..%d, not %d", RG_SCENARIO_MAX_PLAYERS, players);
@@ -136,6 +137,7 @@ int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
     o.noop_max = (unsigned)noop_max;
     o.max_episode_steps = (uint64_t)max_steps;
     o.log_level = (rg_log_level)log_level;
+    o.rom = rom;
     out->o = o;
     return 0;
 }
@@ -366,8 +368,44 @@ static PyGetSetDef Env_getset[] = {
     GETTER(closed, "whether close() was called"),
     {NULL, NULL, NULL, NULL, NULL}};
 
+/* start_state() -> the raw core state later resets load (bytes), or None for a power-on start. */
+static PyObject *Env_start_state(rgpy_Env *self, PyObject *unused)
+{
+    (void)unused;
+    if (rgpy_env_usable(self))
+        return NULL;
+    const void *data;
+    size_t len;
+    int rc = rg_env_start_state(self->env, &data, &len);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    if (!data)
+        Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize(data, (Py_ssize_t)len);
+}
+
+/* set_start_state_data(bytes or None): a raw core state as the start of later resets; None or b"": power-on. */
+static PyObject *Env_set_start_state_data(rgpy_Env *self, PyObject *arg)
+{
+    if (rgpy_env_usable(self))
+        return NULL;
+    Py_buffer buf = {0};
+    if (arg != Py_None && PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE))
+        return NULL;
+    int rc = rg_env_set_start_state_data(self->env, arg == Py_None ? NULL : buf.buf,
+                                         arg == Py_None ? 0 : (size_t)buf.len);
+    if (arg != Py_None)
+        PyBuffer_Release(&buf);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef rgpy_env_base_methods[] = {
     {"close", (PyCFunction)Env_close, METH_NOARGS, "close() frees the emulator and everything else; idempotent"},
+    {"start_state", (PyCFunction)Env_start_state, METH_NOARGS, "start_state() -> raw start state bytes or None"},
+    {"set_start_state_data", (PyCFunction)Env_set_start_state_data, METH_O,
+     "set_start_state_data(bytes or None): the start state of later resets (a raw core state)"},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject rgpy_EnvType = {

@@ -91,6 +91,11 @@ extern PyTypeObject rgpy_MovieType;
 
 extern PyTypeObject rgpy_PoolType;
 
+/* ---- emu_type.c: the Emu type (a standalone rg_emu); validate_funcs.c: the integration validators ---- */
+
+extern PyTypeObject rgpy_EmuType;
+extern PyMethodDef rgpy_validate_methods[];
+
 /* Runs `stmt` without the GIL, with self marked busy; `msg` (a char[RGPY_MSG]) receives the error message when
  * rc != RG_OK, read on the same thread right after the call. */
 #define RGPY_MSG 1024

@@ -78,13 +78,19 @@ PyMODINIT_FUNC PyInit__retrogym(void)
     import_array();
     if (!rgpy_EnvType.tp_methods && !(rgpy_EnvType.tp_methods = join_methods()))
         return PyErr_NoMemory();
-    if (PyType_Ready(&rgpy_EnvType) < 0 || PyType_Ready(&rgpy_PoolType) < 0 || PyType_Ready(&rgpy_MovieType) < 0)
+    if (PyType_Ready(&rgpy_EnvType) < 0 || PyType_Ready(&rgpy_PoolType) < 0 || PyType_Ready(&rgpy_MovieType) < 0 ||
+        PyType_Ready(&rgpy_EmuType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    if (PyModule_AddFunctions(m, rgpy_data_methods))
+    if (PyModule_AddFunctions(m, rgpy_data_methods) || PyModule_AddFunctions(m, rgpy_validate_methods))
         goto fail;
+    Py_INCREF(&rgpy_EmuType);
+    if (PyModule_AddObject(m, "Emu", (PyObject *)&rgpy_EmuType)) {
+        Py_DECREF(&rgpy_EmuType);
+        goto fail;
+    }
     Py_INCREF(&rgpy_EnvType);
     if (PyModule_AddObject(m, "Env", (PyObject *)&rgpy_EnvType)) {
         Py_DECREF(&rgpy_EnvType);
