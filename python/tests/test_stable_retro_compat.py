@@ -434,3 +434,42 @@ def test_every_stable_retro_integration_loads():
     assert walked > 1000
     assert refused == EXPECTED_ERRORS
     assert 0 < len(stubs) < 100
+
+
+def test_loader_and_validator_bindings_refuse_bad_input(tmp_path):
+    bad = tmp_path / "data.json"
+    bad.write_text('{"info": {"x": {"address": "nope", "type": "|u1"}}}')
+    with pytest.raises(ValueError, match="x"):
+        _C.load_check("data", str(bad))
+    (tmp_path / "rom.sha").write_text("not a sha\n")
+    with pytest.raises(ValueError, match="line 1"):
+        _C.load_check("rom.sha", str(tmp_path / "rom.sha"))
+    (tmp_path / "metadata.json").write_text('{"default_state": 5}')
+    with pytest.raises(ValueError, match="default_state"):
+        _C.load_check("metadata", str(tmp_path / "metadata.json"))
+    (tmp_path / "scenario.json").write_text('{"reward": {"script": "lua:f"}, "scripts": ["script.lua"]}')
+    (tmp_path / "script.lua").write_text("function f( return 1 end")
+    with pytest.raises(ValueError):
+        _C.load_check("scenario", str(tmp_path / "scenario.json"))
+    with pytest.raises(FileNotFoundError):
+        _C.load_check("data", str(tmp_path / "missing.json"))
+    with pytest.raises(ValueError, match="unknown kind"):
+        _C.load_check("nope", str(bad))
+    with pytest.raises(ValueError, match="unknown check"):
+        _C.validate("nope", None, (), GAME, 1)
+    with pytest.raises(ValueError, match="needs a game"):
+        _C.validate("data", None, (), None, 1)
+    with pytest.raises(ValueError, match="flags"):
+        _C.validate("data", None, (), GAME, 99)
+    with pytest.raises(FileNotFoundError):
+        _C.validate_dir(str(tmp_path / "nowhere"))
+
+
+def test_tools_command_line(tmp_path):
+    root = str(tmp_path)
+    _write_game(root, "Stub-Nes", {"info": {"lives": {"address": 1, "type": "|u1"}}}, states=())
+    env = dict(os.environ, RETROGYM_DATA_PATH=root)
+    out = subprocess.run([sys.executable, "-m", "retrogym.testing.tools", "--integrations", "stable"], env=env,
+                         capture_output=True, text=True)
+    assert out.returncode == 1, out.stderr
+    assert "error: Stub-Nes: missing scenario.json" in out.stdout and out.stdout.rstrip().endswith("warnings")
