@@ -102,7 +102,8 @@ int cli_parse_command(const cli_command *c, int argc, char **argv);
 
 /* The help lines of the shared options. */
 #define CLI_DATA_OPTIONS_HELP                                                                                     \
-    "  --data-path DIR         data root (default: $RETROGYM_DATA_PATH, else the data folder of the source tree)\n" \
+    "  --data-path DIR         the only data root(s), ':'-separated (default: $RETROGYM_DATA_PATH, the user root\n"  \
+    "                          ~/.local/share/retrogym, our own data, an installed stable-retro's; see library)\n" \
     "  --custom-path DIR       a custom integration folder, absolute or relative to the data root (repeatable;\n"  \
     "                          included in the default search)\n"                                                 \
     "  --integrations NAME     stable|contrib|experimental|custom|all, or contrib-only, experimental-only,\n"        \

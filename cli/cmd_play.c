@@ -100,7 +100,9 @@ static int game_file(const rg_datapaths *dp, const char *game, const char *name,
     return rg_data_file_path(dp, game, file, flags, path);
 }
 
-static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, unsigned flags)
+/* Opens the game on a core (NULL: the system's preferred installed one). 0; 1 after printing the error; 2 when the
+ * start state does not load in that core (nothing printed; the message is rg_error_last()). */
+static int open_game_on(play_game *g, const play_args *a, const rg_datapaths *dp, unsigned flags, const char *core)
 {
     char *rom = NULL, *data = NULL, *scen = NULL, *state = NULL, *state_name = NULL;
     int rc = 1;
@@ -109,7 +111,7 @@ static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, u
         goto out;
     }
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = a->core;
+    o.core = core;
     o.core_options = a->core_options.items;
     o.n_core_options = a->core_options.count;
     if (rg_emu_open(&g->emu, rom, &o) != RG_OK || rg_gamedata_create(&g->gd) != RG_OK ||
@@ -145,7 +147,12 @@ static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, u
             goto out;
         }
         /* Keep the state in memory: every episode starts from it. */
-        if (rg_emu_state_load_file(g->emu, state) != RG_OK || rg_emu_state_size(g->emu, &g->state_len) != RG_OK ||
+        int lrc = rg_emu_state_load_file(g->emu, state);
+        if (lrc == RG_ESTATE) {
+            rc = 2;
+            goto out;
+        }
+        if (lrc != RG_OK || rg_emu_state_size(g->emu, &g->state_len) != RG_OK ||
             !(g->state = malloc(g->state_len)) ||
             rg_emu_state_save(g->emu, g->state, g->state_len, &g->state_len) != RG_OK) {
             cli_fail("state %s: %s", want, rg_error_last());
@@ -160,6 +167,41 @@ out:
     free(state);
     free(state_name);
     return rc;
+}
+
+/* As rg_env_create: a start state the system's first installed core refuses is tried with its next installed
+ * cores, unless --core names one. */
+static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, unsigned flags)
+{
+    int rc = open_game_on(g, a, dp, flags, a->core);
+    if (rc != 2)
+        return rc;
+    char first_error[512];
+    snprintf(first_error, sizeof first_error, "%s", rg_error_last());
+    const rg_system_info *sys = g->emu ? rg_emu_system(g->emu) : NULL;
+    const char *first = g->emu ? rg_emu_core_name(g->emu) : "";
+    char first_core[128];
+    snprintf(first_core, sizeof first_core, "%s", first);
+    close_game(g);
+    memset(g, 0, sizeof *g);
+    for (size_t i = 0; !a->core && sys && i < sys->n_cores; i++) {
+        char path[4096];
+        if (strcmp(sys->cores[i], first_core) == 0 || rg_core_resolve(sys->cores[i], path, sizeof path) != RG_OK)
+            continue;
+        rc = open_game_on(g, a, dp, flags, sys->cores[i]);
+        if (rc != 2) {
+            if (rc == 0)
+                fprintf(stderr, "retrogym: %s: the start state does not load in the default core (%s); using core "
+                        "%s\n", a->game, first_error, sys->cores[i]);
+            return rc;
+        }
+        close_game(g);
+        memset(g, 0, sizeof *g);
+    }
+    if (a->core)
+        return cli_fail("%s", first_error);
+    return cli_fail("%s (no other installed core of %s loads it either; the state may have been saved by another "
+                    "core)", first_error, sys ? sys->name : "the system");
 }
 
 static uint64_t next_random(uint64_t *s)

@@ -271,7 +271,11 @@ typedef void (*rg_import_warning_fn)(const char *message, void *user);
 /** A ROM written: the game and the file written. */
 typedef void (*rg_import_imported_fn)(const char *game, const char *path, void *user);
 
-#define RG_IMPORT_OPTIONS_VERSION 1
+/** A candidate whose file name matches a game but whose hash is not in its rom.sha (another dump of the game):
+ *  the game, the candidate ("path" or "archive.zip:member") and its SHA-1. */
+typedef void (*rg_import_near_fn)(const char *game, const char *candidate, const char *sha1, void *user);
+
+#define RG_IMPORT_OPTIONS_VERSION 2
 
 /** Import settings. Start from RG_IMPORT_OPTIONS_INIT; zeros mean the defaults given. */
 typedef struct rg_import_options {
@@ -286,9 +290,14 @@ typedef struct rg_import_options {
                                            0: 1 GiB */
     unsigned max_zip_depth;           /**< zips inside zips followed this deep (1: only archives on disk); 0: 4 */
     unsigned max_dir_depth;           /**< folders walked this deep; 0: 64 */
+    /* version 2 */
+    rg_import_near_fn near;           /**< may be NULL */
+    const char *force_game;           /**< NULL; or a game (either name form) whose ROM is taken from a candidate
+                                           that matches it by file name whatever its hash, or from the one file
+                                           given when a single file is the whole import */
 } rg_import_options;
 
-#define RG_IMPORT_OPTIONS_INIT {RG_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0}
+#define RG_IMPORT_OPTIONS_INIT {RG_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, NULL, NULL}
 
 /** What an import did. */
 typedef struct rg_import_report {
@@ -297,6 +306,8 @@ typedef struct rg_import_report {
     size_t scanned;   /**< candidates hashed (files and archive members) */
     size_t skipped;   /**< files, archives and members skipped with a warning */
     size_t imported;  /**< distinct games written */
+    size_t near;      /**< candidates matching a game by file name only (reported through `near`) */
+    size_t forced;    /**< candidates written for force_game */
 } rg_import_report;
 
 /**
@@ -305,9 +316,13 @@ typedef struct rg_import_report {
  * `paths` (files, folders recursively without following folder links, `.zip` archives and zips inside them), and
  * writes each matching ROM atomically to `<integration folder>/<Game>/rom.<ext>`, `<ext>` being the first
  * extension of the game's system. Nothing is written anywhere else: names inside archives are never used as paths.
- * Unreadable files, bad archives, members over the limits are skipped with a warning.
- * @return RG_OK (even when nothing matched), RG_EINVAL, RG_ENOMEM, RG_EIO when a matching ROM cannot be written
- *         (the import goes on; the last write error is returned)
+ * Unreadable files, bad archives, members over the limits are skipped with a warning. A game found in a root of
+ * origin OWN or STABLE_RETRO gets its ROM under the user root instead (rg_datapaths_write_root), at the same
+ * relative place. A candidate whose hash is unknown but whose file name is a game's (letters and digits, case and
+ * bracketed tags ignored: "Super Mario Bros. (World).nes" is SuperMarioBros-Nes) with an extension of the game's
+ * system is reported through `near`, or written when it is `force_game`'s.
+ * @return RG_OK (even when nothing matched), RG_EINVAL, RG_ENOMEM, RG_ENOTFOUND (force_game names no game), RG_EIO
+ *         when a matching ROM cannot be written (the import goes on; the last write error is returned)
  */
 int rg_import(const rg_datapaths *dp, const char *const *paths, size_t n_paths, const rg_import_options *opts,
               rg_import_report *report);

@@ -1,12 +1,20 @@
 """Integration data: where games are found, listing, and the system table (stable-retro's ``retro.data``).
 
-The data root is, in this order: the folder given to :func:`set_path`, ``$RETROGYM_DATA_PATH``, the package's own
-``retrogym/data`` (our integrations, installed with the package), else the C library's default (the source tree's
-``data/``). Custom integration folders and the default integrations are kept here, per process, as in stable-retro;
-every call passes them to the C library explicitly.
+Games are found in data roots, searched in this order (docs/integrations.md, "Data roots"): the folder given to
+:func:`set_path` alone when one is given; otherwise each folder of ``$RETROGYM_DATA_PATH`` (':'-separated), the
+user's writable root (``$XDG_DATA_HOME/retrogym``, else ``~/.local/share/retrogym``; ``python -m retrogym.import``
+writes there), the package's own ``retrogym/data`` (our integrations) and an installed stable-retro's data folder.
+stable-retro is found with the import machinery without importing it, and its folder is passed to the C library (and
+to child processes) in ``$RETROGYM_STABLE_RETRO``, from which its cores are searched too; set that variable empty
+to leave stable-retro out. Custom integration folders and the default integrations are kept here, per process, as
+in stable-retro; every call passes them to the C library explicitly.
 """
 import enum
+import importlib.util
+import json
 import os
+import subprocess
+import sys
 import threading
 
 from retrogym import _retrogym as _C
@@ -30,11 +38,62 @@ __all__ = [
     "get_game_system",
     "list_cores",
     "import_roms",
+    "roots",
+    "user_root",
+    "game_folder",
+    "find_stable_retro",
+    "library",
+    "library_summary",
+    "core_install_hint",
     "EMU_INFO",
     "EMU_EXTENSIONS",
 ]
 
 PACKAGE_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+STABLE_RETRO_ENV = "RETROGYM_STABLE_RETRO"
+# rg_data_origin values (include/retrogym/integration.h)
+_ORIGIN_ENV, _ORIGIN_USER, _ORIGIN_OWN, _ORIGIN_STABLE_RETRO = 1, 2, 3, 4
+
+
+def find_stable_retro():
+    """The folder of an installed stable-retro (or stable-retro-turbo) package, holding ``data/`` and ``cores/``,
+    or None. Found with ``importlib.util.find_spec`` (the package is not imported), else from the installed
+    distribution's files."""
+    try:
+        spec = importlib.util.find_spec("stable_retro")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        for folder in spec.submodule_search_locations:
+            if os.path.isdir(os.path.join(folder, "data")) or os.path.isdir(os.path.join(folder, "cores")):
+                return folder
+    try:
+        import importlib.metadata as metadata
+    except ImportError:  # Python < 3.8
+        return None
+    for dist in ("stable-retro", "stable-retro-turbo"):
+        try:
+            init = metadata.distribution(dist).locate_file("stable_retro/__init__.py")
+        except metadata.PackageNotFoundError:
+            continue
+        folder = os.path.dirname(str(init))
+        if os.path.isdir(folder):
+            return folder
+    return None
+
+
+def stable_retro_folder():
+    """The stable-retro folder in use (``$RETROGYM_STABLE_RETRO``), or None."""
+    return os.environ.get(STABLE_RETRO_ENV) or None
+
+
+def _discover():
+    """Sets ``$RETROGYM_STABLE_RETRO`` from the Python installation unless it is set (even empty)."""
+    if STABLE_RETRO_ENV not in os.environ:
+        os.environ[STABLE_RETRO_ENV] = find_stable_retro() or ""
+
+
+_discover()
 
 _lock = threading.Lock()
 _root = None  # set_path()
@@ -109,26 +168,60 @@ def resolve(inttype):
     return value or _default
 
 
+def default_roots():
+    """The default data roots as ``(path, origin)`` pairs, in priority order (origin values of the C library)."""
+    roots = []
+    for folder in (os.environ.get(_C.DATA_PATH_ENV) or "").split(":"):
+        if folder:
+            roots.append((folder, _ORIGIN_ENV))
+    try:
+        roots.append((_C.user_root(), _ORIGIN_USER))
+    except FileNotFoundError:
+        pass
+    if os.path.isdir(PACKAGE_DATA):
+        roots.append((PACKAGE_DATA, _ORIGIN_OWN))
+    sr = stable_retro_folder()
+    if sr and os.path.isdir(os.path.join(sr, "data")):
+        roots.append((os.path.join(sr, "data"), _ORIGIN_STABLE_RETRO))
+    return tuple(roots)
+
+
 def _snapshot():
     with _lock:
         root = _root
         custom = tuple(_custom)
     if root is None:
-        env = os.environ.get(_C.DATA_PATH_ENV)
-        if env:
-            root = env
-        elif os.path.isdir(PACKAGE_DATA):
-            root = PACKAGE_DATA
+        root = default_roots()
+        if not any(origin == _ORIGIN_OWN for _, origin in root):
+            root = None  # the C library's default (with the source tree's data)
     return root, custom
 
 
 def path():
-    """The data root in use."""
+    """The data root in use: the first of :func:`roots`."""
     return _C.data_root(_snapshot()[0])
 
 
+def roots():
+    """The data roots searched, in priority order, as ``(path, origin)`` pairs; origin is "given" (set_path),
+    "env var", "user", "own" or "stable-retro"."""
+    return _C.data_roots(_snapshot()[0])
+
+
+def user_root():
+    """The user's writable data root (``$XDG_DATA_HOME/retrogym`` or ``~/.local/share/retrogym``)."""
+    return _C.user_root()
+
+
+def game_folder(game, inttype=Integrations.DEFAULT):
+    """The name of a game's folder: ``game`` itself, or its other form (``Airstriker-Genesis`` ->
+    ``Airstriker-Genesis-v0`` as stable-retro 1.x names it, and back). FileNotFoundError names the roots searched."""
+    root, custom = _snapshot()
+    return _C.game_folder(root, custom, game, resolve(inttype))
+
+
 def set_path(root=None):
-    """Uses another data root (None: back to ``$RETROGYM_DATA_PATH`` or the package's data)."""
+    """Uses this data root alone (None: back to the default roots, see :func:`roots`)."""
     global _root
     if root is not None:
         root = os.fspath(root)
@@ -244,10 +337,109 @@ def list_cores():
     return _C.cores()
 
 
-def import_roms(paths):
+def import_roms(paths, force=None):
     """Imports ROMs whose SHA-1 matches a game's rom.sha from files, folders and zips (``python -m
-    retrogym.import``). Returns a dict: ``imported`` [(game, path)], ``warnings`` and counts."""
+    retrogym.import``). A game of our own data or of an installed stable-retro gets its ROM under the user root
+    (:func:`user_root`). Returns a dict: ``imported`` [(game, path)], ``warnings``, ``near`` [(game, candidate,
+    sha1)] for files named like a game whose hash is not in its rom.sha (another dump), and counts (``games``,
+    ``forced`` ...). ``force="Game"`` adopts such a file for that game (or the one file given), whatever its
+    hash."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     root, custom = _snapshot()
-    return _C.import_roms(root, custom, [os.fspath(p) for p in paths])
+    return _C.import_roms(root, custom, [os.fspath(p) for p in paths], force)
+
+
+_CHECK_SCRIPT = r"""
+import json, sys
+request = json.loads(sys.argv[1])
+import retrogym
+from retrogym import data
+if request["root"] is not None:
+    data.set_path(request["root"])
+for folder in request["custom"]:
+    data.add_custom_path(folder)
+try:
+    env = retrogym.make(request["game"], inttype=request["flags"])
+    env.reset(seed=0)
+    action = env.action_space.sample() * 0
+    for _ in range(request["frames"]):
+        _, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            env.reset()
+    print(json.dumps({"ok": True, "core": env.core}))
+    env.close()
+except Exception as e:
+    print(json.dumps({"ok": False, "error": f"{type(e).__name__}: {e}"}))
+"""
+
+
+def _check_start(game, flags, frames, timeout):
+    """Starts a game from its default state in a child Python and runs frames: {"ok", "core" or "error"}."""
+    with _lock:
+        root = _root
+        custom = list(_custom)
+    request = json.dumps({"game": game, "flags": flags, "frames": frames, "root": root, "custom": custom})
+    try:
+        out = subprocess.run([sys.executable, "-c", _CHECK_SCRIPT, request], capture_output=True, text=True,
+                             timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "error": f"timeout after {timeout} s"}
+    for line in reversed(out.stdout.splitlines()):
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                break
+    return {"ok": False, "error": f"the check stopped without a result (exit status {out.returncode})"}
+
+
+def library(inttype=Integrations.ALL, check=False, frames=30, timeout=30.0, system=None):
+    """Every integration of the data roots (``retrogym library``), sorted by name, as dicts: ``game``, ``system``
+    ("" when unknown), ``integration`` (the folder, "stable" ...), ``root`` and ``origin`` (the data root holding
+    its rom.sha and where it comes from), ``rom`` (path or None), ``state`` (default state or None), ``core``,
+    ``core_path``, ``core_origin`` (the core it would run on: "own", "Debian", "RetroArch", "stable-retro",
+    "env var"; None when there is none) and ``hint`` (the command that installs a core, when none).
+
+    With ``check=True`` each game that has a ROM and a core is started from its default state and run ``frames``
+    steps in a child process (at most ``timeout`` seconds): ``start`` is "ok" or the error, and ``core``/
+    ``core_origin`` name the core it ended up on (a refused start state moves to the system's next core)."""
+    root, custom = _snapshot()
+    flags = resolve(inttype)
+    games = _C.library(root, custom, flags)
+    if system is not None:
+        get_system_info(system)
+        games = [g for g in games if g["system"] == system]
+    for g in games:
+        g["start"] = None
+        if check and g["rom"] and g["core"]:
+            result = _check_start(g["game"], flags, int(frames), timeout)
+            g["start"] = "ok" if result.get("ok") else result.get("error", "failed")
+            used = result.get("core")
+            if result.get("ok") and used and used != g["core"]:
+                g["core"] = used
+                try:
+                    g["core_path"] = _C.core_path(used)
+                    g["core_origin"] = _C.core_origin(g["core_path"])
+                except FileNotFoundError:
+                    g["core_path"], g["core_origin"] = "(built in)", "own"
+    return games
+
+
+def library_summary(games):
+    """Rows ``(system, core origin, integrations, with ROM, that start)`` of :func:`library`'s games, sorted;
+    "that start" is None unless the games were checked."""
+    rows = {}
+    checked = any(g.get("start") is not None for g in games)
+    for g in games:
+        key = (g["system"] or "?", g["core_origin"] or "none")
+        row = rows.setdefault(key, [0, 0, 0])
+        row[0] += 1
+        row[1] += g["rom"] is not None
+        row[2] += g.get("start") == "ok"
+    return [(s, o, n, r, st if checked else None) for (s, o), (n, r, st) in sorted(rows.items())]
+
+
+def core_install_hint(system):
+    """The one command that installs a core for a system (e.g. ``pip install "retrogym[cores]"``)."""
+    return _C.core_install_hint(system)

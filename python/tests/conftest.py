@@ -4,15 +4,25 @@ tests/roms (built in a temporary folder, as tests/compat/stable_retro_diff.py do
 A system runs on an installed libretro core (Debian's: NES, SNES, Game Boy/Color, GBA, PC Engine) or, when
 stable-retro is installed in the same environment, on the core its wheel ships (Atari 2600, Genesis, SMS, Game
 Gear); tests of a system without any core are skipped."""
+import atexit
 import hashlib
 import importlib.util
 import json
 import os
 import shutil
+import tempfile
 
 import pytest
 
-import retrogym
+# The user data root (imports write there) is a private folder for the session, never the real home's. The tests
+# run on the machine's own cores (stable-retro's are passed by path where a system has none, see core_for): the
+# package's discovery of an installed stable-retro is turned off here and tested in child processes
+# (test_library.py).
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="retrogym-test-xdg-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
+os.environ["RETROGYM_STABLE_RETRO"] = ""
+
+import retrogym  # noqa: E402
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROMS = os.path.join(SOURCE, "tests", "roms")

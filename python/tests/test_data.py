@@ -58,10 +58,11 @@ def test_listing_our_game():
     assert data.get_file_path(GAME, "nothing.json") is None
     assert data.get_default_state(GAME) == "Start"
     assert data.get_game_system(GAME) == "Nes"
-    # the installed package finds its own data
-    assert os.path.realpath(data.path()) == os.path.realpath(data.PACKAGE_DATA) or os.environ.get(
-        "RETROGYM_DATA_PATH")
-    with pytest.raises(FileNotFoundError, match="No romfiles found|Nothing"):
+    # the installed package finds its own data: one of the default roots, after the user root
+    roots = data.roots()
+    assert (os.path.realpath(data.PACKAGE_DATA), "own") in [(os.path.realpath(p), o) for p, o in roots]
+    assert data.path() == roots[0][0]
+    with pytest.raises(FileNotFoundError, match="unknown game NoSuchGame-Nes \\(searched .*\\(own\\)"):
         data.get_romfile_path("NoSuchGame-Nes")
 
 
@@ -72,7 +73,8 @@ def test_data_root_from_environment(saved_data_settings, tmp_path, monkeypatch):
     (game / "rom.sha").write_text("0" * 40 + "\n")
     monkeypatch.setenv("RETROGYM_DATA_PATH", str(tmp_path))
     assert data.path() == str(tmp_path)
-    assert data.list_games() == ["Mine-Nes"]
+    assert data.roots()[0] == (str(tmp_path), "env var")  # first, then the default roots
+    assert "Mine-Nes" in data.list_games() and GAME in data.list_games()
     monkeypatch.delenv("RETROGYM_DATA_PATH")
     data.set_path(tmp_path)
     assert data.list_games() == ["Mine-Nes"]

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,8 +75,27 @@ int rg__import_candidate(rg__import *im, const char *name, const uint8_t *data, 
         return rc;
     im->report->scanned++;
     const rg__known *k = rg__known_find(&im->known, sha);
-    if (!k)
-        return RG_OK;
+    int forced = 0;
+    if (!k) {
+        /* Another dump of a game, by its file name: reported, or adopted for force_game. */
+        /* ".bin" is taken as an Atari 2600 ROM only at 2-32 KiB (other systems' dumps use it too). */
+        int odd_bin = rg__ends_with_ci(name, ".bin") && (size < 2048 || size > 32768);
+        const rg__known *named = odd_bin ? NULL : rg__known_by_file_name(&im->known, name);
+        if (im->force && ((named && strcmp(named->game, im->force->game) == 0) || im->single_file)) {
+            k = im->force;
+            forced = 1;
+        } else if (named) {
+            im->report->near++;
+            if (im->opts.near) {
+                char *shown = rg__printable(name, 300);
+                im->opts.near(named->game, shown ? shown : name, sha, im->opts.user);
+                free(shown);
+            }
+            return RG_OK;
+        } else {
+            return RG_OK;
+        }
+    }
     /* The hash rule of the candidate (by its name) must be the one of the game's system, or the ROM written would
      * not pass the game's own hash check: a headerless NES dump matches a NES game's rom.sha but is no iNES file. */
     int candidate_nes = rg__ends_with_ci(name, ".nes"), game_nes = strcmp(k->ext, "nes") == 0;
@@ -87,6 +107,8 @@ int rg__import_candidate(rg__import *im, const char *name, const uint8_t *data, 
         im->report->skipped++;
         return RG_OK;
     }
+    if (forced)
+        im->report->forced++;
     return write_rom(im, k, data, size);
 }
 
@@ -183,7 +205,11 @@ static int collect(rg__import *im, const char *const *paths, size_t n, rg_strlis
 static void fill_defaults(rg_import_options *o, const rg_import_options *given)
 {
     rg_import_options d = RG_IMPORT_OPTIONS_INIT;
-    *o = given ? *given : d;
+    *o = d;
+    if (given && given->version == 1) /* the fields before `near` */
+        memcpy(o, given, offsetof(rg_import_options, near));
+    else if (given)
+        *o = *given;
     if (!o->max_rom_size)
         o->max_rom_size = RG_ROM_MAX_SIZE;
     if (!o->max_nested_zip_size)
@@ -201,7 +227,7 @@ int rg_import(const rg_datapaths *dp, const char *const *paths, size_t n_paths, 
 {
     if (!dp || (!paths && n_paths) || !report)
         return rg__error(RG_EINVAL, "rg_import: NULL argument");
-    if (opts && opts->version != RG_IMPORT_OPTIONS_VERSION)
+    if (opts && opts->version != RG_IMPORT_OPTIONS_VERSION && opts->version != 1)
         return rg__error(RG_EINVAL, "rg_import: options version %u, expected %u", opts->version,
                          RG_IMPORT_OPTIONS_VERSION);
     memset(report, 0, sizeof *report);
@@ -210,6 +236,19 @@ int rg_import(const rg_datapaths *dp, const char *const *paths, size_t n_paths, 
     rg_strlist files = {0};
     int rc = rg__known_build(&im);
     report->known = im.known.count;
+    if (rc == RG_OK && im.opts.force_game) {
+        if (!(im.force = rg__known_by_game(&im.known, im.opts.force_game))) {
+            char *shown = rg__printable(im.opts.force_game, 100);
+            char *roots = rg__roots_message(dp);
+            rc = rg__error(RG_ENOTFOUND, "--force: unknown game %s (searched %s)", shown ? shown : "?",
+                           roots ? roots : "the data roots");
+            free(shown);
+            free(roots);
+        }
+        struct stat st;
+        im.single_file = n_paths == 1 && paths[0] && stat(paths[0], &st) == 0 && S_ISREG(st.st_mode) &&
+                         !rg__ends_with_ci(paths[0], ".zip");
+    }
     if (rc == RG_OK)
         rc = collect(&im, paths, n_paths, &files);
     report->files = files.count;

@@ -11,6 +11,7 @@ typedef struct rg__known {
     char *game_dir;  /* "<integration folder>/<game>": the only folder a ROM is ever written to */
     const char *ext; /* the first extension of the game's system (static) */
     size_t order;    /* precedence: the highest wins for a hash listed several times */
+    char key[64];    /* the game's name as a file name key (rg__rom_name_key) */
 } rg__known;
 
 typedef struct rg__known_table {
@@ -28,7 +29,18 @@ typedef struct rg__import {
     char write_msg[512];     /* and its message */
     uint64_t budget;         /* bytes left to inflate from the current archive on disk */
     int stopped;             /* the current archive on disk ran out of budget */
+    int single_file;         /* the import is one file given directly (force_game takes it whatever its name) */
+    const rg__known *force;  /* force_game's entry */
 } rg__import;
+
+/* The key of a name for matching ROM files to games: letters and digits, lower case. A game name loses its
+ * "-v<digits>" and "-<System>" suffixes; a file name (is_file) its folder, extension and anything from the first
+ * '(' or '['. */
+void rg__rom_name_key(const char *name, int is_file, char *out, size_t cap);
+/* A game whose key equals the candidate file name's key and whose system has the file's extension, or NULL. */
+const rg__known *rg__known_by_file_name(const rg__known_table *t, const char *file_name);
+/* An entry of a game by its name (either form), or NULL. */
+const rg__known *rg__known_by_game(const rg__known_table *t, const char *game);
 
 /* Builds the table from every game of every integration folder (ALL and the custom paths). */
 int rg__known_build(rg__import *im);

@@ -29,6 +29,7 @@ static int known_add(rg__known_table *t, const char *sha, const char *game, cons
     k->game_dir = rg__strdup(game_dir, &rc);
     k->ext = ext;
     k->order = order;
+    rg__rom_name_key(game, 0, k->key, sizeof k->key);
     if (rc != RG_OK) {
         free(k->game);
         free(k->game_dir);
@@ -96,7 +97,10 @@ static int add_game(rg__import *im, const char *game, const char *game_dir, size
         const rg_system_info *sys = NULL;
         rg_strlist *shas = NULL;
         if (rg_data_game_system(game, &sys) != RG_OK || sys->n_extensions == 0) {
-            rg__import_warn(im, "ignoring %s: no known system for its -<System> suffix", game_dir);
+            size_t r = rg__root_of(im->dp, game_dir); /* an installed package's games of other systems: quietly */
+            if (r == im->dp->n_roots || (im->dp->roots[r].origin != RG_DATA_ORIGIN_STABLE_RETRO &&
+                                         im->dp->roots[r].origin != RG_DATA_ORIGIN_OWN))
+                rg__import_warn(im, "ignoring %s: no known system for its -<System> suffix", game_dir);
         } else if ((rc = rg_romsha_load(sha_path, &shas)) != RG_OK) {
             if (rc != RG_ENOMEM) {
                 rg__import_warn(im, "ignoring %s: %s", sha_path, rg_error_last());
@@ -147,4 +151,74 @@ int rg__known_build(rg__import *im)
     if (rc == RG_OK)
         known_finish(&im->known);
     return rc;
+}
+
+void rg__rom_name_key(const char *name, int is_file, char *out, size_t cap)
+{
+    const char *start = name, *end = name + strlen(name);
+    if (is_file) {
+        for (const char *p = name; *p; p++)
+            if (*p == '/' || *p == ':')
+                start = p + 1;
+        const char *dot = strrchr(start, '.');
+        if (dot && dot > start)
+            end = dot;
+        for (const char *p = start; p < end; p++)
+            if (*p == '(' || *p == '[') {
+                end = p;
+                break;
+            }
+    } else {
+        for (int strip = 0; strip < 2; strip++) { /* "-v0", then "-System" */
+            const char *dash = NULL;
+            for (const char *p = start; p < end; p++)
+                if (*p == '-')
+                    dash = p;
+            if (!dash)
+                break;
+            int version = dash[1] == 'v' && dash + 2 < end;
+            for (const char *p = dash + 2; version && p < end; p++)
+                version = *p >= '0' && *p <= '9';
+            if (strip == 0 && !version)
+                continue;
+            end = dash;
+        }
+    }
+    size_t n = 0;
+    for (const char *p = start; p < end && n + 1 < cap; p++) {
+        char c = *p;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            out[n++] = c;
+    }
+    if (cap)
+        out[n] = '\0';
+}
+
+const rg__known *rg__known_by_file_name(const rg__known_table *t, const char *file_name)
+{
+    char key[64];
+    rg__rom_name_key(file_name, 1, key, sizeof key);
+    const rg_system_info *file_sys;
+    if (!key[0] || rg_system_for_path(&file_sys, file_name) != RG_OK)
+        return NULL;
+    for (size_t i = 0; i < t->count; i++) {
+        const rg_system_info *game_sys;
+        if (strcmp(t->items[i].key, key) == 0 && rg_data_game_system(t->items[i].game, &game_sys) == RG_OK &&
+            game_sys == file_sys)
+            return &t->items[i];
+    }
+    return NULL;
+}
+
+const rg__known *rg__known_by_game(const rg__known_table *t, const char *game)
+{
+    char *alias = rg__game_alias(game);
+    const rg__known *found = NULL;
+    for (size_t i = 0; i < t->count && !found; i++)
+        if (strcmp(t->items[i].game, game) == 0 || (alias && strcmp(t->items[i].game, alias) == 0))
+            found = &t->items[i];
+    free(alias);
+    return found;
 }

@@ -3,6 +3,7 @@
 #include "data_fixture.h"
 
 #include "retrogym/core.h"
+#include "retrogym/emu.h"
 
 static fixture fx;
 /* Four roots under fx.tmp: env (given by the caller), user, own, sr (a stable-retro package: sr/data, sr/cores). */
@@ -392,6 +393,33 @@ static void install_hints(void **state)
     assert_int_equal(rg_core_install_hint(NULL, 1, buf, sizeof buf), RG_EINVAL);
 }
 
+/* A system with no core on this machine: the error names it and the one command that installs one. */
+static void missing_core_message(void **state)
+{
+    (void)state;
+    char md[512], home[700];
+    test_source_path("tests/roms/bin/test.md", md, sizeof md);
+    snprintf(home, sizeof home, "%s/emptyhome", fx.tmp);
+    char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    setenv("HOME", home, 1);
+    setenv("RETROGYM_CORE_PATH", "", 1);
+    unsetenv(RG_STABLE_RETRO_ENV);
+    char path[4096];
+    if (rg_core_resolve("genesis_plus_gx", path, sizeof path) != RG_OK &&
+        rg_core_resolve("picodrive", path, sizeof path) != RG_OK && rg_core_resolve("genesis", path, sizeof path) != RG_OK) {
+        rg_emu *emu = NULL;
+        assert_int_equal(rg_emu_open(&emu, md, NULL), RG_ENOTFOUND);
+        assert_null(emu);
+        assert_non_null(strstr(rg_error_last(), "no core for Genesis on this machine"));
+        assert_non_null(strstr(rg_error_last(), "pip install \"retrogym[cores]\" (stable-retro's genesis_plus_gx core)"));
+    } else {
+        print_message("a Genesis core is installed system-wide: the message is not checked\n");
+    }
+    if (old_home)
+        setenv("HOME", old_home, 1);
+    free(old_home);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +431,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(library, setup, teardown),
         cmocka_unit_test_setup_teardown(core_origins, setup, teardown),
         cmocka_unit_test_setup_teardown(install_hints, setup, teardown),
+        cmocka_unit_test_setup_teardown(missing_core_message, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

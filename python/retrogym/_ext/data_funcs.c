@@ -5,23 +5,58 @@
 
 #include <stdlib.h>
 
+/* A handle over a sequence of (path, origin) pairs, origin an int of rg_data_origin (retrogym/data.py's roots). */
+static int build_roots(PyObject *roots, rg_datapaths **out)
+{
+    PyObject *seq = PySequence_Fast(roots, "data roots must be a str, None or a sequence of (path, origin)");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    const char **paths = PyMem_Calloc((size_t)n + 1, sizeof *paths);
+    rg_data_origin *origins = PyMem_Calloc((size_t)n + 1, sizeof *origins);
+    int ret = -1;
+    if (!paths || !origins) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        const char *p;
+        int origin;
+        if (!PyArg_ParseTuple(item, "si", &p, &origin))
+            goto done;
+        paths[i] = p;
+        origins[i] = (rg_data_origin)origin;
+    }
+    int rc = rg_datapaths_create_roots(out, paths, origins, (size_t)n);
+    if (rc != RG_OK)
+        rgpy_raise(rc);
+    else
+        ret = 0;
+done:
+    PyMem_Free(paths);
+    PyMem_Free(origins);
+    Py_DECREF(seq);
+    return ret;
+}
+
 int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_datapaths **out)
 {
     *out = NULL;
     const char *r = NULL;
-    if (root && root != Py_None) {
-        if (!PyUnicode_Check(root)) {
-            PyErr_SetString(PyExc_TypeError, "data root must be a str or None");
+    rg_datapaths *dp;
+    int rc;
+    if (root && root != Py_None && !PyUnicode_Check(root)) {
+        if (build_roots(root, &dp))
+            return -1;
+    } else {
+        if (root && root != Py_None && !(r = PyUnicode_AsUTF8(root)))
+            return -1;
+        rc = rg_datapaths_create(&dp, r);
+        if (rc != RG_OK) {
+            rgpy_raise(rc);
             return -1;
         }
-        if (!(r = PyUnicode_AsUTF8(root)))
-            return -1;
-    }
-    rg_datapaths *dp;
-    int rc = rg_datapaths_create(&dp, r);
-    if (rc != RG_OK) {
-        rgpy_raise(rc);
-        return -1;
     }
     if (custom && custom != Py_None) {
         PyObject *seq = PySequence_Fast(custom, "custom paths must be a sequence of str");
@@ -387,6 +422,7 @@ static PyObject *data_core_path(PyObject *mod, PyObject *args)
 typedef struct import_ctx {
     PyObject *warnings;
     PyObject *imported;
+    PyObject *near;
     int failed;
 } import_ctx;
 
@@ -415,22 +451,33 @@ static void on_imported(const char *game, const char *path, void *user)
     PyGILState_Release(g);
 }
 
-/* import_roms(root, custom, paths) -> {"imported": [(game, path)], "warnings": [...], counts...}. */
+static void on_near(const char *game, const char *candidate, const char *sha1, void *user)
+{
+    import_ctx *ctx = user;
+    PyGILState_STATE g = PyGILState_Ensure();
+    import_append(ctx->near, Py_BuildValue("(sNs)", game, PyUnicode_DecodeFSDefault(candidate), sha1), ctx);
+    PyErr_Clear();
+    PyGILState_Release(g);
+}
+
+/* import_roms(root, custom, paths[, force]) -> {"imported": [(game, path)], "warnings": [...], "near": [(game,
+ * candidate, sha1)], counts...}. */
 static PyObject *data_import_roms(PyObject *mod, PyObject *args)
 {
     (void)mod;
     PyObject *root, *custom, *paths;
+    const char *force = NULL;
     rg_datapaths *dp;
-    if (!PyArg_ParseTuple(args, "OOO", &root, &custom, &paths))
+    if (!PyArg_ParseTuple(args, "OOO|z", &root, &custom, &paths, &force))
         return NULL;
     PyObject *seq = PySequence_Fast(paths, "paths must be a sequence of str");
     if (!seq)
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     const char **cpaths = PyMem_Calloc((size_t)n + 1, sizeof *cpaths);
-    import_ctx ctx = {PyList_New(0), PyList_New(0), 0};
+    import_ctx ctx = {PyList_New(0), PyList_New(0), PyList_New(0), 0};
     PyObject *out = NULL;
-    if (!cpaths || !ctx.warnings || !ctx.imported)
+    if (!cpaths || !ctx.warnings || !ctx.imported || !ctx.near)
         goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
@@ -445,6 +492,8 @@ static PyObject *data_import_roms(PyObject *mod, PyObject *args)
     rg_import_options o = RG_IMPORT_OPTIONS_INIT;
     o.warning = on_import_warning;
     o.imported = on_imported;
+    o.near = on_near;
+    o.force_game = force;
     o.user = &ctx;
     rg_import_report rep = {0};
     int rc;
@@ -463,16 +512,133 @@ static PyObject *data_import_roms(PyObject *mod, PyObject *args)
         rgpy_raise_msg(rc, msg);
         goto done;
     }
-    out = Py_BuildValue("{s:O,s:O,s:n,s:n,s:n,s:n,s:n}", "imported", ctx.imported, "warnings", ctx.warnings,
-                        "known", (Py_ssize_t)rep.known, "files", (Py_ssize_t)rep.files, "scanned",
-                        (Py_ssize_t)rep.scanned, "skipped", (Py_ssize_t)rep.skipped, "games",
-                        (Py_ssize_t)rep.imported);
+    out = Py_BuildValue("{s:O,s:O,s:O,s:n,s:n,s:n,s:n,s:n,s:n}", "imported", ctx.imported, "warnings",
+                        ctx.warnings, "near", ctx.near, "known", (Py_ssize_t)rep.known, "files",
+                        (Py_ssize_t)rep.files, "scanned", (Py_ssize_t)rep.scanned, "skipped",
+                        (Py_ssize_t)rep.skipped, "games", (Py_ssize_t)rep.imported, "forced",
+                        (Py_ssize_t)rep.forced);
 done:
     Py_XDECREF(ctx.warnings);
     Py_XDECREF(ctx.imported);
+    Py_XDECREF(ctx.near);
     PyMem_Free(cpaths);
     Py_DECREF(seq);
     return out;
+}
+
+/* data_roots(root) -> [(path, origin name)] of the handle built from root (None, str or pairs). */
+static PyObject *data_roots(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "O", &root) || rgpy_datapaths_build(root, NULL, &dp))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    for (size_t i = 0; out && i < rg_datapaths_root_count(dp); i++) {
+        PyObject *t = Py_BuildValue("(Ns)", PyUnicode_DecodeFSDefault(rg_datapaths_root_at(dp, i)),
+                                    rg_data_origin_name(rg_datapaths_root_origin(dp, i)));
+        if (!t || PyList_Append(out, t))
+            Py_CLEAR(out);
+        Py_XDECREF(t);
+    }
+    rg_datapaths_free(dp);
+    return out;
+}
+
+static PyObject *data_user_root(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    char buf[4096];
+    int rc = rg_data_user_root(buf, sizeof buf);
+    return rc == RG_OK ? PyUnicode_DecodeFSDefault(buf) : rgpy_raise(rc);
+}
+
+/* game_folder(root, custom, game, flags) -> the folder's name ("Airstriker-Genesis" -> "Airstriker-Genesis-v0"). */
+static PyObject *data_game_folder(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root, *custom;
+    const char *game;
+    long flags;
+    unsigned f;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "OOsl", &root, &custom, &game, &flags) || check_flags(flags, &f) ||
+        rgpy_datapaths_build(root, custom, &dp))
+        return NULL;
+    char *name = NULL;
+    int rc = rg_data_game_folder(dp, game, f, &name);
+    rg_datapaths_free(dp);
+    return path_result(rc, name, 0);
+}
+
+static PyObject *str_or_none(const char *s)
+{
+    if (!s)
+        Py_RETURN_NONE;
+    return PyUnicode_DecodeFSDefault(s);
+}
+
+/* library(root, custom, flags) -> [{"game", "system", "integration", "root", "origin", "rom", "state", "core",
+ * "core_path", "core_origin", "hint"}]. */
+static PyObject *data_library(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    PyObject *root, *custom;
+    long flags;
+    unsigned f;
+    rg_datapaths *dp;
+    if (!PyArg_ParseTuple(args, "OOl", &root, &custom, &flags) || check_flags(flags, &f) ||
+        rgpy_datapaths_build(root, custom, &dp))
+        return NULL;
+    rg_library *lib;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = rg_data_library(dp, f, &lib);
+    Py_END_ALLOW_THREADS
+    rg_datapaths_free(dp);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    PyObject *out = PyList_New(0);
+    for (size_t i = 0; out && i < rg_library_count(lib); i++) {
+        const rg_library_game *g = rg_library_at(lib, i);
+        PyObject *d = Py_BuildValue("{s:s,s:s,s:N,s:N,s:s,s:N,s:N,s:N,s:N,s:N,s:N}", "game", g->game, "system",
+                                    g->system, "integration", str_or_none(g->integration), "root",
+                                    str_or_none(g->root), "origin", rg_data_origin_name(g->origin), "rom",
+                                    str_or_none(g->rom), "state", str_or_none(g->state), "core",
+                                    str_or_none(g->core), "core_path", str_or_none(g->core_path), "core_origin",
+                                    str_or_none(g->core_origin), "hint", str_or_none(g->hint));
+        if (!d || PyList_Append(out, d))
+            Py_CLEAR(out);
+        Py_XDECREF(d);
+    }
+    rg_library_free(lib);
+    return out;
+}
+
+static PyObject *data_core_origin(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *path;
+    if (!PyArg_ParseTuple(args, "s", &path))
+        return NULL;
+    return PyUnicode_FromString(rg_core_origin(path));
+}
+
+static PyObject *data_core_install_hint(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *system;
+    if (!PyArg_ParseTuple(args, "s", &system))
+        return NULL;
+    const rg_system_info *s;
+    int rc = rg_system_find(&s, system);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    char buf[256];
+    rc = rg_core_install_hint(s->cores, s->n_cores, buf, sizeof buf);
+    return rc == RG_OK ? PyUnicode_FromString(buf) : rgpy_raise(rc);
 }
 
 PyMethodDef rgpy_data_methods[] = {
@@ -490,5 +656,12 @@ PyMethodDef rgpy_data_methods[] = {
     {"game_system", data_game_system, METH_VARARGS, "game_system(game) -> system of a game from its suffix"},
     {"cores", data_cores, METH_NOARGS, "cores() -> the libretro cores found"},
     {"core_path", data_core_path, METH_VARARGS, "core_path(name) -> shared object of a core"},
-    {"import_roms", data_import_roms, METH_VARARGS, "import_roms(root, custom, paths) -> report dict"},
+    {"import_roms", data_import_roms, METH_VARARGS, "import_roms(root, custom, paths[, force]) -> report dict"},
+    {"data_roots", data_roots, METH_VARARGS, "data_roots(root) -> [(path, origin name)] a handle would use"},
+    {"user_root", data_user_root, METH_NOARGS, "user_root() -> the user's writable data root"},
+    {"game_folder", data_game_folder, METH_VARARGS, "game_folder(root, custom, game, flags) -> folder name"},
+    {"library", data_library, METH_VARARGS, "library(root, custom, flags) -> [dict] of every integration"},
+    {"core_origin", data_core_origin, METH_VARARGS, "core_origin(path) -> where a core file comes from"},
+    {"core_install_hint", data_core_install_hint, METH_VARARGS,
+     "core_install_hint(system) -> the command that installs a core for it"},
     {NULL, NULL, 0, NULL}};
