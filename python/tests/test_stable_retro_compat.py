@@ -473,3 +473,22 @@ def test_tools_command_line(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 1, out.stderr
     assert "error: Stub-Nes: missing scenario.json" in out.stdout and out.stdout.rstrip().endswith("warnings")
+
+
+@needs_sr
+def test_stable_retro_integration_suite_expectations(sr_paths, alias):
+    """stable-retro's test_integration.py and test_roms.py over its own data, through the alias: every check passes
+    except the two default_player_state typos (which its checks do not look at)."""
+    import retro
+    import retro.testing.tools as sr_tools
+
+    ALL = retro.data.Integrations.ALL
+    warnings, errors = sr_tools.verify_json(ALL)
+    assert sorted(game for file, _ in errors for game in [file.split(os.sep)[1]]) == \
+        ["NHL94-Genesis-v0", "NHL941on1-Genesis-v0"]
+    assert all("default player state" in message for _, message in errors)
+    assert sr_tools.scan_missing() == []
+    assert sr_tools.verify_hash_collisions() == ([], [])
+    assert retro.data.verify_hash("Airstriker-Genesis-v0", STABLE) == []
+    assert sr_tools.verify_rom("Airstriker-Genesis-v0", STABLE) == ([], [])
+    assert len(retro.data.list_games(ALL)) > 1000
