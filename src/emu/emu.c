@@ -74,8 +74,9 @@ static int pick_core(char *path, size_t cap, const rg__native_core **native, con
         size_t used = strlen(tried);
         snprintf(tried + used, sizeof tried - used, "%s%s", used ? ", " : "", sys->cores[i]);
     }
-    return rg__error(RG_ENOTFOUND, "no core for %s is installed (tried %s); install one, e.g. apt-get install "
-                     "libretro-<core>, or name one with the core option", sys->name, tried);
+    char hint[256];
+    rg_core_install_hint(sys->cores, sys->n_cores, hint, sizeof hint);
+    return rg__error(RG_ENOTFOUND, "no core for %s on this machine (tried %s): %s", sys->name, tried, hint);
 }
 
 int rg_emu_open(rg_emu **out, const char *rom_path, const rg_emu_options *opts)

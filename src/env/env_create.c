@@ -98,18 +98,11 @@ out:
     return rc;
 }
 
+/* The ROM over every data root ("no ROM for game G: import yours ..." or "unknown game G", naming the roots searched,
+ * from rg_data_rom_path). */
 static int find_rom(const rg_datapaths *dp, const char *game, unsigned flags, char **rom)
 {
-    int rc = rg_data_rom_path(dp, game, flags, rom);
-    if (rc != RG_ENOTFOUND)
-        return rc;
-    char *sha = NULL;
-    if (rg_data_file_path(dp, game, "rom.sha", flags, &sha) == RG_OK) {
-        free(sha);
-        return rg__error(RG_ENOTFOUND, "no ROM for game %s: import yours with `retrogym import PATH` or "
-                                       "`python -m retrogym.import PATH` (its SHA-1 must match the game's rom.sha)", game);
-    }
-    return rg__error(RG_ENOTFOUND, "unknown game %s (see `retrogym games`)", game);
+    return rg_data_rom_path(dp, game, flags, rom);
 }
 
 int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
@@ -122,7 +115,9 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
         if (rc == RG_OK && rg_data_file_path(dp, o->game, "rom.sha", flags, &env->game_dir) != RG_OK)
             env->game_dir = rg__strdup(o->rom, &rc);
     } else if ((rc = find_rom(dp, o->game, flags, &rom)) == RG_OK) {
-        env->game_dir = rg__strdup(rom, &rc);
+        /* The integration's folder (its rom.sha), where its states are: an imported ROM may sit in the user root. */
+        if (rg_data_file_path(dp, o->game, "rom.sha", flags, &env->game_dir) != RG_OK)
+            env->game_dir = rg__strdup(rom, &rc);
     }
     if (rc != RG_OK)
         goto out;
