@@ -387,7 +387,14 @@ class RetroEnv(gym.Env, EzPickle):
         self._check_open()
         if state is not None and not isinstance(state, (bytes, bytearray, memoryview)):
             raise TypeError(f"initial_state must be bytes of a raw core state or None, not {type(state).__name__}")
-        self._c.set_start_state_data(bytes(state) if state else None)
+        data = bytes(state) if state else None
+        try:
+            self._c.set_start_state_data(data)
+        except ValueError as e:
+            if data is not None and data[:2] == b"\x1f\x8b":
+                raise ValueError(f"{e} (these bytes are gzip-compressed, as a .state file is: assign "
+                                 "gzip.decompress(data), or use load_state(path))") from None
+            raise
         self.statename = self._c.state_name or None
 
     def load_state(self, statename, inttype=_data.Integrations.DEFAULT):

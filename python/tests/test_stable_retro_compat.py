@@ -311,6 +311,8 @@ def test_initial_state_property(env_factory):
     with pytest.raises(ValueError):
         env.initial_state = b"\x01\x02junk"
     assert env.initial_state == start  # a refused state changes nothing
+    with pytest.raises(ValueError, match="gzip"):
+        env.initial_state = gzip.compress(start)
     with pytest.raises(TypeError):
         env.initial_state = "Start"
     env.initial_state = None
