@@ -9,7 +9,10 @@ static const char games_help[] =
     "\n"
     "Lists the integrated games (folders holding a rom.sha), sorted, one per line.\n"
     "\n"
-    "options:\n" CLI_DATA_OPTIONS_HELP;
+    "options:\n"
+    "  --long, -l              also the origin of the root holding each game (given, env var, user, own,\n"
+    "                          stable-retro) and whether its ROM is imported (see also retrogym library)\n"
+    CLI_DATA_OPTIONS_HELP;
 
 static const char states_help[] =
     "usage: retrogym states GAME [options]\n"
@@ -33,10 +36,15 @@ static int run_list(list_kind kind, int argc, char **argv)
     static const char *const helps[] = {games_help, states_help, scenarios_help};
     cli_data_args a = {0};
     const char *game = NULL;
+    int long_form = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(helps[kind], cli_out);
             return 0;
+        }
+        if (kind == LIST_GAMES && (strcmp(argv[i], "--long") == 0 || strcmp(argv[i], "-l") == 0)) {
+            long_form = 1;
+            continue;
         }
         int r = cli_data_option(&a, argc, argv, &i);
         if (r < 0)
@@ -55,20 +63,25 @@ static int run_list(list_kind kind, int argc, char **argv)
         return 1;
     rg_strlist *list = NULL;
     int rc = RG_OK;
+    if (long_form) {
+        rg_library *lib;
+        rc = rg_data_library(dp, flags, &lib);
+        rg_datapaths_free(dp);
+        if (rc != RG_OK)
+            return cli_fail("%s", rg_error_last());
+        for (size_t i = 0; i < rg_library_count(lib); i++) {
+            const rg_library_game *g = rg_library_at(lib, i);
+            fprintf(cli_out, "%-44s %-13s %s\n", g->game, rg_data_origin_name(g->origin), g->rom ? "rom" : "no rom");
+        }
+        rg_library_free(lib);
+        return 0;
+    }
     if (kind == LIST_GAMES) {
         rc = rg_data_list_games(dp, flags, &list);
     } else {
         char *dir = NULL;
-        rc = rg_data_file_path(dp, game, "", flags, &dir);
+        rc = rg_data_game_folder(dp, game, flags, &dir); /* "unknown game G (searched ...)", as make says */
         free(dir);
-        if (rc == RG_ENOTFOUND) {
-            char buf[64];
-            rc = cli_fail("game %s not found in the %s integrations of %s", game,
-                          rg_integrations_name(flags ? flags : rg_datapaths_default(dp), buf, sizeof buf),
-                          rg_datapaths_root(dp));
-            rg_datapaths_free(dp);
-            return rc;
-        }
         if (rc == RG_OK)
             rc = kind == LIST_STATES ? rg_data_list_states(dp, game, flags, &list)
                                      : rg_data_list_scenarios(dp, game, flags, &list);

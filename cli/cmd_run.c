@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static const char help[] =
@@ -210,6 +212,13 @@ int cmd_run(int argc, char **argv)
         if (cli_parse_buttons(button_text[i], sys, &a.specs[a.n_specs++]) != 0)
             return 1;
     cli_sort_buttons(a.specs, a.n_specs);
+    /* ".bin" means an Atari 2600 ROM only at 2-32 KiB; other systems' dumps use the extension too. */
+    struct stat st;
+    size_t n = strlen(a.rom);
+    if (!a.opts.system && n > 4 && strcasecmp(a.rom + n - 4, ".bin") == 0 && stat(a.rom, &st) == 0 &&
+        (st.st_size < 2048 || st.st_size > 32768))
+        return cli_fail("%s: a .bin file is taken as an Atari 2600 ROM only at 2-32 KiB (this one is %lld bytes); "
+                        "name its system with --system", a.rom, (long long)st.st_size);
     rg_emu *emu;
     if (rg_emu_open(&emu, a.rom, &a.opts) != RG_OK)
         return cli_fail("%s", rg_error_last());

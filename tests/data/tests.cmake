@@ -12,3 +12,10 @@ add_test(NAME data_cli COMMAND "${CMAKE_SOURCE_DIR}/tests/data/test_data_cli.sh"
 set_tests_properties(data_cli PROPERTIES TIMEOUT 300
                      ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/data_cli;${RG_SANITIZER_ENV}")
 file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/test-tmp/data_cli")
+
+# The game library out of the box: discovery of stable-retro, origins, `library`, imports into the user root.
+add_test(NAME cli_library COMMAND "${CMAKE_SOURCE_DIR}/tests/cli/test_cli_library.sh" "$<TARGET_FILE:retrogym_cli>"
+         "${CMAKE_SOURCE_DIR}")
+set_tests_properties(cli_library PROPERTIES TIMEOUT 300
+                     ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/cli_library;${RG_SANITIZER_ENV}")
+file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/test-tmp/cli_library")
