@@ -87,7 +87,8 @@ python: deps venv
 test-python: python
 	$(VENV)/bin/python -m pytest -q python/tests
 
-test: venv test-c test-asan test-python
+# python first: the differential test against stable-retro (CTest compat_stable_retro) runs the installed package.
+test: venv python test-c test-asan test-python
 
 # The main job on our own bundled game StarCatcher-Nes: Brute (Machado et al. 2018; python/retrogym/examples/brute.py)
 # searches it for DEMO_ITERATIONS episodes of at most DEMO_STEPS steps (DISCRETE actions, frame skip 4), with a

@@ -130,6 +130,21 @@ uint64_t rg_emu_frame_count(const rg_emu *emu);
 int rg_emu_frame(const rg_emu *emu, rg_frame *out);
 
 /**
+ * The screen's size as stable-retro observes it, fixed for the instance's life: the geometry the core reported when
+ * the game loaded, corrected as stable-retro corrects it (Genesis Plus GX by the ROM's extension, Stella's width,
+ * the PCE core's size); for a core that reports none, its first frame's size. 0x0 before that first frame.
+ */
+int rg_emu_screen_size(const rg_emu *emu, unsigned *width, unsigned *height);
+
+/**
+ * The last frame read at the screen's size with the frame's pitch, as packed RGB24 (width*height*3 bytes): a frame
+ * narrower than the screen shows the core's buffer beyond its width (stale columns of an earlier, wider mode, as in
+ * stable-retro); beyond the pitch or below the frame's last row is black.
+ * @return RG_OK, RG_EMISUSE before the first frame, RG_ERANGE if cap is too small
+ */
+int rg_emu_screen_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap);
+
+/**
  * Converts the last frame to packed RGB24 (width*height*3 bytes, rows top to bottom).
  * RGB565 and 0RGB1555 expand with plain shifts, no bit replication (as stable-retro does).
  * @return RG_OK, RG_EMISUSE before the first frame, RG_ERANGE if cap < width*height*3

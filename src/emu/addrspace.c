@@ -38,6 +38,21 @@ static int put_block(rg__addrspace *as, uint64_t base, size_t size, uint8_t *dat
     return RG_OK;
 }
 
+/* Largest total of zero bytes given to descriptors without memory; beyond it they are left out. */
+#define MAX_SPARE ((size_t)16 << 20)
+
+/* A descriptor's length: its select's span when it has one, clamped to len when that is smaller (compat spec §2.6). */
+static uint64_t descriptor_length(const rg__mem_desc *d)
+{
+    uint64_t len = d->len;
+    if (d->select != 0) {
+        len = ((~d->select & ~d->start) + 1) & d->select;
+        if (d->len != 0 && d->len < len)
+            len = d->len;
+    }
+    return len;
+}
+
 int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_system_info *sys)
 {
     as->n = 0;
@@ -45,21 +60,42 @@ int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_syste
     as->word = 1;
     if (sys->overlay_width > 1 && resolve_endian(sys->overlay_backing) != resolve_endian(sys->overlay_real))
         as->word = sys->overlay_width;
-    for (size_t i = 0; i < io->n_mem; i++) {
-        const rg__mem_desc *d = &io->mem[i];
-        if ((d->flags & RG__MEMDESC_CONST) || !d->ptr)
-            continue;
-        uint64_t len = d->len;
-        if (d->select != 0) {
-            len = ((~d->select & ~d->start) + 1) & d->select;
-            if (d->len != 0 && d->len < len)
-                len = d->len;
+    /* Two passes: the first sizes the zero bytes that descriptors without memory need, the second adds blocks. */
+    size_t spare = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t used = 0;
+        for (size_t i = 0; i < io->n_mem; i++) {
+            const rg__mem_desc *d = &io->mem[i];
+            if (d->flags & RG__MEMDESC_CONST)
+                continue;
+            uint64_t len = descriptor_length(d);
+            if (len == 0 || (!d->ptr && len > MAX_SPARE - used))
+                continue;
+            if (!d->ptr) {
+                if (pass == 1) {
+                    int rc = put_block(as, d->start, (size_t)len, as->spare + used);
+                    if (rc != RG_OK)
+                        return rc;
+                }
+                used += (size_t)len;
+            } else if (pass == 1) {
+                int rc = put_block(as, d->start, (size_t)len, d->ptr);
+                if (rc != RG_OK)
+                    return rc;
+            }
         }
-        if (len == 0)
-            continue;
-        int rc = put_block(as, d->start, (size_t)len, d->ptr);
-        if (rc != RG_OK)
-            return rc;
+        if (pass == 0) {
+            spare = used;
+            if (spare > as->spare_cap) {
+                uint8_t *p = realloc(as->spare, spare);
+                if (!p)
+                    return rg__error(RG_ENOMEM, "out of memory");
+                as->spare = p;
+                as->spare_cap = spare;
+            }
+            if (spare)
+                memset(as->spare, 0, spare);
+        }
     }
     if (as->n == 0 && io->system_ram && io->system_ram_size > 0) {
         int rc = put_block(as, sys->ram_base, io->system_ram_size, io->system_ram);
@@ -173,5 +209,6 @@ int rg__addrspace_write(const rg__addrspace *as, uint64_t addr, const void *src,
 void rg__addrspace_free(rg__addrspace *as)
 {
     free(as->blocks);
+    free(as->spare);
     memset(as, 0, sizeof *as);
 }

@@ -10,9 +10,13 @@ typedef struct rg__addrspace {
     size_t n, cap;
     size_t total;         /* sum of block sizes */
     unsigned word;        /* overlay word width when bytes are swapped inside words, else 1 */
+    uint8_t *spare;       /* zero bytes of our own behind descriptors without memory (below) */
+    size_t spare_cap;
 } rg__addrspace;
 
-/* Rebuilds the blocks from the core's memory map (non-const descriptors) or its SYSTEM_RAM at the system's base. */
+/* Rebuilds the blocks from the core's memory map (non-const descriptors) or its SYSTEM_RAM at the system's base. A
+ * non-const descriptor without a pointer (gambatte's cartridge RAM on a cartridge without any) becomes a block of
+ * zero bytes of our own, writable, as stable-retro gives it. */
 int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_system_info *sys);
 /* Rebuilds the blocks from caller descriptors (the bytes stay the caller's); word > 1 swaps bytes in each word. */
 int rg__addrspace_from_blocks(rg__addrspace *as, const rg_mem_block *blocks, size_t n, unsigned word);

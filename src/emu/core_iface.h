@@ -38,6 +38,8 @@ typedef struct rg__core_io {
     size_t audio_cap;      /* in frames */
     double fps;
     double sample_rate;
+    unsigned base_width;   /* the geometry the core reported once its game loaded (libretro av-info base size); */
+    unsigned base_height;  /* 0 when it reported none (our own cores) */
     rg__mem_desc *mem;     /* memory map; NULL/0 when the core sends none */
     size_t n_mem;
     uint8_t *system_ram;   /* fallback when there is no map */

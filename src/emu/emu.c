@@ -6,6 +6,7 @@
 #include "addrspace.h"
 #include "core_iface.h"
 #include "native.h"
+#include "screen.h"
 #include "state_file.h"
 #include "video_convert.h"
 
@@ -24,6 +25,7 @@ struct rg_emu {
     rg__addrspace space;
     unsigned space_generation;
     uint64_t frames;
+    rg__screen screen;     /* the observed screen's size, fixed for the instance's life (screen.h) */
     uint8_t *backup;       /* the state before a load, to roll back when the core refuses half-way */
     size_t backup_cap;
 };
@@ -136,6 +138,7 @@ int rg_emu_open(rg_emu **out, const char *rom_path, const rg_emu_options *opts)
         rg_emu_free(emu);
         return rc;
     }
+    rg__screen_decide(&emu->screen, &emu->io, emu->ops->library_name(emu->core), rom_path);
     *out = emu;
     return RG_OK;
 }
@@ -160,6 +163,7 @@ int rg_emu_run(rg_emu *emu)
     if (rc != RG_OK)
         return rc;
     emu->frames++;
+    rg__screen_settle(&emu->screen, &emu->io.video);
     if (emu->io.mem_generation != emu->space_generation)
         return sync_space(emu);
     return RG_OK;
@@ -233,6 +237,30 @@ int rg_emu_frame_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
         return rg__error(RG_ERANGE, "a %ux%u RGB24 frame needs %zu bytes, the buffer has %zu", f->width, f->height,
                          need, cap);
     rg__convert_rgb24(f, dst);
+    return RG_OK;
+}
+
+int rg_emu_screen_size(const rg_emu *emu, unsigned *width, unsigned *height)
+{
+    if (!emu || !width || !height)
+        return rg__error(RG_EINVAL, "rg_emu_screen_size: NULL argument");
+    *width = emu->screen.width;
+    *height = emu->screen.height;
+    return RG_OK;
+}
+
+int rg_emu_screen_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
+{
+    if (!emu || !dst)
+        return rg__error(RG_EINVAL, "rg_emu_screen_rgb24: NULL argument");
+    const rg_frame *f = &emu->io.video;
+    if (!f->data || !emu->screen.width)
+        return rg__error(RG_EMISUSE, "no frame yet: run the emulator first");
+    size_t need = (size_t)emu->screen.width * emu->screen.height * 3;
+    if (cap < need)
+        return rg__error(RG_ERANGE, "a %ux%u RGB24 screen needs %zu bytes, the buffer has %zu", emu->screen.width,
+                         emu->screen.height, need, cap);
+    rg__screen_rgb24(&emu->screen, f, dst);
     return RG_OK;
 }
 
@@ -343,9 +371,10 @@ int rg_emu_state_load(rg_emu *emu, const void *src, size_t len)
         snprintf(why, sizeof why, "%s", rg_error_last());
         if (emu->ops->state_load(emu->core, emu->backup, size) != RG_OK)
             return rg__error(RG_ECORE, "%s; restoring the previous state failed too", why);
+        (void)sync_space(emu);
         return rg__error(rc, "%s", why);
     }
-    return RG_OK;
+    return sync_space(emu); /* a core reloaded before the load (Stella) has new memory */
 }
 
 int rg_emu_state_save_file(rg_emu *emu, const char *path)

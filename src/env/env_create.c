@@ -134,9 +134,19 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
     if ((rc = rg_emu_open(&env->emu, rom, &eo)) != RG_OK)
         goto out;
     env->sys = rg_emu_system(env->emu);
+    /* Stella does not clear all of itself when it loads a state, so a start state loaded into a core that has run
+     * goes on otherwise than in a fresh one; stable-retro reloads Stella before loading a state (compat spec §2.7)
+     * and so does a reset here, for stable-retro's episodes from an integration's start state. Restores
+     * (rg_env_restore, rg_emu_state_load) load into the running core, which replays exactly (docs/determinism.md). */
+    env->reload_for_start = strcmp(rg_emu_core_library(env->emu), "Stella") == 0;
     /* Gym Retro runs two frames while it builds the environment; the screen size is taken after them. */
     if ((rc = rg_emu_run(env->emu)) != RG_OK || (rc = rg_emu_run(env->emu)) != RG_OK)
         goto out;
+    /* Whether those frames drew anything; a core reloaded before a state load (Stella) has no frame after it. */
+    rg_frame f;
+    if ((rc = rg_emu_frame(env->emu, &f)) != RG_OK)
+        goto out;
+    int pictured = f.data != NULL;
     if ((rc = rg_gamedata_create(&env->gd)) != RG_OK || (rc = rg_scenario_create(&env->sc)) != RG_OK ||
         (rc = rg_gamedata_bind_emu(env->gd, env->emu)) != RG_OK)
         goto out;
@@ -168,22 +178,24 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
                            rg_emu_core_name(env->emu));
         goto out;
     }
-    rg_frame f;
-    if ((rc = rg_emu_frame(env->emu, &f)) != RG_OK)
+    /* The screen's size as stable-retro fixes it (rg_emu_screen_size), known once the start state is loaded; the
+     * observation keeps it for the environment's life whatever mode the game switches to. */
+    unsigned sw = 0, sh = 0;
+    if ((rc = rg_emu_screen_size(env->emu, &sw, &sh)) != RG_OK)
         goto out;
-    if (!f.data || f.width == 0 || f.height == 0) {
+    if (!pictured || sw == 0 || sh == 0) {
         rc = rg__error(RG_ECORE, "core %s sent no usable picture in the frames run at start (none, empty or "
                                  "malformed)", rg_emu_core_name(env->emu));
         goto out;
     }
     rg_scenario_crop(env->sc, 0, env->crop);
-    rg__env_obs_geometry(env->crop, f.width, f.height, &env->obs_w, &env->obs_h);
+    rg__env_obs_geometry(env->crop, sw, sh, &env->obs_w, &env->obs_h);
     if (env->obs_w == 0 || env->obs_h == 0) {
-        rc = rg__error(RG_EINVAL, "the scenario's crop leaves nothing of the %ux%u screen", f.width, f.height);
+        rc = rg__error(RG_EINVAL, "the scenario's crop leaves nothing of the %ux%u screen", sw, sh);
         goto out;
     }
     env->obs_size = (size_t)env->obs_w * env->obs_h * 3;
-    env->frame_cap = (size_t)f.width * f.height * 3;
+    env->frame_cap = (size_t)sw * sh * 3;
     if (!(env->frame = malloc(env->frame_cap)) || (env->max_pool && !(env->pool = malloc(env->obs_size))))
         rc = rg__error(RG_ENOMEM, "out of memory");
 out:

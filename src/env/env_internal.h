@@ -18,6 +18,7 @@ struct rg_env {
     rg_actionset *as;
     uint8_t *start_state;    /* serialized start state, NULL: power-on reset */
     size_t start_len;
+    int reload_for_start;    /* a reset powers the core on before loading the start state (Stella, below) */
     /* settings */
     rg_action_mode actions;
     rg_obs_mode obs;
@@ -27,10 +28,10 @@ struct rg_env {
     int max_pool;
     uint64_t max_steps;
     /* observation */
-    unsigned obs_h, obs_w;   /* fixed at creation */
+    unsigned obs_h, obs_w;   /* fixed at creation: the emulator's screen size (rg_emu_screen_size), cropped */
     size_t obs_size;
     unsigned crop[4];        /* scenario crop of player 1: x, y, w, h (0 = to the edge) */
-    uint8_t *frame;          /* a whole frame in RGB24, for cropping and size changes */
+    uint8_t *frame;          /* the whole screen in RGB24, for cropping */
     size_t frame_cap;
     uint8_t *pool;           /* the previous frame's observation, for max-pooling */
     uint8_t *restored_obs;   /* the image observation a restored snapshot carried (obs_size bytes) ... */

@@ -1,7 +1,6 @@
 /* Observations: the screen (cropped as the scenario says, Gym Retro's get_screen rules) or the RAM blocks. */
 #include "env_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Gym Retro's crop: w == 0 or x + w past the edge means "to the edge"; same for the height. */
@@ -30,30 +29,17 @@ int rg__env_write_obs(const rg_env *env, uint8_t *dst)
         memcpy(dst, env->restored_obs, env->obs_size);
         return RG_OK;
     }
-    rg_frame f;
-    int rc = rg_emu_frame(env->emu, &f);
+    unsigned sw, sh, x, y, w, h;
+    int rc = rg_emu_screen_size(env->emu, &sw, &sh);
     if (rc != RG_OK)
         return rc;
-    unsigned x, y, w, h;
-    crop_box(env->crop, f.width, f.height, &x, &y, &w, &h);
-    if (x == 0 && y == 0 && w == env->obs_w && h == env->obs_h && w == f.width && h == f.height)
-        return rg_emu_frame_rgb24(env->emu, dst, env->obs_size); /* the usual case: straight into the caller's */
-    size_t need = (size_t)f.width * f.height * 3;
-    if (need > env->frame_cap) { /* the core changed its geometry: rare, so growing here is fine */
-        uint8_t *p = realloc(env->frame, need);
-        if (!p)
-            return rg__error(RG_ENOMEM, "out of memory");
-        ((rg_env *)env)->frame = p;
-        ((rg_env *)env)->frame_cap = need;
-    }
-    if ((rc = rg_emu_frame_rgb24(env->emu, env->frame, env->frame_cap)) != RG_OK)
+    crop_box(env->crop, sw, sh, &x, &y, &w, &h);
+    if (x == 0 && y == 0 && w == sw && h == sh) /* the usual case: straight into the caller's */
+        return rg_emu_screen_rgb24(env->emu, dst, env->obs_size);
+    if ((rc = rg_emu_screen_rgb24(env->emu, env->frame, env->frame_cap)) != RG_OK)
         return rc;
-    /* Copy the crop into the fixed observation shape, clipped, the rest black. */
-    unsigned cw = w < env->obs_w ? w : env->obs_w, ch = h < env->obs_h ? h : env->obs_h;
-    if (cw < env->obs_w || ch < env->obs_h)
-        memset(dst, 0, env->obs_size);
-    for (unsigned r = 0; r < ch; r++)
-        memcpy(dst + (size_t)r * env->obs_w * 3, env->frame + ((size_t)(y + r) * f.width + x) * 3, (size_t)cw * 3);
+    for (unsigned r = 0; r < h; r++)
+        memcpy(dst + (size_t)r * w * 3, env->frame + ((size_t)(y + r) * sw + x) * 3, (size_t)w * 3);
     return RG_OK;
 }
 

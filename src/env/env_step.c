@@ -68,6 +68,8 @@ int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t ca
     if (seeded)
         env->rng = seed;
     env->show_restored = 0; /* frames run from here on */
+    if (env->start_state && env->reload_for_start && (rc = rg_emu_reset(env->emu)) != RG_OK)
+        return rc;
     rc = env->start_state ? rg_emu_state_load(env->emu, env->start_state, env->start_len) : rg_emu_reset(env->emu);
     if (rc != RG_OK)
         return rc;

@@ -123,6 +123,8 @@ static int load_game(rg__lr *lr)
         lr->io->fps = av.timing.fps;
     if (av.timing.sample_rate > 0)
         lr->io->sample_rate = av.timing.sample_rate;
+    lr->io->base_width = av.geometry.base_width;
+    lr->io->base_height = av.geometry.base_height;
     lr->api.set_controller_port_device(0, RETRO_DEVICE_JOYPAD);
     lr->api.set_controller_port_device(1, RETRO_DEVICE_JOYPAD);
     refresh_system_ram(lr);
@@ -334,6 +336,47 @@ static int state_save(void *core, void *dst, size_t cap)
     return RG_OK;
 }
 
+/* The length of the length-prefixed (32-bit little-endian) string at p[0..avail), 0 when there is none. */
+static size_t stella_string(const uint8_t *p, size_t avail)
+{
+    if (avail < 4)
+        return 0;
+    uint32_t n = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    if (n == 0 || n > 64 || n > avail - 4)
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (p[4 + i] < 0x20 || p[4 + i] > 0x7E)
+            return 0;
+    return 4 + n;
+}
+
+/* Stella throws a C++ exception out of retro_unserialize when it cannot parse a state, which ends the process (no C
+ * caller can catch it). So it only gets states as long as its own that start like its own: the same version string
+ * and cartridge type (the first two strings). Damage past them can still reach it. */
+static int stella_state_check(rg__lr *lr, const uint8_t *src, size_t len, size_t size)
+{
+    if (strcmp(lr->library_name, "Stella") != 0)
+        return RG_OK;
+    if (len < size)
+        return rg__error(RG_ESTATE, "the state is %zu bytes; Stella's are %zu", len, size);
+    uint8_t *own = malloc(size);
+    if (!own)
+        return rg__error(RG_ENOMEM, "out of memory loading a state");
+    ENTER(lr);
+    bool ok = lr->api.serialize(own, size);
+    LEAVE();
+    size_t head = 0, a = ok ? stella_string(own, size) : 0, b = a ? stella_string(own + a, size - a) : 0;
+    if (b)
+        head = a + b;
+    int rc = RG_OK;
+    if (!ok)
+        rc = rg__error(RG_ECORE, "core %s failed to serialize", lr->name);
+    else if (head == 0 || memcmp(own, src, head) != 0)
+        rc = rg__error(RG_ESTATE, "not a state of this Stella and cartridge type (its header differs)");
+    free(own);
+    return rc;
+}
+
 static int state_load(void *core, const void *src, size_t len)
 {
     rg__lr *lr = core;
@@ -357,6 +400,8 @@ static int state_load(void *core, const void *src, size_t len)
         lr->state_scratch = p;
         lr->state_scratch_size = room;
     }
+    if ((rc = stella_state_check(lr, src, len, size)) != RG_OK)
+        return rc;
     memcpy(lr->state_scratch, src, len);
     memset(lr->state_scratch + len, 0, room - len);
     ENTER(lr);

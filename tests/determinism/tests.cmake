@@ -8,6 +8,8 @@ rg_test(det_env determinism/test_det_env.c LIBS rg_det_support TIMEOUT 600 LABEL
 rg_test(det_pool determinism/test_det_pool.c LIBS rg_det_support TIMEOUT 600 LABELS determinism)
 rg_test(det_movie determinism/test_det_movie.c LIBS rg_det_support TIMEOUT 600 LABELS determinism)
 rg_test(det_cores determinism/test_det_cores.c LIBS rg_det_support TIMEOUT 600 LABELS determinism)
+# Stella restores replay exactly (the host reloads Stella before a state load); stable-retro's Stella, ale-py's ROMs.
+rg_test(det_stella determinism/test_det_stella.c TIMEOUT 300 LABELS determinism)
 
 # det_movie plays movies back through the CLI too.
 add_dependencies(det_movie retrogym_cli)

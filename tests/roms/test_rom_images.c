@@ -85,8 +85,17 @@ int main(void)
         fprintf(stderr, "expected 10 test ROM manifests, found %zu\n", n);
         return 1;
     }
-    struct CMUnitTest tests[16];
+    /* The Genesis width-switching ROM (md/modes) has no manifest of its own: checked as a Genesis image. */
+    test_rom modes = roms[0];
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(roms[i].system, "Genesis") == 0)
+            modes = roms[i];
+    char *slash = strrchr(modes.path, '/');
+    assert_non_null(slash);
+    snprintf(slash + 1, sizeof modes.path - (size_t)(slash + 1 - modes.path), "md/modes.md");
+    struct CMUnitTest tests[17];
     for (size_t i = 0; i < n; i++)
         tests[i] = (struct CMUnitTest){roms[i].system, check_image, NULL, NULL, &roms[i]};
+    tests[n++] = (struct CMUnitTest){"Genesis modes.md", check_image, NULL, NULL, &modes};
     return _cmocka_run_group_tests("rom_images", tests, n, NULL, NULL);
 }

@@ -12,7 +12,8 @@ static const rg_system_info *sys(const char *name)
     return s;
 }
 
-/* mGBA-like map: ROM (const) and NULL descriptors are skipped; select gives the size, clamped to len. */
+/* mGBA-like map: ROM (const) descriptors are skipped, a non-const one without memory becomes zero bytes of our own
+ * (as stable-retro gives gambatte's missing cartridge RAM); select gives the size, clamped to len. */
 static void blocks_from_memory_map(void **state)
 {
     (void)state;
@@ -29,16 +30,30 @@ static void blocks_from_memory_map(void **state)
     io.n_mem = 4;
     rg__addrspace as = {0};
     assert_int_equal(rg__addrspace_build(&as, &io, sys("GbAdvance")), RG_OK);
-    assert_int_equal(as.n, 2);
+    assert_int_equal(as.n, 3);
     assert_int_equal(as.blocks[0].base, 0x02000000);
     assert_int_equal(as.blocks[0].size, sizeof ewram);
     assert_int_equal(as.blocks[1].base, 0x03000000);
     assert_int_equal(as.blocks[1].size, sizeof iwram);
-    assert_int_equal(as.total, sizeof ewram + sizeof iwram);
+    assert_int_equal(as.blocks[2].base, 0x04000000);
+    assert_int_equal(as.blocks[2].size, 0x400);
+    assert_int_equal(as.total, sizeof ewram + sizeof iwram + 0x400);
     iwram[5] = 0xAB;
     uint8_t v = 0;
     assert_int_equal(rg__addrspace_read(&as, 0x03000005, &v, 1), RG_OK);
     assert_int_equal(v, 0xAB);
+    /* the block without memory reads zero and keeps what is written */
+    assert_int_equal(rg__addrspace_read(&as, 0x040003FF, &v, 1), RG_OK);
+    assert_int_equal(v, 0);
+    v = 0x5C;
+    assert_int_equal(rg__addrspace_write(&as, 0x04000010, &v, 1), RG_OK);
+    v = 0;
+    assert_int_equal(rg__addrspace_read(&as, 0x04000010, &v, 1), RG_OK);
+    assert_int_equal(v, 0x5C);
+    /* a rebuild gives zero bytes again */
+    assert_int_equal(rg__addrspace_build(&as, &io, sys("GbAdvance")), RG_OK);
+    assert_int_equal(rg__addrspace_read(&as, 0x04000010, &v, 1), RG_OK);
+    assert_int_equal(v, 0);
     rg__addrspace_free(&as);
 }
 

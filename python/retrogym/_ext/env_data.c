@@ -336,7 +336,8 @@ static PyObject *Env_get_ram(rgpy_Env *self, PyObject *unused)
     return (PyObject *)out;
 }
 
-/* get_screen() -> the whole last frame, uncropped, as a new (H, W, 3) uint8 array. */
+/* get_screen() -> the whole screen, uncropped, as a new (H, W, 3) uint8 array (rg_emu_screen_rgb24: the size
+ * stable-retro observes, fixed for the env's life). */
 static PyObject *Env_get_screen(rgpy_Env *self, PyObject *unused)
 {
     (void)unused;
@@ -344,16 +345,19 @@ static PyObject *Env_get_screen(rgpy_Env *self, PyObject *unused)
         return NULL;
     rg_emu *emu = rg_env_emu(self->env);
     rg_frame f;
+    unsigned w = 0, h = 0;
     int rc = rg_emu_frame(emu, &f);
+    if (rc == RG_OK)
+        rc = rg_emu_screen_size(emu, &w, &h);
     if (rc != RG_OK)
         return rgpy_raise(rc);
-    if (!f.data)
+    if (!f.data || !w)
         return PyErr_Format(PyExc_RuntimeError, "the core has not produced a frame yet");
-    npy_intp dims[3] = {f.height, f.width, 3};
+    npy_intp dims[3] = {h, w, 3};
     PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(3, dims, NPY_UINT8);
     if (!out)
         return NULL;
-    if ((rc = rg_emu_frame_rgb24(emu, PyArray_DATA(out), (size_t)PyArray_NBYTES(out))) != RG_OK) {
+    if ((rc = rg_emu_screen_rgb24(emu, PyArray_DATA(out), (size_t)PyArray_NBYTES(out))) != RG_OK) {
         Py_DECREF(out);
         return rgpy_raise(rc);
     }
