@@ -1,4 +1,6 @@
 rg_test(env_api env/test_env.c)
+# The observed screen: fixed size, frames read at it with their pitch (src/emu/screen.c); stable-retro's gpgx.
+rg_test(env_screen env/test_env_screen.c)
 if(NOT RG_SANITIZE)
   rg_test(env_no_alloc env/test_env_noalloc.c LABELS no-asan)
 endif()
