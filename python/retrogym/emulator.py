@@ -43,7 +43,7 @@ class RetroEmulator:
         return self._c.screen()
 
     def get_resolution(self):
-        """(width, height) of the last frame."""
+        """(width, height) of the screen, fixed at load (as stable-retro's)."""
         return self._c.resolution()
 
     def get_screen_rate(self):
@@ -121,7 +121,7 @@ class Emulator:
         return self._c.get_screen()
 
     def get_resolution(self):
-        """(width, height) of the last frame."""
+        """(width, height) of the screen, fixed at load (as stable-retro's)."""
         return self._c.emu_info()["resolution"]
 
     def get_screen_rate(self):

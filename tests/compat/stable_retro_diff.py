@@ -1,6 +1,7 @@
 """Differential test against stable-retro itself: the same integration, core, ROM, state and actions must give the
 same observation (shape and bytes), RAM, reward, terminated, truncated and info on every step, in every action mode,
-in stable-retro's RetroEnv and in retrogym's (`retrogym.make`), stepped side by side in this process.
+in stable-retro's RetroEnv and in retrogym's (`retrogym.make`), stepped side by side in this process; every 64 steps
+also render(), em.get_screen() and em.get_resolution().
 
 Suites (each skipped cleanly when what it needs is not installed):
   airstriker  stable-retro's own game and ROM (Airstriker-Genesis, every state), its own data folder
@@ -278,6 +279,9 @@ def run_mode(case, mode, tally):
             tally.check(at, "info", dict(i1) == dict(i2), f"({i1} vs {i2})")
             if t % 64 == 63:
                 obs_check(tally, at, sr.render(), rg.render(), "render()", case.system)
+                obs_check(tally, at, sr.em.get_screen(), rg.em.get_screen(), "em.get_screen()", case.system)
+                tally.check(at, "em.get_resolution()", tuple(sr.em.get_resolution()) == tuple(rg.em.get_resolution()),
+                            f"({sr.em.get_resolution()} vs {rg.em.get_resolution()})")
             if tally.mismatches > before:
                 break  # the envs have parted: what follows says nothing more
             if te1 or tr1:

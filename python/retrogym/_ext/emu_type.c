@@ -123,40 +123,45 @@ static PyObject *Emu_set_buttons(rgpy_Emu *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* screen() -> the last frame as a new (H, W, 3) uint8 array. */
+/* screen() -> the last frame as a new (H, W, 3) uint8 array, read at the screen's size as stable-retro reads it
+ * (rg_emu_screen_rgb24). */
 static PyObject *Emu_screen(rgpy_Emu *self, PyObject *unused)
 {
     (void)unused;
     if (emu_usable(self))
         return NULL;
     rg_frame f;
+    unsigned w = 0, h = 0;
     int rc = rg_emu_frame(self->emu, &f);
+    if (rc == RG_OK)
+        rc = rg_emu_screen_size(self->emu, &w, &h);
     if (rc != RG_OK)
         return rgpy_raise(rc);
-    if (!f.data || !f.width || !f.height)
+    if (!f.data || !w || !h)
         return PyErr_Format(PyExc_RuntimeError, "the core has not produced a frame yet (call step() first)");
-    npy_intp dims[3] = {f.height, f.width, 3};
+    npy_intp dims[3] = {h, w, 3};
     PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(3, dims, NPY_UINT8);
     if (!out)
         return NULL;
-    if ((rc = rg_emu_frame_rgb24(self->emu, PyArray_DATA(out), (size_t)PyArray_NBYTES(out))) != RG_OK) {
+    if ((rc = rg_emu_screen_rgb24(self->emu, PyArray_DATA(out), (size_t)PyArray_NBYTES(out))) != RG_OK) {
         Py_DECREF(out);
         return rgpy_raise(rc);
     }
     return (PyObject *)out;
 }
 
-/* resolution() -> (width, height) of the last frame, (0, 0) before the first. */
+/* resolution() -> (width, height) of the screen (rg_emu_screen_size: fixed at load, as stable-retro's); (0, 0)
+ * before the first frame of a core that reports no geometry. */
 static PyObject *Emu_resolution(rgpy_Emu *self, PyObject *unused)
 {
     (void)unused;
     if (emu_usable(self))
         return NULL;
-    rg_frame f;
-    int rc = rg_emu_frame(self->emu, &f);
+    unsigned w = 0, h = 0;
+    int rc = rg_emu_screen_size(self->emu, &w, &h);
     if (rc != RG_OK)
         return rgpy_raise(rc);
-    return Py_BuildValue("(II)", f.data ? f.width : 0u, f.data ? f.height : 0u);
+    return Py_BuildValue("(II)", w, h);
 }
 
 /* ram() -> every memory block, ascending by base, as a new uint8 array. */

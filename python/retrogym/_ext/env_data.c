@@ -507,11 +507,11 @@ static PyObject *Env_emu_info(rgpy_Env *self, PyObject *unused)
     if (rgpy_env_usable(self))
         return NULL;
     rg_emu *emu = rg_env_emu(self->env);
-    rg_frame f;
-    if (rg_emu_frame(emu, &f) != RG_OK)
-        f.width = f.height = 0;
+    unsigned w = 0, h = 0; /* the screen's size (fixed at load, as stable-retro's get_resolution) */
+    if (rg_emu_screen_size(emu, &w, &h) != RG_OK)
+        w = h = 0;
     return Py_BuildValue("{s:d,s:d,s:(II),s:K}", "fps", rg_emu_fps(emu), "sample_rate", rg_emu_sample_rate(emu),
-                         "resolution", f.width, f.height, "frame", (unsigned long long)rg_emu_frame_count(emu));
+                         "resolution", w, h, "frame", (unsigned long long)rg_emu_frame_count(emu));
 }
 
 PyMethodDef rgpy_env_data_methods[] = {
