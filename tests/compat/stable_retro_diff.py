@@ -5,7 +5,8 @@ also render(), em.get_screen() and em.get_resolution().
 
 Suites (each skipped cleanly when what it needs is not installed):
   airstriker  stable-retro's own game and ROM (Airstriker-Genesis, every state), its own data folder
-  testroms    each of our test ROMs (tests/roms, and md/modes: the Genesis switching between 320 and 256 pixels) as an
+  testroms    each of our test ROMs (tests/roms, md/modes: the Genesis switching between 320 and 256 pixels, and
+              snes/modes: the SNES switching between 256 and 512 pixels and 224 and 239 lines) as an
               integration made here: data.json with the frame counter and pad, a scenario rewarding both and ending
               at counter 200, a start state saved by retrogym with stable-retro's core
   smb         SuperMarioBros-Nes (stable-retro's data and states) with the ROM of the gym-super-mario-bros wheel
@@ -78,8 +79,11 @@ def test_rom_cases(cli, stable, steps):
         if os.path.exists(manifest):
             m = json.load(open(manifest))
             roms.append((folder, m, os.path.join(SOURCE, "tests", "roms", "bin", m["rom"])))
-            if m["system"] == "Genesis":  # the width-switching ROM keeps test.md's contract
+            # the size-switching ROMs keep their system's contract: Genesis 320/256 pixels, SNES 256/512 x 224/239
+            if m["system"] == "Genesis":
                 roms.append(("modes", m, os.path.join(SOURCE, "tests", "roms", "bin", "md", "modes.md")))
+            if m["system"] == "Snes":
+                roms.append(("snesmodes", m, os.path.join(SOURCE, "tests", "roms", "bin", "snes", "modes.sfc")))
     for folder, m, image in roms:
         system = m["system"]
         core = core_path(system) if system in CORES else None

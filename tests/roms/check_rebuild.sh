@@ -37,10 +37,10 @@ if [ "$a26built" -ne "$a26count" ] || [ "$a26count" -eq 0 ]; then
   echo "FAIL: built $a26built 2600 feature images, $a26count committed"; status=1
 fi
 count=$((count + a26count))
-# The Genesis width-switching ROM (tests/roms/md/modes) lives in bin/md.
-for name in modes.md; do
+# The size-switching ROMs (tests/roms/md/modes, tests/roms/snes/modes) live in bin/md and bin/snes.
+for name in md/modes.md snes/modes.sfc; do
   count=$((count + 1))
-  if ! cmp -s "$src/tests/roms/bin/md/$name" "$out/md/$name"; then echo "FAIL: md/$name differs from its rebuild"; status=1; fi
+  if ! cmp -s "$src/tests/roms/bin/$name" "$out/$name"; then echo "FAIL: $name differs from its rebuild"; status=1; fi
 done
 if ! make -s -C "$src/games/starcatcher" OUT="$out/starcatcher" >"$out.log" 2>&1; then
   cat "$out.log"; rm -f "$out.log"; echo "FAIL: the StarCatcher build failed"; exit 1

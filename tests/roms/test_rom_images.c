@@ -85,17 +85,26 @@ int main(void)
         fprintf(stderr, "expected 10 test ROM manifests, found %zu\n", n);
         return 1;
     }
-    /* The Genesis width-switching ROM (md/modes) has no manifest of its own: checked as a Genesis image. */
-    test_rom modes = roms[0];
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(roms[i].system, "Genesis") == 0)
-            modes = roms[i];
-    char *slash = strrchr(modes.path, '/');
-    assert_non_null(slash);
-    snprintf(slash + 1, sizeof modes.path - (size_t)(slash + 1 - modes.path), "md/modes.md");
-    struct CMUnitTest tests[17];
+    /* The size-switching ROMs (md/modes, snes/modes) have no manifest of their own: checked as their system's. */
+    static const struct { const char *system, *image, *name; } extra[] = {
+        {"Genesis", "md/modes.md", "Genesis modes.md"}, {"Snes", "snes/modes.sfc", "Snes modes.sfc"}};
+    static test_rom modes[2];
+    struct CMUnitTest tests[18];
     for (size_t i = 0; i < n; i++)
         tests[i] = (struct CMUnitTest){roms[i].system, check_image, NULL, NULL, &roms[i]};
-    tests[n++] = (struct CMUnitTest){"Genesis modes.md", check_image, NULL, NULL, &modes};
+    size_t total = n;
+    for (size_t k = 0; k < 2; k++) {
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(roms[i].system, extra[k].system) == 0)
+                modes[k] = roms[i];
+        char *slash = strrchr(modes[k].path, '/');
+        if (!slash || strcmp(modes[k].system, extra[k].system) != 0) {
+            fprintf(stderr, "no %s manifest for %s\n", extra[k].system, extra[k].image);
+            return 1;
+        }
+        snprintf(slash + 1, sizeof modes[k].path - (size_t)(slash + 1 - modes[k].path), "%s", extra[k].image);
+        tests[total++] = (struct CMUnitTest){extra[k].name, check_image, NULL, NULL, &modes[k]};
+    }
+    n = total;
     return _cmocka_run_group_tests("rom_images", tests, n, NULL, NULL);
 }
