@@ -126,7 +126,7 @@ static int open_game_on(play_game *g, const play_args *a, const rg_datapaths *dp
         goto out;
     }
     if (game_file(dp, a->game, a->scenario, ".json", flags, &scen) != RG_OK) {
-        cli_fail("no scenario \"%s\" for %s", a->scenario, a->game);
+        cli_fail("game %s has no %s.json", a->game, a->scenario); /* rg_env_create's words */
         goto out;
     }
     if (rg_scenario_load_file(g->sc, scen, 0) != RG_OK ||
@@ -143,7 +143,7 @@ static int open_game_on(play_game *g, const play_args *a, const rg_datapaths *dp
         want = state_name;
     if (want && strcmp(want, "none") != 0) {
         if (game_file(dp, a->game, want, ".state", flags, &state) != RG_OK) {
-            cli_fail("%s has no state \"%s\"", a->game, want);
+            cli_fail("game %s has no state \"%s\" (see retrogym states %s)", a->game, want, a->game);
             goto out;
         }
         /* Keep the state in memory: every episode starts from it. */

@@ -106,6 +106,9 @@ if [ -d "$sr/data" ] && [ -x "$py" ]; then
   expect_rc "library --check discovered" 0 "${found[@]}" "$cli" library --check --system Genesis --frames 10
   grep -q "^Airstriker-Genesis-v0 .* stable .* stable-retro yes  genesis_plus_gx .* stable-retro  *ok$" "$tmp/out"
   check "library --check: Airstriker starts on stable-retro's core" $?
+  expect_rc "play missing state" 1 "${found[@]}" "$cli" play Airstriker-Genesis --state Nowhere
+  grep -q 'game Airstriker-Genesis has no state "Nowhere" (see retrogym states Airstriker-Genesis)' "$tmp/err"
+  check "play: a missing state in rg_env_create's words" $?
   if "$cli" cores | grep -q '^nestopia '; then
     expect_rc "play fallback" 0 "${found[@]}" "$cli" play StarCatcher-Nes --frames 60
     grep -q "does not load in the default core (.*fceumm.*); using core nestopia" "$tmp/err"
