@@ -5,6 +5,9 @@
 #include "cli.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -49,22 +52,40 @@ static void ask_python(char *out, size_t cap)
             dup2(devnull, STDERR_FILENO);
         }
         dup2(fds[1], STDOUT_FILENO);
-        close(fds[0]);
-        close(fds[1]);
+        for (int fd = 3; fd < 1024; fd++) /* none of ours (the command's output) stays open in the Python */
+            close(fd);
+        setpgid(0, 0);                    /* its own group: a timeout kills whatever it started */
         execlp(cli_python(), cli_python(), "-c", probe, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
     size_t used = 0;
     ssize_t n;
-    while (used + 1 < cap && (n = read(fds[0], out + used, cap - used - 1)) > 0)
+    int timed_out = 0;
+    for (;;) { /* a Python that hangs (a broken site hook) is given 10 seconds */
+        struct pollfd p = {fds[0], POLLIN, 0};
+        int r = poll(&p, 1, 10000);
+        if (r == 0) {
+            timed_out = 1;
+            break;
+        }
+        if (r < 0)
+            continue;
+        if (used + 1 >= cap || (n = read(fds[0], out + used, cap - used - 1)) <= 0)
+            break;
         used += (size_t)n;
+    }
     out[used] = '\0';
     close(fds[0]);
+    if (timed_out) {
+        kill(-pid, SIGKILL);
+        fprintf(stderr, "retrogym: warning: %s did not say within 10 s where stable-retro is; going on without it "
+                "(set RETROGYM_STABLE_RETRO to its folder, or empty)\n", cli_python());
+    }
     int status;
     while (waitpid(pid, &status, 0) < 0)
         ;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         out[0] = '\0';
     out[strcspn(out, "\r\n")] = '\0';
 }
