@@ -56,6 +56,20 @@ if "$cli" cores | grep -q '^nestopia '; then
   grep -q "^Nes .* 2  *1  *0$" "$tmp/out"; check "library --check: the summary counts no start" $?
 fi
 
+# --check runs each game in a child: a core that crashes while running (one of our fault cores, put first on the
+# path under the NES core's name) is reported in its row and the command goes on.
+segv="$(dirname "$cli")/../fault-cores/fault_run_segv_libretro.so"
+if [ -e "$segv" ]; then
+  mkdir -p "$tmp/crashing" "$tmp/data2/stable/Crash-Nes"
+  cp "$segv" "$tmp/crashing/fceumm_libretro.so"
+  cp "$data/stable/Broken-Nes/rom.nes" "$data/stable/Broken-Nes/rom.sha" "$tmp/data2/stable/Crash-Nes/"
+  expect_rc "library --check crash" 0 "$cli" library --check --timeout 20 --core-path "$tmp/crashing" \
+    --data-path "$tmp/data2"
+  # (under the sanitizers, ASan catches the fault and the child exits without a result)
+  grep -Eq "^Crash-Nes .* fceumm .* env var  *(crashed \(signal 11\)|the check stopped without a result)$" "$tmp/out"
+  check "library --check: a crashing core is contained in its child" $?
+fi
+
 # games --long: the origin of each game's root and its ROM.
 expect_rc "games --long" 0 "$cli" games --long --data-path "$data" --integrations all
 grep -q "^Broken-Nes  *given  *rom$" "$tmp/out" && grep -q "^Dump-Nes  *given  *no rom$" "$tmp/out"
