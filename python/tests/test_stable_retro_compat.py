@@ -54,6 +54,7 @@ def sr_paths(monkeypatch, saved_data_settings):
     monkeypatch.setenv("RETROGYM_DATA_PATH", SR_DATA)
     monkeypatch.setenv("RETROGYM_CORE_PATH", _stable_retro_cores())
     saved_data_settings.set_path(None)
+    saved_data_settings.clear_custom_paths()  # the session's test-ROM folder (conftest) is not stable-retro's data
 
 
 # ---- the alias ----
@@ -375,6 +376,7 @@ def test_tools_whitelist_missing_files_and_collisions(tmp_path, saved_data_setti
     _write_game(root, "Stub-Nes", lives, states=(), sha="b" * 40)
     _write_game(root, "BadMeta-Nes", lives, scen, "{nope", sha="c" * 40)
     saved_data_settings.set_path(root)
+    saved_data_settings.clear_custom_paths()  # only this root: the session's test-ROM folder would add games
     label = os.path.join("stable", "Warned-Nes", "data.json")
     assert tools.verify_data("Warned-Nes", STABLE) == ([(label, "suspicious type >u2 for lives")], [])
     warnings, errors = tools.verify_data("Whitelisted-Nes", STABLE)
