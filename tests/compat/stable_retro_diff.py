@@ -6,7 +6,8 @@ also render(), em.get_screen() and em.get_resolution().
 Suites (each skipped cleanly when what it needs is not installed):
   airstriker  stable-retro's own game and ROM (Airstriker-Genesis, every state), its own data folder
   testroms    each of our test ROMs (tests/roms, md/modes: the Genesis switching between 320 and 256 pixels, and
-              snes/modes: the SNES switching between 256 and 512 pixels and 224 and 239 lines) as an
+              snes/modes: the SNES switching between 256 and 512 pixels and 224 and 239 lines, pce/modes: the PC Engine
+              switching its dot clock) as an
               integration made here: data.json with the frame counter and pad, a scenario rewarding both and ending
               at counter 200, a start state saved by retrogym with stable-retro's core
   smb         SuperMarioBros-Nes (stable-retro's data and states) with the ROM of the gym-super-mario-bros wheel
@@ -79,11 +80,14 @@ def test_rom_cases(cli, stable, steps):
         if os.path.exists(manifest):
             m = json.load(open(manifest))
             roms.append((folder, m, os.path.join(SOURCE, "tests", "roms", "bin", m["rom"])))
-            # the size-switching ROMs keep their system's contract: Genesis 320/256 pixels, SNES 256/512 x 224/239
+            # the size-switching ROMs keep their system's contract: Genesis 320/256 pixels, SNES 256/512 x 224/239,
+            # PC Engine 5.37/7.16 MHz dot clock
             if m["system"] == "Genesis":
                 roms.append(("modes", m, os.path.join(SOURCE, "tests", "roms", "bin", "md", "modes.md")))
             if m["system"] == "Snes":
                 roms.append(("snesmodes", m, os.path.join(SOURCE, "tests", "roms", "bin", "snes", "modes.sfc")))
+            if m["system"] == "PCEngine":
+                roms.append(("pcemodes", m, os.path.join(SOURCE, "tests", "roms", "bin", "pce", "modes.pce")))
     for folder, m, image in roms:
         system = m["system"]
         core = core_path(system) if system in CORES else None

@@ -85,15 +85,16 @@ int main(void)
         fprintf(stderr, "expected 10 test ROM manifests, found %zu\n", n);
         return 1;
     }
-    /* The size-switching ROMs (md/modes, snes/modes) have no manifest of their own: checked as their system's. */
+    /* The size-switching ROMs (md/modes, snes/modes, pce/modes) have no manifest of their own: checked as their system's. */
     static const struct { const char *system, *image, *name; } extra[] = {
-        {"Genesis", "md/modes.md", "Genesis modes.md"}, {"Snes", "snes/modes.sfc", "Snes modes.sfc"}};
-    static test_rom modes[2];
-    struct CMUnitTest tests[18];
+        {"Genesis", "md/modes.md", "Genesis modes.md"}, {"Snes", "snes/modes.sfc", "Snes modes.sfc"},
+        {"PCEngine", "pce/modes.pce", "PCEngine modes.pce"}};
+    static test_rom modes[3];
+    struct CMUnitTest tests[19];
     for (size_t i = 0; i < n; i++)
         tests[i] = (struct CMUnitTest){roms[i].system, check_image, NULL, NULL, &roms[i]};
     size_t total = n;
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < 3; k++) {
         for (size_t i = 0; i < n; i++)
             if (strcmp(roms[i].system, extra[k].system) == 0)
                 modes[k] = roms[i];
