@@ -45,53 +45,56 @@ int rg_env_create(rg_env **out, const rg_env_options *opts)
     return rg__env_create(out, opts, 0);
 }
 
-static int create_once(rg_env **out, const rg_env_options *opts, int capture_audio);
+static int create_once(rg_env **out, const rg_env_options *opts, int capture_audio, char *tried, size_t cap);
 
-/* Whether a core of the system's list can be opened: built in, or a shared object on the search path. */
-static int core_available(const char *name)
+/* After every installed core of the system refused the start state: the command that installs one that is not here
+ * yet, or what else to do. */
+static void refused_hint(const rg_system_info *sys, char *buf, size_t cap)
 {
-    for (size_t i = 0; i < rg_core_builtin_count(); i++) {
-        rg_core_info info;
-        if (rg_core_builtin_at(i, &info) == RG_OK && strcmp(info.name, name) == 0)
-            return 1;
-    }
-    char path[4096];
-    return rg_core_resolve(name, path, sizeof path) == RG_OK;
+    const char *missing[16];
+    size_t n = 0;
+    for (size_t i = 0; i < sys->n_cores && n < sizeof missing / sizeof missing[0]; i++)
+        if (!rg__env_core_available(sys->cores[i]))
+            missing[n++] = sys->cores[i];
+    char install[256];
+    if (n && rg_core_install_hint(missing, n, install, sizeof install) == RG_OK)
+        snprintf(buf, cap, "the state may have been saved by a core that is not installed: %s", install);
+    else
+        snprintf(buf, cap, "the state was saved by another core or version than those installed; name the core "
+                           "that saved it");
 }
 
 int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio)
 {
-    int rc = create_once(out, opts, capture_audio);
-    /* A start state the system's first core refuses (e.g. a stable-retro Atari integration's Stella state with our
-     * own Atari core) is tried with the next installed cores of the system's list, unless the caller named one. */
+    char tried[128] = "";
+    int rc = create_once(out, opts, capture_audio, tried, sizeof tried);
+    /* A start state the chosen core refuses (the state's file names no core we know, or a damaged one) is tried with
+     * the other installed cores of the system's list, unless the caller named one. */
     const rg_system_info *sys;
     if (rc != RG_ESTATE || !opts || opts->core || !opts->game || rg_data_game_system(opts->game, &sys) != RG_OK)
         return rc;
     char first_error[512];
     snprintf(first_error, sizeof first_error, "%s", rg_error_last());
-    int skipped_first = 0;
     for (size_t i = 0; i < sys->n_cores; i++) {
-        if (!core_available(sys->cores[i]))
-            continue;
-        if (!skipped_first) { /* the one that just failed */
-            skipped_first = 1;
-            continue;
-        }
+        if (strcmp(sys->cores[i], tried) == 0 || !rg__env_core_available(sys->cores[i]))
+            continue; /* the one that just failed, or not here */
         rg_env_options o = *opts;
         o.core = sys->cores[i];
-        if (create_once(out, &o, capture_audio) == RG_OK) {
+        if (create_once(out, &o, capture_audio, NULL, 0) == RG_OK) {
             rg__logger lg = {opts->log, opts->log_user, opts->log_level};
-            rg__log(&lg, RG_LOG_WARN, "%s: the start state does not load in the default core, so core %s runs the "
-                    "game instead (reason: %s)", opts->game, sys->cores[i], first_error);
+            rg__log(&lg, RG_LOG_WARN, "%s: the start state does not load in core %s, so core %s runs the game "
+                    "instead (reason: %s)", opts->game, tried[0] ? tried : "(default)", sys->cores[i], first_error);
             return RG_OK;
         }
     }
-    return rg__error(RG_ESTATE, "%s (no other installed core of %s loads it either; the state may have been saved "
-                     "by another core, e.g. Stella for stable-retro's Atari games: install stable-retro or name "
-                     "the core)", first_error, sys->name);
+    char hint[512];
+    refused_hint(sys, hint, sizeof hint);
+    return rg__error(RG_ESTATE, "%s (no other installed core of %s loads it either; %s)", first_error, sys->name,
+                     hint);
 }
 
-static int create_once(rg_env **out, const rg_env_options *opts, int capture_audio)
+/* One try; on failure, tried (when given) names the core that was opened, or stays empty. */
+static int create_once(rg_env **out, const rg_env_options *opts, int capture_audio, char *tried, size_t cap)
 {
     if (!out)
         return rg__error(RG_EINVAL, "rg_env_create: NULL argument");
@@ -126,6 +129,8 @@ static int create_once(rg_env **out, const rg_env_options *opts, int capture_aud
     rc = rg__env_open(env, &o, o.paths ? o.paths : own);
     rg_datapaths_free(own);
     if (rc != RG_OK) {
+        if (tried && cap && env->emu)
+            snprintf(tried, cap, "%s", rg_emu_core_name(env->emu));
         rg_env_free(env);
         return rc;
     }

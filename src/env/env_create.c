@@ -36,9 +36,10 @@ static int resolve_json(const rg_datapaths *dp, const char *game, unsigned flags
     return rc;
 }
 
-/* The start state: DEFAULT from metadata.json (none when it names none), NONE, a name in the game folder or a
- * path. Loaded into the emulator and kept serialized for every reset. */
-int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state)
+/* The start state's file: DEFAULT from metadata.json (*path NULL when it names none), NONE (NULL), a name in the
+ * game folder or a path. *name is the name it was given by (NULL for a path). */
+static int start_state_path(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state, char **name_out,
+                            char **path_out)
 {
     char *name = NULL, *path = NULL;
     int rc = RG_OK;
@@ -76,9 +77,25 @@ int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags
         if (rc == RG_ENOTFOUND)
             rc = rg__error(RG_ENOTFOUND, "game %s has no state \"%s\" (see retrogym states %s)", env->game, name,
                            env->game);
-        if (rc != RG_OK)
-            goto out;
     }
+out:
+    if (rc != RG_OK) {
+        free(name);
+        free(path);
+        name = path = NULL;
+    }
+    *name_out = name;
+    *path_out = path;
+    return rc;
+}
+
+/* The start state: loaded into the emulator and kept serialized for every reset. */
+int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state)
+{
+    char *name = NULL, *path = NULL;
+    int rc = start_state_path(env, dp, flags, state, &name, &path);
+    if (rc != RG_OK || !path)
+        goto out;
     if ((rc = rg_emu_state_load_file(env->emu, path)) != RG_OK ||
         (rc = rg_emu_state_size(env->emu, &env->start_len)) != RG_OK)
         goto out;
@@ -125,6 +142,12 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
         *strrchr(env->game_dir, '/') = '\0';
     rg_emu_options eo = RG_EMU_OPTIONS_INIT;
     eo.core = o->core;
+    /* No core named: the core that saved the start state, when its file says so and that core is installed. */
+    char *state_name = NULL, *state_path = NULL;
+    if (!o->core && start_state_path(env, dp, flags, o->state, &state_name, &state_path) == RG_OK && state_path)
+        eo.core = rg__env_state_core(state_path, o->game);
+    free(state_name);
+    free(state_path);
     eo.core_options = o->core_options;
     eo.n_core_options = o->n_core_options;
     eo.log = o->log;

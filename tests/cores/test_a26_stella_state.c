@@ -24,10 +24,11 @@ typedef struct fixture {
 static int first_match(const char *pattern, char *out, size_t cap)
 {
     glob_t g;
-    int ok = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    int rc = glob(pattern, 0, NULL, &g);
+    int ok = rc == 0 && g.gl_pathc > 0;
     if (ok)
         snprintf(out, cap, "%s", g.gl_pathv[0]);
-    if (glob(pattern, 0, NULL, &g) == 0)
+    if (rc == 0)
         globfree(&g);
     return ok;
 }

@@ -16,3 +16,5 @@ set_tests_properties(cli_movie PROPERTIES TIMEOUT 600
 file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/test-tmp/cli_movie")
 # A start state the default core refuses goes to the next installed core of the system (src/env/env.c).
 rg_test(env_core_fallback env/test_env_core_fallback.c LIBS ZLIB::ZLIB)
+# The start state's file picks the core that saved it (src/env/env_core_pick.c).
+rg_test(env_state_core env/test_env_state_core.c LIBS ZLIB::ZLIB)

@@ -1,0 +1,68 @@
+/* Which core runs a game: the core that saved its start state, when the state's file says so.
+ *
+ * Several systems have more than one core, each with its own save-state format: stable-retro's NES integrations
+ * hold FCEUmm states, our own StarCatcher-Nes holds nestopia's. Without this, the system's first installed core
+ * would refuse the other's states and the environment would fall back to the next core (rg__env_create) with a
+ * warning, after loading the wrong core once. The signatures are the first bytes each core writes (facts measured on
+ * the states of stable-retro's integrations and on our own). */
+#include "env_internal.h"
+
+#include "retrogym/core.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+static const struct {
+    const char *core;
+    const char *magic;
+    size_t len;
+} signatures[] = {
+    {"nestopia", "NST\x1a", 4},             /* nestopia: "NST", 0x1A, then chunks */
+    {"fceumm", "FCS", 3},                   /* FCEUmm: "FCS", then the version */
+    {"genesis_plus_gx", "GENPLUS-GX", 10},  /* Genesis Plus GX: its name and version */
+    {"snes9x", "#!s9xsnp", 8},              /* Snes9x: "#!s9xsnp:" and the version */
+};
+
+int rg__env_core_available(const char *name)
+{
+    for (size_t i = 0; i < rg_core_builtin_count(); i++) {
+        rg_core_info info;
+        if (rg_core_builtin_at(i, &info) == RG_OK && strcmp(info.name, name) == 0)
+            return 1;
+    }
+    char path[4096];
+    return rg_core_resolve(name, path, sizeof path) == RG_OK;
+}
+
+/* The first bytes of a state file, gzip-compressed or raw; 0 when it is not a regular file or cannot be read. */
+static size_t state_head(const char *path, unsigned char *buf, size_t cap)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    gzFile f = gzopen(path, "rb"); /* reads raw files as they are */
+    if (!f)
+        return 0;
+    int n = gzread(f, buf, (unsigned)cap);
+    gzclose(f);
+    return n > 0 ? (size_t)n : 0;
+}
+
+const char *rg__env_state_core(const char *path, const char *game)
+{
+    const rg_system_info *sys;
+    if (!path || !game || rg_data_game_system(game, &sys) != RG_OK)
+        return NULL;
+    unsigned char head[16];
+    size_t n = state_head(path, head, sizeof head);
+    for (size_t i = 0; i < sizeof signatures / sizeof signatures[0]; i++) {
+        if (n < signatures[i].len || memcmp(head, signatures[i].magic, signatures[i].len) != 0)
+            continue;
+        for (size_t k = 0; k < sys->n_cores; k++) /* only a core the system lists, and only when installed */
+            if (strcmp(sys->cores[k], signatures[i].core) == 0 && rg__env_core_available(sys->cores[k]))
+                return sys->cores[k];
+        return NULL;
+    }
+    return NULL;
+}

@@ -1,0 +1,189 @@
+/* The start state's file picks the core: a NES integration whose state was saved by nestopia runs on nestopia and
+ * one saved by FCEUmm on FCEUmm, whichever comes first in the system's list, with no fallback and no warning; a
+ * damaged state still goes through the fallback and ends in an error naming what to do. The FCEUmm state is
+ * stable-retro's own (the Core.bin of the reference movie it recorded on our NES test ROM); the nestopia one is
+ * saved here by Debian's nestopia. */
+#define _POSIX_C_SOURCE 200809L
+#include "test_support.h"
+
+#include "base/base.h"
+
+#include <sys/stat.h>
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+static char root[512];
+static char dir[1024];
+
+static void write_text(const char *name, const char *text)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void write_state(const char *name, const uint8_t *bytes, size_t len)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    assert_int_equal(gzwrite(gz, bytes, (unsigned)len), (int)len);
+    gzclose(gz);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!getenv("RETROGYM_CORE_PATH")) {
+        char pattern[1024];
+        glob_t g;
+        test_source_path(".venv/lib/python3*/site-packages/stable_retro/cores", pattern, sizeof pattern);
+        if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc)
+            setenv("RETROGYM_CORE_PATH", g.gl_pathv[0], 1);
+        globfree(&g);
+    }
+    snprintf(root, sizeof root, "%s/statecore-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    assert_non_null(mkdtemp(root));
+    snprintf(dir, sizeof dir, "%s/stable", root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(dir, sizeof dir, "%s/stable/Test-Nes", root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char rom[1024], path[1200];
+    test_source_path("tests/roms/bin/test.nes", rom, sizeof rom);
+    uint8_t *bytes;
+    size_t size;
+    assert_int_equal(rg__read_file(rom, 1 << 20, &bytes, &size), RG_OK);
+    snprintf(path, sizeof path, "%s/rom.nes", dir);
+    assert_int_equal(rg__write_file_atomic(path, bytes, size), RG_OK);
+    char sha[RG_SHA1_HEX + 2];
+    assert_int_equal(rg_rom_sha1(bytes, size, "test.nes", sha), RG_OK);
+    free(bytes);
+    strcat(sha, "\n");
+    write_text("rom.sha", sha);
+    write_text("data.json", "{\"info\": {\"frame\": {\"address\": 16, \"type\": \"|u1\"}}}");
+    write_text("scenario.json", "{\"reward\": {\"variables\": {\"frame\": {\"reward\": 1}}}}");
+    /* FCEUmm's state, as stable-retro saved it */
+    char movie_path[1024];
+    test_source_path("tests/movie/data/sr-Nes.bk2", movie_path, sizeof movie_path);
+    rg_movie *m;
+    assert_int_equal(rg_movie_open_read(&m, movie_path), RG_OK);
+    const uint8_t *st;
+    size_t st_len;
+    assert_int_equal(rg_movie_state(m, &st, &st_len), RG_OK);
+    assert_true(st_len > 3 && memcmp(st, "FCS", 3) == 0);
+    write_state("Fceumm.state", st, st_len);
+    write_state("Damaged.state", st, st_len / 2); /* FCEUmm's signature, cut in half */
+    rg_movie_free(m);
+    /* nestopia's, saved by Debian's core from power-on plus a few frames */
+    if (test_core_installed("nestopia")) {
+        rg_emu_options eo = RG_EMU_OPTIONS_INIT;
+        eo.core = "nestopia";
+        eo.log = test_quiet_log;
+        rg_emu *emu;
+        assert_int_equal(rg_emu_open(&emu, path, &eo), RG_OK);
+        for (int i = 0; i < 10; i++)
+            assert_int_equal(rg_emu_run(emu), RG_OK);
+        size_t n;
+        assert_int_equal(rg_emu_state_size(emu, &n), RG_OK);
+        uint8_t *buf = malloc(n);
+        assert_int_equal(rg_emu_state_save(emu, buf, n, &n), RG_OK);
+        assert_true(n > 4 && memcmp(buf, "NST\x1a", 4) == 0);
+        write_state("Nestopia.state", buf, n);
+        free(buf);
+        rg_emu_free(emu);
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rg__remove_tree(root);
+    return 0;
+}
+
+static int warnings;
+
+static void count_warnings(rg_log_level level, const char *message, void *user)
+{
+    (void)message;
+    (void)user;
+    if (level >= RG_LOG_WARN)
+        warnings++;
+}
+
+/* The core an env made from the named state runs on, with no core named; NULL when creation failed. */
+static int last_rc;
+
+static const char *core_for(const char *state_name, rg_env **env)
+{
+    rg_datapaths *dp;
+    assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
+    rg_env_options o = RG_ENV_OPTIONS_INIT;
+    o.game = "Test-Nes";
+    o.paths = dp;
+    o.state = state_name;
+    o.log = count_warnings;
+    o.log_level = RG_LOG_DEBUG;
+    warnings = 0;
+    int rc = last_rc = rg_env_create(env, &o);
+    rg_datapaths_free(dp);
+    return rc == RG_OK ? rg_emu_core_name(rg_env_emu(*env)) : NULL;
+}
+
+static void each_state_runs_on_its_own_core(void **state)
+{
+    (void)state;
+    int ran = 0;
+    rg_env *env;
+    if (test_core_installed("fceumm")) {
+        const char *core = core_for("Fceumm", &env);
+        assert_non_null(core);
+        assert_string_equal(core, "fceumm");
+        assert_int_equal(warnings, 0);
+        rg_env_free(env);
+        ran++;
+    }
+    if (test_core_installed("nestopia")) {
+        const char *core = core_for("Nestopia", &env);
+        assert_non_null(core);
+        assert_string_equal(core, "nestopia");
+        assert_int_equal(warnings, 0);
+        /* it runs: the state came from frame 10 of power-on, and the episode goes on from it */
+        size_t size = rg_env_obs_size(env);
+        uint8_t *obs = malloc(size);
+        assert_int_equal(rg_env_reset(env, 1, 0, obs, size), RG_OK);
+        free(obs);
+        rg_env_free(env);
+        ran++;
+    }
+    if (!ran)
+        skip();
+}
+
+static void a_damaged_state_is_refused_by_every_core(void **state)
+{
+    (void)state;
+    if (!test_core_installed("fceumm") && !test_core_installed("nestopia"))
+        skip();
+    rg_env *env = NULL;
+    assert_null(core_for("Damaged", &env));
+    assert_null(env);
+    assert_int_equal(last_rc, RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "no other installed core of Nes loads it either"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(each_state_runs_on_its_own_core),
+                                       cmocka_unit_test(a_damaged_state_is_refused_by_every_core)};
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
