@@ -182,8 +182,9 @@ typedef struct rg_library_game {
     rg_data_origin origin;     /**< the root's origin */
     const char *rom;           /**< the ROM found over every root (NULL: none imported) */
     const char *state;         /**< the default state for one player (NULL: none) */
-    const char *core;          /**< the core it would run on: the first of the system's cores built in or installed
-                                    (NULL: none) */
+    const char *core;          /**< the core it would run on: the installed core that saved its default state when
+                                    the state's file says which, else the first of the system's cores built in or
+                                    installed (NULL: none) */
     const char *core_path;     /**< that core's file ("(built in)" for ours) */
     const char *core_origin;   /**< rg_core_origin() of it ("own" for a built-in core) */
     const char *hint;          /**< without a core: the command that installs one (rg_core_install_hint) */

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "data_internal.h"
 
+#include "emu/state_core.h"
 #include "retrogym/core.h"
 
 #include <dirent.h>
@@ -79,6 +80,27 @@ static int cmp_game(const void *a, const void *b)
     return strcmp(((const rg_library_game *)a)->game, ((const rg_library_game *)b)->game);
 }
 
+/* The core that saved the game's default state, when its file says so and it is installed: the environment picks
+ * it too (src/emu/state_core.c). */
+static void state_core(rg_library *lib, const rg_datapaths *dp, unsigned flags, rg_library_game *g,
+                       const rg_system_info *sys, int *rc)
+{
+    if (!g->state || *rc != RG_OK)
+        return;
+    char *file = rg__asprintf("%s.state", g->state), *path = NULL;
+    const char *core = NULL;
+    char core_path[4096];
+    if (file && rg_data_file_path(dp, g->game, file, flags, &path) == RG_OK)
+        core = rg__state_file_core(path, sys);
+    if (core && strcmp(core, g->core) != 0 && rg_core_resolve(core, core_path, sizeof core_path) == RG_OK) {
+        g->core = keep(lib, core, rc);
+        g->core_path = keep(lib, core_path, rc);
+        g->core_origin = rg_core_origin(g->core_path);
+    }
+    free(file);
+    free(path);
+}
+
 /* One game folder `name` found in data folder `dir`. */
 static int add_game(rg_library *lib, const rg_datapaths *dp, unsigned flags, const char *dir, const char *name,
                     sys_core *cores, size_t n_cores)
@@ -119,6 +141,7 @@ static int add_game(rg_library *lib, const rg_datapaths *dp, unsigned flags, con
                 g.core = keep(lib, cores[i].name, &rc);
                 g.core_path = keep(lib, cores[i].path, &rc);
                 g.core_origin = cores[i].origin;
+                state_core(lib, dp, flags, &g, sys, &rc);
             } else {
                 g.hint = keep(lib, cores[i].hint, &rc);
             }

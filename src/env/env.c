@@ -1,6 +1,8 @@
 /* The environment's life: create, free, accessors, the random generator. */
 #include "env_internal.h"
 
+#include "emu/state_core.h"
+
 #include "retrogym/core.h"
 
 #include <stdio.h>
@@ -54,7 +56,7 @@ static void refused_hint(const rg_system_info *sys, char *buf, size_t cap)
     const char *missing[16];
     size_t n = 0;
     for (size_t i = 0; i < sys->n_cores && n < sizeof missing / sizeof missing[0]; i++)
-        if (!rg__env_core_available(sys->cores[i]))
+        if (!rg__core_available(sys->cores[i]))
             missing[n++] = sys->cores[i];
     char install[256];
     if (n && rg_core_install_hint(missing, n, install, sizeof install) == RG_OK)
@@ -76,7 +78,7 @@ int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio)
     char first_error[512];
     snprintf(first_error, sizeof first_error, "%s", rg_error_last());
     for (size_t i = 0; i < sys->n_cores; i++) {
-        if (strcmp(sys->cores[i], tried) == 0 || !rg__env_core_available(sys->cores[i]))
+        if (strcmp(sys->cores[i], tried) == 0 || !rg__core_available(sys->cores[i]))
             continue; /* the one that just failed, or not here */
         rg_env_options o = *opts;
         o.core = sys->cores[i];

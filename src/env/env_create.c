@@ -2,6 +2,8 @@
  * (compat spec §7.1 order of work). */
 #include "env_internal.h"
 
+#include "emu/state_core.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,8 +146,10 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
     eo.core = o->core;
     /* No core named: the core that saved the start state, when its file says so and that core is installed. */
     char *state_name = NULL, *state_path = NULL;
-    if (!o->core && start_state_path(env, dp, flags, o->state, &state_name, &state_path) == RG_OK && state_path)
-        eo.core = rg__env_state_core(state_path, o->game);
+    const rg_system_info *game_sys;
+    if (!o->core && start_state_path(env, dp, flags, o->state, &state_name, &state_path) == RG_OK && state_path &&
+        rg_data_game_system(o->game, &game_sys) == RG_OK)
+        eo.core = rg__state_file_core(state_path, game_sys);
     free(state_name);
     free(state_path);
     eo.core_options = o->core_options;

@@ -59,11 +59,6 @@ int rg__env_write_obs(const rg_env *env, uint8_t *dst);
 void rg__env_obs_geometry(const unsigned crop[4], unsigned width, unsigned height, unsigned *w, unsigned *h);
 /* Loads a start state (DEFAULT, NONE, name or path) and keeps it serialized; dp NULL: names are looked up in
  * game_dir. */
-/* The installed core of the game's system whose own states start as the state file at path does (nestopia's
- * "NST", FCEUmm's "FCS", ...), or NULL: no signature known, or that core is not installed (env_core_pick.c). */
-const char *rg__env_state_core(const char *path, const char *game);
-/* Whether a core can be opened: built in, or a shared object on the search path. */
-int rg__env_core_available(const char *name);
 int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state);
 /* Resolves the integration files and opens everything (env_create.c). */
 int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp);

@@ -2,7 +2,7 @@
  * one saved by FCEUmm on FCEUmm, whichever comes first in the system's list, with no fallback and no warning; a
  * damaged state still goes through the fallback and ends in an error naming what to do. The FCEUmm state is
  * stable-retro's own (the Core.bin of the reference movie it recorded on our NES test ROM); the nestopia one is
- * saved here by Debian's nestopia. */
+ * saved here by Debian's nestopia. `retrogym library` names the same core. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
 
@@ -97,6 +97,7 @@ static int setup(void **state)
         assert_int_equal(rg_emu_state_save(emu, buf, n, &n), RG_OK);
         assert_true(n > 4 && memcmp(buf, "NST\x1a", 4) == 0);
         write_state("Nestopia.state", buf, n);
+        write_text("metadata.json", "{\"default_state\": \"Nestopia\"}");
         free(buf);
         rg_emu_free(emu);
     }
@@ -181,9 +182,31 @@ static void a_damaged_state_is_refused_by_every_core(void **state)
     assert_non_null(strstr(rg_error_last(), "no other installed core of Nes loads it either"));
 }
 
+/* The library names the core the environment will pick: nestopia for a game whose default state is nestopia's. */
+static void library_names_the_state_core(void **state)
+{
+    (void)state;
+    if (!test_core_installed("nestopia"))
+        skip();
+    rg_datapaths *dp;
+    assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
+    rg_library *lib;
+    assert_int_equal(rg_data_library(dp, RG_INTEGRATIONS_ALL, &lib), RG_OK);
+    const rg_library_game *g = NULL;
+    for (size_t i = 0; i < rg_library_count(lib); i++)
+        if (strcmp(rg_library_at(lib, i)->game, "Test-Nes") == 0)
+            g = rg_library_at(lib, i);
+    assert_non_null(g);
+    assert_string_equal(g->state, "Nestopia");
+    assert_string_equal(g->core, "nestopia");
+    rg_library_free(lib);
+    rg_datapaths_free(dp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(each_state_runs_on_its_own_core),
-                                       cmocka_unit_test(a_damaged_state_is_refused_by_every_core)};
+                                       cmocka_unit_test(a_damaged_state_is_refused_by_every_core),
+                                       cmocka_unit_test(library_names_the_state_core)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,11 +3,13 @@
  * Several systems have more than one core, each with its own save-state format: stable-retro's NES integrations
  * hold FCEUmm states, our own StarCatcher-Nes holds nestopia's. Without this, the system's first installed core
  * would refuse the other's states and the environment would fall back to the next core (rg__env_create) with a
- * warning, after loading the wrong core once. The signatures are the first bytes each core writes (facts measured on
+ * warning, after loading the wrong core once. Used by src/env to pick the core and by src/data's library to say
+ * which core a game runs on. The signatures are the first bytes each core writes (facts measured on
  * the states of stable-retro's integrations and on our own). */
-#include "env_internal.h"
+#include "state_core.h"
 
 #include "retrogym/core.h"
+#include "retrogym/error.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -24,7 +26,7 @@ static const struct {
     {"snes9x", "#!s9xsnp", 8},              /* Snes9x: "#!s9xsnp:" and the version */
 };
 
-int rg__env_core_available(const char *name)
+int rg__core_available(const char *name)
 {
     for (size_t i = 0; i < rg_core_builtin_count(); i++) {
         rg_core_info info;
@@ -49,10 +51,9 @@ static size_t state_head(const char *path, unsigned char *buf, size_t cap)
     return n > 0 ? (size_t)n : 0;
 }
 
-const char *rg__env_state_core(const char *path, const char *game)
+const char *rg__state_file_core(const char *path, const rg_system_info *sys)
 {
-    const rg_system_info *sys;
-    if (!path || !game || rg_data_game_system(game, &sys) != RG_OK)
+    if (!path || !sys)
         return NULL;
     unsigned char head[16];
     size_t n = state_head(path, head, sizeof head);
@@ -60,7 +61,7 @@ const char *rg__env_state_core(const char *path, const char *game)
         if (n < signatures[i].len || memcmp(head, signatures[i].magic, signatures[i].len) != 0)
             continue;
         for (size_t k = 0; k < sys->n_cores; k++) /* only a core the system lists, and only when installed */
-            if (strcmp(sys->cores[k], signatures[i].core) == 0 && rg__env_core_available(sys->cores[k]))
+            if (strcmp(sys->cores[k], signatures[i].core) == 0 && rg__core_available(sys->cores[k]))
                 return sys->cores[k];
         return NULL;
     }
