@@ -103,13 +103,6 @@ PyObject *rgpy_strlist_to_list(rg_strlist *list)
     return out;
 }
 
-/* The arguments most functions share: root, custom paths, flags (already resolved by the package). */
-typedef struct paths_args {
-    PyObject *root, *custom;
-    unsigned flags;
-    rg_datapaths *dp;
-} paths_args;
-
 static int check_flags(long flags, unsigned *out)
 {
     if (flags < 0 || flags > RG_INTEGRATIONS_ALL) {
@@ -120,20 +113,58 @@ static int check_flags(long flags, unsigned *out)
     return 0;
 }
 
+/* The arguments most functions share, root, custom paths and flags (already resolved by the package), as a
+ * data-paths handle and checked flags; 0, or -1 with an exception set. */
+static int open_paths(PyObject *root, PyObject *custom, long flags, unsigned *f, rg_datapaths **dp)
+{
+    return check_flags(flags, f) || rgpy_datapaths_build(root, custom, dp) ? -1 : 0;
+}
+
+/* Parses (root, custom, flags). */
+static int parse_paths(PyObject *args, unsigned *f, rg_datapaths **dp)
+{
+    PyObject *root, *custom;
+    long flags;
+    if (!PyArg_ParseTuple(args, "OOl", &root, &custom, &flags))
+        return -1;
+    return open_paths(root, custom, flags, f, dp);
+}
+
+/* Parses (root, custom, game, flags). */
+static int parse_game_paths(PyObject *args, const char **game, unsigned *f, rg_datapaths **dp)
+{
+    PyObject *root, *custom;
+    long flags;
+    if (!PyArg_ParseTuple(args, "OOsl", &root, &custom, game, &flags))
+        return -1;
+    return open_paths(root, custom, flags, f, dp);
+}
+
+/* Appends item to list and drops the caller's reference (item NULL: a failure already raised); 0 or -1. */
+static int append_new(PyObject *list, PyObject *item)
+{
+    int ret = !item || PyList_Append(list, item) ? -1 : 0;
+    Py_XDECREF(item);
+    return ret;
+}
+
+/* data_dirs and list_games: (root, custom, flags) -> [str]. */
+static PyObject *paths_list(PyObject *args, int (*fn)(const rg_datapaths *, unsigned, rg_strlist **))
+{
+    unsigned f;
+    rg_datapaths *dp;
+    if (parse_paths(args, &f, &dp))
+        return NULL;
+    rg_strlist *list;
+    int rc = fn(dp, f, &list);
+    rg_datapaths_free(dp);
+    return rc == RG_OK ? rgpy_strlist_to_list(list) : rgpy_raise(rc);
+}
+
 static PyObject *data_dirs(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    PyObject *root, *custom;
-    long flags;
-    unsigned f;
-    rg_datapaths *dp;
-    if (!PyArg_ParseTuple(args, "OOl", &root, &custom, &flags) || check_flags(flags, &f) ||
-        rgpy_datapaths_build(root, custom, &dp))
-        return NULL;
-    rg_strlist *list;
-    int rc = rg_datapaths_dirs(dp, f, &list);
-    rg_datapaths_free(dp);
-    return rc == RG_OK ? rgpy_strlist_to_list(list) : rgpy_raise(rc);
+    return paths_list(args, rg_datapaths_dirs);
 }
 
 static PyObject *data_root(PyObject *mod, PyObject *args)
@@ -151,29 +182,16 @@ static PyObject *data_root(PyObject *mod, PyObject *args)
 static PyObject *data_list_games(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    PyObject *root, *custom;
-    long flags;
-    unsigned f;
-    rg_datapaths *dp;
-    if (!PyArg_ParseTuple(args, "OOl", &root, &custom, &flags) || check_flags(flags, &f) ||
-        rgpy_datapaths_build(root, custom, &dp))
-        return NULL;
-    rg_strlist *list;
-    int rc = rg_data_list_games(dp, f, &list);
-    rg_datapaths_free(dp);
-    return rc == RG_OK ? rgpy_strlist_to_list(list) : rgpy_raise(rc);
+    return paths_list(args, rg_data_list_games);
 }
 
 /* list_states and list_scenarios: (root, custom, game, flags). */
 static PyObject *game_list(PyObject *args, int (*fn)(const rg_datapaths *, const char *, unsigned, rg_strlist **))
 {
-    PyObject *root, *custom;
     const char *game;
-    long flags;
     unsigned f;
     rg_datapaths *dp;
-    if (!PyArg_ParseTuple(args, "OOsl", &root, &custom, &game, &flags) || check_flags(flags, &f) ||
-        rgpy_datapaths_build(root, custom, &dp))
+    if (parse_game_paths(args, &game, &f, &dp))
         return NULL;
     rg_strlist *list;
     int rc = fn(dp, game, f, &list);
@@ -205,6 +223,20 @@ static PyObject *path_result(int rc, char *path, int missing_is_none)
     return out;
 }
 
+/* rom_path and game_folder: (root, custom, game, flags) -> str; not found raises. */
+static PyObject *game_path(PyObject *args, int (*fn)(const rg_datapaths *, const char *, unsigned, char **))
+{
+    const char *game;
+    unsigned f;
+    rg_datapaths *dp;
+    if (parse_game_paths(args, &game, &f, &dp))
+        return NULL;
+    char *path = NULL;
+    int rc = fn(dp, game, f, &path);
+    rg_datapaths_free(dp);
+    return path_result(rc, path, 0);
+}
+
 /* file_path(root, custom, game, file, flags) -> str or None. */
 static PyObject *data_file_path(PyObject *mod, PyObject *args)
 {
@@ -214,8 +246,8 @@ static PyObject *data_file_path(PyObject *mod, PyObject *args)
     long flags;
     unsigned f;
     rg_datapaths *dp;
-    if (!PyArg_ParseTuple(args, "OOssl", &root, &custom, &game, &file, &flags) || check_flags(flags, &f) ||
-        rgpy_datapaths_build(root, custom, &dp))
+    if (!PyArg_ParseTuple(args, "OOssl", &root, &custom, &game, &file, &flags) ||
+        open_paths(root, custom, flags, &f, &dp))
         return NULL;
     char *path = NULL;
     int rc = rg_data_file_path(dp, game, file, f, &path);
@@ -227,18 +259,7 @@ static PyObject *data_file_path(PyObject *mod, PyObject *args)
 static PyObject *data_rom_path(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    PyObject *root, *custom;
-    const char *game;
-    long flags;
-    unsigned f;
-    rg_datapaths *dp;
-    if (!PyArg_ParseTuple(args, "OOsl", &root, &custom, &game, &flags) || check_flags(flags, &f) ||
-        rgpy_datapaths_build(root, custom, &dp))
-        return NULL;
-    char *path = NULL;
-    int rc = rg_data_rom_path(dp, game, f, &path);
-    rg_datapaths_free(dp);
-    return path_result(rc, path, 0);
+    return game_path(args, rg_data_rom_path);
 }
 
 /* default_state(root, custom, game, players, flags) -> str or None. */
@@ -277,51 +298,33 @@ static PyObject *system_dict(const rg_system_info *s)
         goto done;
     for (size_t i = 0; i < s->n_extensions; i++) {
         PyObject *v = PyUnicode_FromFormat(".%s", s->extensions[i]);
-        if (!v || PyList_Append(ext, v)) {
-            Py_XDECREF(v);
+        if (append_new(ext, v))
             goto done;
-        }
-        Py_DECREF(v);
     }
     for (size_t i = 0; i < s->n_cores; i++) {
         PyObject *v = PyUnicode_FromString(s->cores[i]);
-        if (!v || PyList_Append(cores, v)) {
-            Py_XDECREF(v);
+        if (append_new(cores, v))
             goto done;
-        }
-        Py_DECREF(v);
     }
     for (unsigned i = 0; i < s->n_buttons && i < RG_MAX_BUTTONS; i++) {
         PyObject *v = s->buttons[i] ? PyUnicode_FromString(s->buttons[i]) : (Py_INCREF(Py_None), Py_None);
-        if (!v || PyList_Append(buttons, v)) {
-            Py_XDECREF(v);
+        if (append_new(buttons, v))
             goto done;
-        }
-        Py_DECREF(v);
     }
     for (size_t g = 0; g < s->n_actions; g++) { /* each group: its combos as lists of button names */
         PyObject *group = PyList_New(0);
-        if (!group || PyList_Append(actions, group)) {
-            Py_XDECREF(group);
+        if (append_new(actions, group))
             goto done;
-        }
-        Py_DECREF(group);
         for (size_t c = 0; c < s->actions[g].n_combos; c++) {
             PyObject *combo = PyList_New(0);
-            if (!combo || PyList_Append(group, combo)) {
-                Py_XDECREF(combo);
+            if (append_new(group, combo))
                 goto done;
-            }
-            Py_DECREF(combo);
             for (unsigned b = 0; b < RG_MAX_BUTTONS; b++) {
                 if (!(s->actions[g].combos[c] & (1u << b)))
                     continue;
                 PyObject *v = PyUnicode_FromString(s->buttons[b] ? s->buttons[b] : "");
-                if (!v || PyList_Append(combo, v)) {
-                    Py_XDECREF(v);
+                if (append_new(combo, v))
                     goto done;
-                }
-                Py_DECREF(v);
             }
         }
     }
@@ -398,9 +401,8 @@ static PyObject *data_cores(PyObject *mod, PyObject *unused)
                                     c->library_name ? c->library_name : "", "library_version",
                                     c->library_version ? c->library_version : "", "extensions",
                                     c->extensions ? c->extensions : "");
-        if (!d || PyList_Append(out, d))
+        if (append_new(out, d))
             Py_CLEAR(out);
-        Py_XDECREF(d);
     }
     rg_core_list_free(list);
     return out;
@@ -428,9 +430,8 @@ typedef struct import_ctx {
 
 static void import_append(PyObject *list, PyObject *item, import_ctx *ctx)
 {
-    if (!item || PyList_Append(list, item))
+    if (append_new(list, item))
         ctx->failed = 1;
-    Py_XDECREF(item);
 }
 
 static void on_import_warning(const char *message, void *user)
@@ -538,9 +539,8 @@ static PyObject *data_roots(PyObject *mod, PyObject *args)
     for (size_t i = 0; out && i < rg_datapaths_root_count(dp); i++) {
         PyObject *t = Py_BuildValue("(Ns)", PyUnicode_DecodeFSDefault(rg_datapaths_root_at(dp, i)),
                                     rg_data_origin_name(rg_datapaths_root_origin(dp, i)));
-        if (!t || PyList_Append(out, t))
+        if (append_new(out, t))
             Py_CLEAR(out);
-        Py_XDECREF(t);
     }
     rg_datapaths_free(dp);
     return out;
@@ -559,18 +559,7 @@ static PyObject *data_user_root(PyObject *mod, PyObject *unused)
 static PyObject *data_game_folder(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    PyObject *root, *custom;
-    const char *game;
-    long flags;
-    unsigned f;
-    rg_datapaths *dp;
-    if (!PyArg_ParseTuple(args, "OOsl", &root, &custom, &game, &flags) || check_flags(flags, &f) ||
-        rgpy_datapaths_build(root, custom, &dp))
-        return NULL;
-    char *name = NULL;
-    int rc = rg_data_game_folder(dp, game, f, &name);
-    rg_datapaths_free(dp);
-    return path_result(rc, name, 0);
+    return game_path(args, rg_data_game_folder);
 }
 
 static PyObject *str_or_none(const char *s)
@@ -585,12 +574,9 @@ static PyObject *str_or_none(const char *s)
 static PyObject *data_library(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    PyObject *root, *custom;
-    long flags;
     unsigned f;
     rg_datapaths *dp;
-    if (!PyArg_ParseTuple(args, "OOl", &root, &custom, &flags) || check_flags(flags, &f) ||
-        rgpy_datapaths_build(root, custom, &dp))
+    if (parse_paths(args, &f, &dp))
         return NULL;
     rg_library *lib;
     int rc;
@@ -609,9 +595,8 @@ static PyObject *data_library(PyObject *mod, PyObject *args)
                                     str_or_none(g->rom), "state", str_or_none(g->state), "core",
                                     str_or_none(g->core), "core_path", str_or_none(g->core_path), "core_origin",
                                     str_or_none(g->core_origin), "hint", str_or_none(g->hint));
-        if (!d || PyList_Append(out, d))
+        if (append_new(out, d))
             Py_CLEAR(out);
-        Py_XDECREF(d);
     }
     rg_library_free(lib);
     return out;
