@@ -43,13 +43,7 @@ static int Emu_init(rgpy_Emu *self, PyObject *args, PyObject *kwargs)
     int rc;
     char msg[RGPY_MSG] = "";
     const char *rom = PyBytes_AS_STRING(rom_obj);
-    self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    rc = rg_emu_open(&emu, rom, &eo);
-    if (rc != RG_OK)
-        snprintf(msg, sizeof msg, "%s", rg_error_last());
-    Py_END_ALLOW_THREADS
-    self->busy = 0;
+    RGPY_NOGIL(self, rc, msg, rg_emu_open(&emu, rom, &eo));
     Py_DECREF(rom_obj);
     if (rc != RG_OK) {
         rgpy_raise_msg(rc, msg);
@@ -96,13 +90,7 @@ static PyObject *Emu_run(rgpy_Emu *self, PyObject *unused)
     int rc;
     char msg[RGPY_MSG] = "";
     rg_emu *emu = self->emu;
-    self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    rc = rg_emu_run(emu);
-    if (rc != RG_OK)
-        snprintf(msg, sizeof msg, "%s", rg_error_last());
-    Py_END_ALLOW_THREADS
-    self->busy = 0;
+    RGPY_NOGIL(self, rc, msg, rg_emu_run(emu));
     if (rc != RG_OK)
         return rgpy_raise_msg(rc, msg);
     Py_RETURN_NONE;
@@ -130,24 +118,7 @@ static PyObject *Emu_screen(rgpy_Emu *self, PyObject *unused)
     (void)unused;
     if (emu_usable(self))
         return NULL;
-    rg_frame f;
-    unsigned w = 0, h = 0;
-    int rc = rg_emu_frame(self->emu, &f);
-    if (rc == RG_OK)
-        rc = rg_emu_screen_size(self->emu, &w, &h);
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    if (!f.data || !w || !h)
-        return PyErr_Format(PyExc_RuntimeError, "the core has not produced a frame yet (call step() first)");
-    npy_intp dims[3] = {h, w, 3};
-    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(3, dims, NPY_UINT8);
-    if (!out)
-        return NULL;
-    if ((rc = rg_emu_screen_rgb24(self->emu, PyArray_DATA(out), (size_t)PyArray_NBYTES(out))) != RG_OK) {
-        Py_DECREF(out);
-        return rgpy_raise(rc);
-    }
-    return (PyObject *)out;
+    return rgpy_emu_screen(self->emu, "the core has not produced a frame yet (call step() first)");
 }
 
 /* resolution() -> (width, height) of the screen (rg_emu_screen_size: fixed at load, as stable-retro's); (0, 0)
@@ -170,16 +141,7 @@ static PyObject *Emu_ram(rgpy_Emu *self, PyObject *unused)
     (void)unused;
     if (emu_usable(self))
         return NULL;
-    npy_intp n = (npy_intp)rg_emu_ram_size(self->emu);
-    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_UINT8);
-    if (!out)
-        return NULL;
-    int rc = rg_emu_ram_copy(self->emu, PyArray_DATA(out), (size_t)n);
-    if (rc != RG_OK) {
-        Py_DECREF(out);
-        return rgpy_raise(rc);
-    }
-    return (PyObject *)out;
+    return rgpy_emu_ram(self->emu);
 }
 
 /* get_state() -> the core's raw serialized state as bytes. */
@@ -188,21 +150,7 @@ static PyObject *Emu_get_state(rgpy_Emu *self, PyObject *unused)
     (void)unused;
     if (emu_usable(self))
         return NULL;
-    size_t size;
-    int rc = rg_emu_state_size(self->emu, &size);
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
-    if (!out)
-        return NULL;
-    size_t written = 0;
-    if ((rc = rg_emu_state_save(self->emu, PyBytes_AS_STRING(out), size, &written)) != RG_OK) {
-        Py_DECREF(out);
-        return rgpy_raise(rc);
-    }
-    if (written != size && _PyBytes_Resize(&out, (Py_ssize_t)written))
-        return NULL;
-    return out;
+    return rgpy_emu_get_state(self->emu);
 }
 
 /* set_state(bytes) -> True, or False when the core refuses the state (nothing changes then). */
@@ -211,13 +159,7 @@ static PyObject *Emu_set_state(rgpy_Emu *self, PyObject *arg)
     Py_buffer buf;
     if (emu_usable(self) || PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE))
         return NULL;
-    int rc = rg_emu_state_load(self->emu, buf.buf, (size_t)buf.len);
-    PyBuffer_Release(&buf);
-    if (rc == RG_ESTATE)
-        Py_RETURN_FALSE;
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    Py_RETURN_TRUE;
+    return rgpy_emu_set_state(self->emu, &buf);
 }
 
 /* audio() -> the last frame's audio as a new (frames, 2) int16 array. */

@@ -323,17 +323,7 @@ static PyObject *Env_get_ram(rgpy_Env *self, PyObject *unused)
     (void)unused;
     if (rgpy_env_usable(self))
         return NULL;
-    rg_emu *emu = rg_env_emu(self->env);
-    npy_intp n = (npy_intp)rg_emu_ram_size(emu);
-    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_UINT8);
-    if (!out)
-        return NULL;
-    int rc = rg_emu_ram_copy(emu, PyArray_DATA(out), (size_t)n);
-    if (rc != RG_OK) {
-        Py_DECREF(out);
-        return rgpy_raise(rc);
-    }
-    return (PyObject *)out;
+    return rgpy_emu_ram(rg_env_emu(self->env));
 }
 
 /* get_screen() -> the whole screen, uncropped, as a new (H, W, 3) uint8 array (rg_emu_screen_rgb24: the size
@@ -343,25 +333,7 @@ static PyObject *Env_get_screen(rgpy_Env *self, PyObject *unused)
     (void)unused;
     if (rgpy_env_usable(self))
         return NULL;
-    rg_emu *emu = rg_env_emu(self->env);
-    rg_frame f;
-    unsigned w = 0, h = 0;
-    int rc = rg_emu_frame(emu, &f);
-    if (rc == RG_OK)
-        rc = rg_emu_screen_size(emu, &w, &h);
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    if (!f.data || !w)
-        return PyErr_Format(PyExc_RuntimeError, "the core has not produced a frame yet");
-    npy_intp dims[3] = {h, w, 3};
-    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(3, dims, NPY_UINT8);
-    if (!out)
-        return NULL;
-    if ((rc = rg_emu_screen_rgb24(emu, PyArray_DATA(out), (size_t)PyArray_NBYTES(out))) != RG_OK) {
-        Py_DECREF(out);
-        return rgpy_raise(rc);
-    }
-    return (PyObject *)out;
+    return rgpy_emu_screen(rg_env_emu(self->env), "the core has not produced a frame yet");
 }
 
 /* ---- states ---- */
@@ -434,21 +406,7 @@ static PyObject *Env_emu_get_state(rgpy_Env *self, PyObject *unused)
     (void)unused;
     if (rgpy_env_usable(self))
         return NULL;
-    rg_emu *emu = rg_env_emu(self->env);
-    size_t size = 0, written = 0;
-    int rc = rg_emu_state_size(emu, &size);
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
-    if (!out)
-        return NULL;
-    if ((rc = rg_emu_state_save(emu, PyBytes_AS_STRING(out), size, &written)) != RG_OK) {
-        Py_DECREF(out);
-        return rgpy_raise(rc);
-    }
-    if (written != size && _PyBytes_Resize(&out, (Py_ssize_t)written))
-        return NULL;
-    return out;
+    return rgpy_emu_get_state(rg_env_emu(self->env));
 }
 
 /* emu_set_state(bytes) -> bool (False when the core refuses it, as Gym Retro's em.set_state). */
@@ -461,13 +419,7 @@ static PyObject *Env_emu_set_state(rgpy_Env *self, PyObject *args)
         PyBuffer_Release(&buf);
         return NULL;
     }
-    int rc = rg_emu_state_load(rg_env_emu(self->env), buf.buf, (size_t)buf.len);
-    PyBuffer_Release(&buf);
-    if (rc == RG_ESTATE)
-        Py_RETURN_FALSE;
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    Py_RETURN_TRUE;
+    return rgpy_emu_set_state(rg_env_emu(self->env), &buf);
 }
 
 /* emu_step(): one frame with the buttons held (no scenario update). */

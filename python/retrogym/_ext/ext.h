@@ -96,6 +96,17 @@ extern PyTypeObject rgpy_PoolType;
 extern PyTypeObject rgpy_EmuType;
 extern PyMethodDef rgpy_validate_methods[];
 
+/* ---- emu_access.c: an rg_emu's screen, RAM and state for Emu and Env (the caller checks it is usable) ---- */
+
+/** The screen as a new (H, W, 3) uint8 array (rg_emu_screen_rgb24); RuntimeError(no_frame) before a frame. */
+PyObject *rgpy_emu_screen(rg_emu *emu, const char *no_frame);
+/** Every memory block, ascending by base, as a new uint8 array. */
+PyObject *rgpy_emu_ram(rg_emu *emu);
+/** The core's raw serialized state as bytes. */
+PyObject *rgpy_emu_get_state(rg_emu *emu);
+/** Loads a raw state and releases buf: True, or False when the core refuses it (nothing changes then). */
+PyObject *rgpy_emu_set_state(rg_emu *emu, Py_buffer *buf);
+
 /* Runs `stmt` without the GIL, with self marked busy; `msg` (a char[RGPY_MSG]) receives the error message when
  * rc != RG_OK, read on the same thread right after the call. */
 #define RGPY_MSG 1024

@@ -1,0 +1,68 @@
+/* Reading and writing an rg_emu from Python, shared by the Emu type (RetroEmulator) and the Env's raw emulator
+ * (env.em, env.get_ram(), env.get_screen()). The callers check their object is usable first. */
+#include "ext.h"
+
+PyObject *rgpy_emu_screen(rg_emu *emu, const char *no_frame)
+{
+    rg_frame f;
+    unsigned w = 0, h = 0;
+    int rc = rg_emu_frame(emu, &f);
+    if (rc == RG_OK)
+        rc = rg_emu_screen_size(emu, &w, &h);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    if (!f.data || !w || !h)
+        return PyErr_Format(PyExc_RuntimeError, "%s", no_frame);
+    npy_intp dims[3] = {h, w, 3};
+    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(3, dims, NPY_UINT8);
+    if (!out)
+        return NULL;
+    if ((rc = rg_emu_screen_rgb24(emu, PyArray_DATA(out), (size_t)PyArray_NBYTES(out))) != RG_OK) {
+        Py_DECREF(out);
+        return rgpy_raise(rc);
+    }
+    return (PyObject *)out;
+}
+
+PyObject *rgpy_emu_ram(rg_emu *emu)
+{
+    npy_intp n = (npy_intp)rg_emu_ram_size(emu);
+    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_UINT8);
+    if (!out)
+        return NULL;
+    int rc = rg_emu_ram_copy(emu, PyArray_DATA(out), (size_t)n);
+    if (rc != RG_OK) {
+        Py_DECREF(out);
+        return rgpy_raise(rc);
+    }
+    return (PyObject *)out;
+}
+
+PyObject *rgpy_emu_get_state(rg_emu *emu)
+{
+    size_t size = 0, written = 0;
+    int rc = rg_emu_state_size(emu, &size);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (!out)
+        return NULL;
+    if ((rc = rg_emu_state_save(emu, PyBytes_AS_STRING(out), size, &written)) != RG_OK) {
+        Py_DECREF(out);
+        return rgpy_raise(rc);
+    }
+    if (written != size && _PyBytes_Resize(&out, (Py_ssize_t)written))
+        return NULL;
+    return out;
+}
+
+PyObject *rgpy_emu_set_state(rg_emu *emu, Py_buffer *buf)
+{
+    int rc = rg_emu_state_load(emu, buf->buf, (size_t)buf->len);
+    PyBuffer_Release(buf);
+    if (rc == RG_ESTATE)
+        Py_RETURN_FALSE;
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    Py_RETURN_TRUE;
+}
