@@ -8,59 +8,22 @@
 
 #include "base/base.h"
 
-#include <sys/stat.h>
-
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 static char root[512];
-
-static void write_text(const char *dir, const char *name, const char *text)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 /* data root/stable/Test-Atari2600: our test ROM, its SHA-1, empty variables, and Stella's state as Start.state */
 static int setup(void **state)
 {
     (void)state;
-    if (!getenv("RETROGYM_CORE_PATH")) {
-        char pattern[1024];
-        glob_t g;
-        test_source_path(".venv/lib/python3*/site-packages/stable_retro/cores", pattern, sizeof pattern);
-        if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc)
-            setenv("RETROGYM_CORE_PATH", g.gl_pathv[0], 1);
-        globfree(&g);
-    }
-    snprintf(root, sizeof root, "%s/fallback-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    assert_non_null(mkdtemp(root));
-    char dir[1024], path[1200], rom[1024];
-    snprintf(dir, sizeof dir, "%s/stable", root);
-    assert_int_equal(mkdir(dir, 0700), 0);
-    snprintf(dir, sizeof dir, "%s/stable/Test-Atari2600", root);
-    assert_int_equal(mkdir(dir, 0700), 0);
-    test_source_path("tests/roms/bin/test.a26", rom, sizeof rom);
-    uint8_t *bytes;
-    size_t size;
-    assert_int_equal(rg__read_file(rom, 1 << 20, &bytes, &size), RG_OK);
-    snprintf(path, sizeof path, "%s/rom.a26", dir);
-    assert_int_equal(rg__write_file_atomic(path, bytes, size), RG_OK);
-    char sha[RG_SHA1_HEX + 2];
-    assert_int_equal(rg_rom_sha1(bytes, size, "test.a26", sha), RG_OK);
-    free(bytes);
-    strcat(sha, "\n");
-    write_text(dir, "rom.sha", sha);
-    write_text(dir, "data.json", "{\"info\": {\"frame\": {\"address\": 136, \"type\": \"|u1\"}}}");
-    write_text(dir, "scenario.json", "{\"reward\": {\"variables\": {\"frame\": {\"reward\": 1}}}}");
-    write_text(dir, "metadata.json", "{\"default_state\": \"Start\"}");
+    test_use_wheel_cores();
+    char dir[1024];
+    test_integration_dir("fallback", "Test-Atari2600", "test.a26", root, sizeof root, dir, sizeof dir);
+    test_write_text(dir, "data.json", "{\"info\": {\"frame\": {\"address\": 136, \"type\": \"|u1\"}}}");
+    test_write_text(dir, "scenario.json", "{\"reward\": {\"variables\": {\"frame\": {\"reward\": 1}}}}");
+    test_write_text(dir, "metadata.json", "{\"default_state\": \"Start\"}");
     char movie_path[1024];
     test_source_path("tests/movie/data/sr-Atari2600.bk2", movie_path, sizeof movie_path);
     rg_movie *m;
@@ -85,12 +48,8 @@ static int setup(void **state)
         k++;
     assert_true(k < 7);
     mutated[flags + k] = 0x00;
-    snprintf(path, sizeof path, "%s/Start.state", dir);
-    gzFile gz = gzopen(path, "wb");
-    assert_non_null(gz);
-    assert_int_equal(gzwrite(gz, mutated, (unsigned)st_len), (int)st_len);
+    test_write_gz(dir, "Start.state", mutated, st_len);
     free(mutated);
-    gzclose(gz);
     rg_movie_free(m);
     return 0;
 }

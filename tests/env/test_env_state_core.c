@@ -8,68 +8,22 @@
 
 #include "base/base.h"
 
-#include <sys/stat.h>
-
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 static char root[512];
 static char dir[1024];
 
-static void write_text(const char *name, const char *text)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void write_state(const char *name, const uint8_t *bytes, size_t len)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    gzFile gz = gzopen(path, "wb");
-    assert_non_null(gz);
-    assert_int_equal(gzwrite(gz, bytes, (unsigned)len), (int)len);
-    gzclose(gz);
-}
-
 static int setup(void **state)
 {
     (void)state;
-    if (!getenv("RETROGYM_CORE_PATH")) {
-        char pattern[1024];
-        glob_t g;
-        test_source_path(".venv/lib/python3*/site-packages/stable_retro/cores", pattern, sizeof pattern);
-        if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc)
-            setenv("RETROGYM_CORE_PATH", g.gl_pathv[0], 1);
-        globfree(&g);
-    }
-    snprintf(root, sizeof root, "%s/statecore-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    assert_non_null(mkdtemp(root));
-    snprintf(dir, sizeof dir, "%s/stable", root);
-    assert_int_equal(mkdir(dir, 0700), 0);
-    snprintf(dir, sizeof dir, "%s/stable/Test-Nes", root);
-    assert_int_equal(mkdir(dir, 0700), 0);
-    char rom[1024], path[1200];
-    test_source_path("tests/roms/bin/test.nes", rom, sizeof rom);
-    uint8_t *bytes;
-    size_t size;
-    assert_int_equal(rg__read_file(rom, 1 << 20, &bytes, &size), RG_OK);
+    test_use_wheel_cores();
+    test_integration_dir("statecore", "Test-Nes", "test.nes", root, sizeof root, dir, sizeof dir);
+    char path[1200];
     snprintf(path, sizeof path, "%s/rom.nes", dir);
-    assert_int_equal(rg__write_file_atomic(path, bytes, size), RG_OK);
-    char sha[RG_SHA1_HEX + 2];
-    assert_int_equal(rg_rom_sha1(bytes, size, "test.nes", sha), RG_OK);
-    free(bytes);
-    strcat(sha, "\n");
-    write_text("rom.sha", sha);
-    write_text("data.json", "{\"info\": {\"frame\": {\"address\": 16, \"type\": \"|u1\"}}}");
-    write_text("scenario.json", "{\"reward\": {\"variables\": {\"frame\": {\"reward\": 1}}}}");
+    test_write_text(dir, "data.json", "{\"info\": {\"frame\": {\"address\": 16, \"type\": \"|u1\"}}}");
+    test_write_text(dir, "scenario.json", "{\"reward\": {\"variables\": {\"frame\": {\"reward\": 1}}}}");
     /* FCEUmm's state, as stable-retro saved it */
     char movie_path[1024];
     test_source_path("tests/movie/data/sr-Nes.bk2", movie_path, sizeof movie_path);
@@ -79,8 +33,8 @@ static int setup(void **state)
     size_t st_len;
     assert_int_equal(rg_movie_state(m, &st, &st_len), RG_OK);
     assert_true(st_len > 3 && memcmp(st, "FCS", 3) == 0);
-    write_state("Fceumm.state", st, st_len);
-    write_state("Damaged.state", st, st_len / 2); /* FCEUmm's signature, cut in half */
+    test_write_gz(dir, "Fceumm.state", st, st_len);
+    test_write_gz(dir, "Damaged.state", st, st_len / 2); /* FCEUmm's signature, cut in half */
     rg_movie_free(m);
     /* nestopia's, saved by Debian's core from power-on plus a few frames */
     if (test_core_installed("nestopia")) {
@@ -96,8 +50,8 @@ static int setup(void **state)
         uint8_t *buf = malloc(n);
         assert_int_equal(rg_emu_state_save(emu, buf, n, &n), RG_OK);
         assert_true(n > 4 && memcmp(buf, "NST\x1a", 4) == 0);
-        write_state("Nestopia.state", buf, n);
-        write_text("metadata.json", "{\"default_state\": \"Nestopia\"}");
+        test_write_gz(dir, "Nestopia.state", buf, n);
+        test_write_text(dir, "metadata.json", "{\"default_state\": \"Nestopia\"}");
         free(buf);
         rg_emu_free(emu);
     }

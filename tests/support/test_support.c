@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #ifndef RG_SOURCE_DIR
 #error "RG_SOURCE_DIR must be defined by the build"
@@ -301,4 +302,61 @@ int test_wheel_core(const char *name, char *out, size_t cap)
         snprintf(out, cap, "%s", g.gl_pathv[0]);
     globfree(&g);
     return found;
+}
+
+void test_use_wheel_cores(void)
+{
+    if (getenv("RETROGYM_CORE_PATH"))
+        return;
+    char pattern[1024];
+    glob_t g;
+    test_source_path(".venv/lib/python3*/site-packages/stable_retro/cores", pattern, sizeof pattern);
+    if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc)
+        setenv("RETROGYM_CORE_PATH", g.gl_pathv[0], 1);
+    globfree(&g);
+}
+
+void test_write_text(const char *dir, const char *name, const char *text)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+void test_write_gz(const char *dir, const char *name, const void *bytes, size_t len)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    assert_int_equal(gzwrite(gz, bytes, (unsigned)len), (int)len);
+    gzclose(gz);
+}
+
+void test_integration_dir(const char *prefix, const char *game, const char *rom, char *root, size_t root_cap,
+                          char *dir, size_t dir_cap)
+{
+    snprintf(root, root_cap, "%s/%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", prefix);
+    assert_non_null(mkdtemp(root));
+    snprintf(dir, dir_cap, "%s/stable", root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(dir, dir_cap, "%s/stable/%s", root, game);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char rel[512], src[1024], name[64], path[1200];
+    snprintf(name, sizeof name, "rom%s", strrchr(rom, '.') ? strrchr(rom, '.') : "");
+    snprintf(rel, sizeof rel, "tests/roms/bin/%s", rom);
+    test_source_path(rel, src, sizeof src);
+    uint8_t *bytes;
+    size_t size;
+    assert_int_equal(rg__read_file(src, 1 << 20, &bytes, &size), RG_OK);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(rg__write_file_atomic(path, bytes, size), RG_OK);
+    char sha[RG_SHA1_HEX + 2];
+    assert_int_equal(rg_rom_sha1(bytes, size, strrchr(src, '/') + 1, sha), RG_OK);
+    free(bytes);
+    strcat(sha, "\n");
+    test_write_text(dir, "rom.sha", sha);
 }

@@ -42,6 +42,18 @@ const char *test_source_path(const char *relative, char *buf, size_t cap);
 /* stable-retro's build of a core in the project's .venv (<wheel>/stable_retro/cores/<name>_libretro.so) into out;
  * 0 when absent. */
 int test_wheel_core(const char *name, char *out, size_t cap);
+/* Points RETROGYM_CORE_PATH at stable-retro's cores in the project's .venv when the variable is unset and the wheel is
+ * there, so that a test sees the cores of a user who installed stable-retro. */
+void test_use_wheel_cores(void);
+/* Writes text to <dir>/<name>, or fails the test. */
+void test_write_text(const char *dir, const char *name, const char *text);
+/* Writes bytes gzip-compressed (as a .state file) to <dir>/<name>, or fails the test. */
+void test_write_gz(const char *dir, const char *name, const void *bytes, size_t len);
+/* A fresh data root $TMPDIR/<prefix>-XXXXXX into root (the caller removes it with rg__remove_tree) holding the
+ * integration folder stable/<game> (into dir) with a copy of the test ROM tests/roms/bin/<rom> as rom.<ext> and its
+ * rom.sha; fails the test when any step fails. */
+void test_integration_dir(const char *prefix, const char *game, const char *rom, char *root, size_t root_cap,
+                          char *dir, size_t dir_cap);
 /* A call that must fail with `code` and a message mentioning `text`. */
 #define TEST_EXPECT_ERROR(call, code, text)                                                                       \
     do {                                                                                                          \
