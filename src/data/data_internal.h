@@ -45,6 +45,11 @@ char *rg__path_join(const char *a, const char *b);
 /* Whether a path exists (any kind of file), and whether it is a folder (links followed). */
 int rg__path_exists(const char *path);
 int rg__is_dir(const char *path);
+/* Appends the entry names of a folder other than "." and "..", sorted by strcmp, to out; a folder that cannot be
+ * read adds nothing (RG_OK). */
+int rg__folder_names(const char *dir, rg_strlist *out);
+/* Whether "<dir>/<name>" is a game folder (a folder holding rom.sha) into *yes; RG_OK or RG_ENOMEM. */
+int rg__is_game_dir(const char *dir, const char *name, int *yes);
 /* Whether name ends with suffix, ignoring ASCII case. */
 int rg__ends_with_ci(const char *name, const char *suffix);
 /* Copy of s for messages: control bytes and non-ASCII bytes as '?', at most max bytes ("..." when cut). */

@@ -2,7 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "import_internal.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,27 +115,13 @@ static int add_game(rg__import *im, const char *game, const char *game_dir, size
     return rc;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int rg__known_build(rg__import *im)
 {
     rg_strlist dirs = {0};
     int rc = rg__data_dirs(im->dp, RG_INTEGRATIONS_ALL, &dirs);
     for (size_t d = 0; rc == RG_OK && d < dirs.count; d++) {
-        DIR *dh = opendir(dirs.items[d]);
-        if (!dh)
-            continue;
         rg_strlist names = {0};
-        struct dirent *e;
-        while (rc == RG_OK && (e = readdir(dh)) != NULL)
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-                rc = rg__strlist_push(&names, e->d_name);
-        closedir(dh);
-        if (names.count)
-            qsort(names.items, names.count, sizeof *names.items, cmp_name);
+        rc = rg__folder_names(dirs.items[d], &names);
         for (size_t g = 0; rc == RG_OK && g < names.count; g++) {
             char *game_dir = rg__path_join(dirs.items[d], names.items[g]);
             if (!game_dir)

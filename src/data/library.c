@@ -6,7 +6,6 @@
 #include "emu/state_core.h"
 #include "retrogym/core.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,27 +168,15 @@ int rg_data_library(const rg_datapaths *dp, unsigned flags, rg_library **out)
     rg_strlist dirs = {0}, seen = {0};
     int rc = rg__data_dirs(dp, flags, &dirs);
     for (size_t d = 0; rc == RG_OK && d < dirs.count; d++) {
-        DIR *dh = opendir(dirs.items[d]);
-        if (!dh)
-            continue;
         rg_strlist names = {0};
-        struct dirent *e;
-        while (rc == RG_OK && (e = readdir(dh)) != NULL)
-            if (e->d_name[0] != '.')
-                rc = rg__strlist_push(&names, e->d_name);
-        closedir(dh);
+        rc = rg__folder_names(dirs.items[d], &names);
         for (size_t i = 0; rc == RG_OK && i < names.count; i++) {
-            if (rg__strlist_contains(&seen, names.items[i]))
-                continue;
-            char *sub = rg__path_join(dirs.items[d], names.items[i]);
-            char *sha = sub ? rg__path_join(sub, "rom.sha") : NULL;
-            if (!sha)
-                rc = rg__error(RG_ENOMEM, "out of memory");
-            else if (rg__is_dir(sub) && rg__path_exists(sha) &&
-                     (rc = rg__strlist_push(&seen, names.items[i])) == RG_OK)
+            int yes;
+            if (names.items[i][0] == '.' || rg__strlist_contains(&seen, names.items[i]))
+                continue; /* hidden entries, and games an earlier folder gave */
+            if ((rc = rg__is_game_dir(dirs.items[d], names.items[i], &yes)) == RG_OK && yes &&
+                (rc = rg__strlist_push(&seen, names.items[i])) == RG_OK)
                 rc = add_game(lib, dp, flags, dirs.items[d], names.items[i], cores, n_cores);
-            free(sub);
-            free(sha);
         }
         rg__strlist_clear(&names);
     }

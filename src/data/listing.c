@@ -160,16 +160,9 @@ static int each_entry(const char *dir, int (*fn)(const char *dir, const char *na
 
 static int add_game(const char *dir, const char *name, rg_strlist *out)
 {
-    char *sub = rg__path_join(dir, name);
-    char *sha = sub ? rg__path_join(sub, "rom.sha") : NULL;
-    int rc = RG_OK;
-    if (!sha)
-        rc = rg__error(RG_ENOMEM, "out of memory");
-    else if (rg__is_dir(sub) && rg__path_exists(sha))
-        rc = rg__strlist_push(out, name);
-    free(sub);
-    free(sha);
-    return rc;
+    int yes;
+    int rc = rg__is_game_dir(dir, name, &yes);
+    return rc == RG_OK && yes ? rg__strlist_push(out, name) : rc;
 }
 
 /* A stem ending in suffix; NULL-free: *rc set on out of memory. */

@@ -3,6 +3,7 @@
 #include "data_internal.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,38 @@ int rg__is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int rg__folder_names(const char *dir, rg_strlist *out)
+{
+    DIR *dh = opendir(dir);
+    if (!dh)
+        return RG_OK;
+    int rc = RG_OK;
+    size_t first = out->count;
+    struct dirent *e;
+    while (rc == RG_OK && (e = readdir(dh)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            rc = rg__strlist_push(out, e->d_name);
+    closedir(dh);
+    if (out->count - first > 1)
+        qsort(out->items + first, out->count - first, sizeof *out->items, cmp_str);
+    return rc;
+}
+
+int rg__is_game_dir(const char *dir, const char *name, int *yes)
+{
+    *yes = 0;
+    char *sub = rg__path_join(dir, name);
+    char *sha = sub ? rg__path_join(sub, "rom.sha") : NULL;
+    int rc = RG_OK;
+    if (!sha)
+        rc = rg__error(RG_ENOMEM, "out of memory");
+    else
+        *yes = rg__is_dir(sub) && rg__path_exists(sha);
+    free(sub);
+    free(sha);
+    return rc;
 }
 
 int rg__ends_with_ci(const char *name, const char *suffix)
