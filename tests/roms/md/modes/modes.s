@@ -10,18 +10,9 @@
 | at once; each frame the whole picture is one CRAM colour taken from the counter and the pad, so a frame drawn in
 | H32 mode differs from the columns 256-319 left in a host's buffer by the last H40 frame.
 
-        .equ    RAM_SIG,    0xFF0000
-        .equ    RAM_FRAME,  0xFF0008
-        .equ    RAM_PAD,    0xFF000A
         .equ    RAM_MODE,   0xFF000C
 
-        .equ    VDP_DATA,   0xC00000
-        .equ    VDP_CTRL,   0xC00004
-        .equ    PSG,        0xC00011
-        .equ    IO_VERSION, 0xA10001
-        .equ    IO_DATA1,   0xA10003
-        .equ    IO_CTRL1,   0xA10009
-        .equ    TMSS_REG,   0xA14000
+        .include "common.inc"
 
         .equ    REG12_H40,  0x8C81      | 320 pixels, no interlace
         .equ    REG12_H32,  0x8C00      | 256 pixels
@@ -29,19 +20,7 @@
         .text
         .global reset
 
-        .long   0x00FFFE00
-        .long   reset
-        .rept   22
-        .long   fault
-        .endr
-        .rept   6
-        .long   ignore
-        .endr
-        .long   vblank
-        .long   ignore
-        .rept   32
-        .long   fault
-        .endr
+        md_vectors
 
         .org    0x100
         .ascii  "SEGA MEGA DRIVE "
@@ -62,49 +41,14 @@
 
         .org    0x200
 reset:
-        move.w  #0x2700,%sr
-        move.b  IO_VERSION,%d0
-        andi.b  #0x0F,%d0
-        beq.s   1f
-        move.l  #0x53454741,TMSS_REG
-1:
-        lea     RAM_SIG,%a0
-        move.l  #0x484F4D45,(%a0)+      | "HOME"
-        move.l  #0x42524557,(%a0)+      | "BREW"
+        md_reset_unlock
         clr.l   (%a0)+                  | counter, spare byte, pad word
         clr.l   (%a0)                   | mode byte (H40 first), spare
 
-        lea     VDP_CTRL,%a1
-        tst.w   (%a1)
-        lea     vdp_regs(%pc),%a2
-        moveq   #(vdp_regs_end-vdp_regs)/2-1,%d0
-2:      move.w  (%a2)+,(%a1)
-        dbra    %d0,2b
-
-        lea     PSG,%a2
-        move.b  #0x9F,(%a2)
-        move.b  #0xBF,(%a2)
-        move.b  #0xDF,(%a2)
-        move.b  #0xFF,(%a2)
-
-        move.b  #0x40,IO_CTRL1
-        move.b  #0x40,IO_DATA1
+        md_reset_hardware
 
         moveq   #0,%d0
-        bsr     set_colour
-        move.w  #0x8164,(%a1)           | display on, VBlank interrupt on, mode 5
-        move.w  #0x2500,%sr
-3:      stop    #0x2500
-        bra.s   3b
-
-| Colour d0.w into all 64 CRAM entries. Clobbers d1, a0.
-set_colour:
-        move.l  #0xC0000000,VDP_CTRL
-        lea     VDP_DATA,%a0
-        moveq   #63,%d1
-1:      move.w  %d0,(%a0)
-        dbra    %d1,1b
-        rts
+        md_display_on
 
 vblank:
         movem.l %d0-%d2/%a0,-(%sp)
@@ -164,31 +108,4 @@ vblank:
         bsr     set_colour
 
         movem.l (%sp)+,%d0-%d2/%a0
-ignore:
-        rte
-
-fault:
-        stop    #0x2700
-        bra.s   fault
-
-vdp_regs:
-        .word   0x8004
-        .word   0x8104                  | display and VBlank interrupt off for now
-        .word   0x8230
-        .word   0x833C
-        .word   0x8407
-        .word   0x856C
-        .word   0x8600
-        .word   0x8700                  | backdrop = palette 0, colour 0
-        .word   0x8800
-        .word   0x8900
-        .word   0x8AFF
-        .word   0x8B00
-        .word   REG12_H40
-        .word   0x8D3F
-        .word   0x8E00
-        .word   0x8F02
-        .word   0x9001
-        .word   0x9100
-        .word   0x9200
-vdp_regs_end:
+        md_tail
