@@ -24,13 +24,9 @@ static int setup(void **state)
     test_write_text(dir, "data.json", "{\"info\": {\"frame\": {\"address\": 136, \"type\": \"|u1\"}}}");
     test_write_text(dir, "scenario.json", "{\"reward\": {\"variables\": {\"frame\": {\"reward\": 1}}}}");
     test_write_text(dir, "metadata.json", "{\"default_state\": \"Start\"}");
-    char movie_path[1024];
-    test_source_path("tests/movie/data/sr-Atari2600.bk2", movie_path, sizeof movie_path);
-    rg_movie *m;
-    assert_int_equal(rg_movie_open_read(&m, movie_path), RG_OK);
     const uint8_t *st;
     size_t st_len;
-    assert_int_equal(rg_movie_state(m, &st, &st_len), RG_OK);
+    rg_movie *m = test_movie_start_state("sr-Atari2600.bk2", &st, &st_len);
     assert_true(st_len > 0);
     /* Our core converts Stella 3.9.3 states, but strictly: a boolean must be one of the two bytes Stella writes
      * (0xFE, 0x01), while Stella reads any byte other than 0xFE as false. One false flag of the CPU written as 0x00

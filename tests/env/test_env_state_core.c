@@ -25,13 +25,9 @@ static int setup(void **state)
     test_write_text(dir, "data.json", "{\"info\": {\"frame\": {\"address\": 16, \"type\": \"|u1\"}}}");
     test_write_text(dir, "scenario.json", "{\"reward\": {\"variables\": {\"frame\": {\"reward\": 1}}}}");
     /* FCEUmm's state, as stable-retro saved it */
-    char movie_path[1024];
-    test_source_path("tests/movie/data/sr-Nes.bk2", movie_path, sizeof movie_path);
-    rg_movie *m;
-    assert_int_equal(rg_movie_open_read(&m, movie_path), RG_OK);
     const uint8_t *st;
     size_t st_len;
-    assert_int_equal(rg_movie_state(m, &st, &st_len), RG_OK);
+    rg_movie *m = test_movie_start_state("sr-Nes.bk2", &st, &st_len);
     assert_true(st_len > 3 && memcmp(st, "FCS", 3) == 0);
     test_write_gz(dir, "Fceumm.state", st, st_len);
     test_write_gz(dir, "Damaged.state", st, st_len / 2); /* FCEUmm's signature, cut in half */

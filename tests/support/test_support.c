@@ -360,3 +360,14 @@ void test_integration_dir(const char *prefix, const char *game, const char *rom,
     strcat(sha, "\n");
     test_write_text(dir, "rom.sha", sha);
 }
+
+rg_movie *test_movie_start_state(const char *name, const uint8_t **state, size_t *len)
+{
+    char rel[512], path[1024];
+    snprintf(rel, sizeof rel, "tests/movie/data/%s", name);
+    test_source_path(rel, path, sizeof path);
+    rg_movie *m;
+    assert_int_equal(rg_movie_open_read(&m, path), RG_OK);
+    assert_int_equal(rg_movie_state(m, state, len), RG_OK);
+    return m;
+}

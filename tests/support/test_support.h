@@ -54,6 +54,9 @@ void test_write_gz(const char *dir, const char *name, const void *bytes, size_t 
  * rom.sha; fails the test when any step fails. */
 void test_integration_dir(const char *prefix, const char *game, const char *rom, char *root, size_t root_cap,
                           char *dir, size_t dir_cap);
+/* Opens the committed movie tests/movie/data/<name> and its start state (*state lives as long as the returned movie,
+ * which the caller frees), or fails the test. */
+rg_movie *test_movie_start_state(const char *name, const uint8_t **state, size_t *len);
 /* A call that must fail with `code` and a message mentioning `text`. */
 #define TEST_EXPECT_ERROR(call, code, text)                                                                       \
     do {                                                                                                          \
