@@ -150,6 +150,7 @@ void rg_env_free(rg_env *env)
     rg_gamedata_free(env->gd);
     rg_emu_free(env->emu);
     free(env->start_state);
+    free(env->start_file);
     free(env->frame);
     free(env->pool);
     free(env->restored_obs);
@@ -280,21 +281,25 @@ int rg_env_set_start_state(rg_env *env, const char *state)
         free(keep);
         return rc;
     }
-    uint8_t *old = env->start_state;
-    size_t old_len = env->start_len;
-    env->start_state = NULL;
-    env->start_len = 0;
+    uint8_t *old = env->start_state, *old_file = env->start_file;
+    size_t old_len = env->start_len, old_file_len = env->start_file_len;
+    env->start_state = env->start_file = NULL;
+    env->start_len = env->start_file_len = 0;
     if (state && state[0])
         rc = rg__env_load_start_state(env, NULL, 0, state);
     int back = rg_env_restore(env, keep, size);
     free(keep);
     if (rc != RG_OK) {
         free(env->start_state);
+        free(env->start_file);
         env->start_state = old;
         env->start_len = old_len;
+        env->start_file = old_file;
+        env->start_file_len = old_file_len;
         return rc;
     }
     free(old);
+    free(old_file);
     if (!env->start_state) {
         free(env->state_name);
         env->state_name = rg__strdup("", &rc);

@@ -3,6 +3,7 @@
 #include "env_internal.h"
 
 #include "emu/state_core.h"
+#include "emu/state_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,31 @@ out:
     return rc;
 }
 
+/* The state file's bytes as the core read them (inflated when gzip), when they differ from what the core saves of
+ * the same state (env->start_state): kept in env->start_file. Nothing is kept when the file cannot be read again. */
+static void keep_start_file(rg_env *env, const char *path)
+{
+    uint8_t *file = NULL, *raw = NULL;
+    size_t file_size = 0, raw_size = 0;
+    const size_t bound = env->start_len * 2 + 65536; /* as the emulator bounds a state file */
+    if (rg__read_file(path, bound, &file, &file_size) != RG_OK)
+        return;
+    if (rg__is_gzip(file, file_size)) {
+        if (rg__gzip_decompress(file, file_size, bound, &raw, &raw_size) != RG_OK)
+            raw = NULL;
+        free(file);
+    } else {
+        raw = file;
+        raw_size = file_size;
+    }
+    if (raw && (raw_size != env->start_len || memcmp(raw, env->start_state, raw_size) != 0)) {
+        env->start_file = raw;
+        env->start_file_len = raw_size;
+    } else {
+        free(raw);
+    }
+}
+
 /* The start state: loaded into the emulator and kept serialized for every reset. */
 int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state)
 {
@@ -106,6 +132,8 @@ int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags
         goto out;
     }
     rc = rg_emu_state_save(env->emu, env->start_state, env->start_len, &env->start_len);
+    if (rc == RG_OK)
+        keep_start_file(env, path);
     if (rc == RG_OK) {
         const char *base = strrchr(name ? name : path, '/');
         free(env->state_name);

@@ -18,6 +18,10 @@ struct rg_env {
     rg_actionset *as;
     uint8_t *start_state;    /* serialized start state, NULL: power-on reset */
     size_t start_len;
+    uint8_t *start_file;     /* the start state's file as read (inflated), when the core saves it otherwise (our
+                                Atari core converts Stella's states): what a recording stores as Core.bin and
+                                env.initial_state gives, as stable-retro does; NULL when equal to start_state */
+    size_t start_file_len;
     int reload_for_start;    /* a reset powers the core on before loading the start state (Stella, below) */
     /* settings */
     rg_action_mode actions;

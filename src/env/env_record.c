@@ -81,7 +81,11 @@ static int begin(rg_env *env, int late)
         r->next_id++;
     }
     int rc = rg_movie_open_write(&r->movie, r->path, env->sys->name, env->game, env->players);
-    if (rc == RG_OK && env->start_state)
+    /* Core.bin: the start state's file as read, as stable-retro writes it (so its own core can replay a movie of a
+     * game whose state our core converted), else the state as the core saved it */
+    if (rc == RG_OK && env->start_file)
+        rc = rg_movie_set_state(r->movie, env->start_file, env->start_file_len);
+    else if (rc == RG_OK && env->start_state)
         rc = rg_movie_set_state(r->movie, env->start_state, env->start_len);
     r->n_scores = 0;
     uint16_t held[RG_SCENARIO_MAX_PLAYERS];

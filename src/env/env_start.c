@@ -9,6 +9,11 @@ int rg_env_start_state(const rg_env *env, const void **data, size_t *len)
 {
     if (!env || !data || !len)
         return rg__error(RG_EINVAL, "rg_env_start_state: NULL argument");
+    if (env->start_file) { /* the file's own bytes, as stable-retro's initial_state holds them */
+        *data = env->start_file;
+        *len = env->start_file_len;
+        return RG_OK;
+    }
     *data = env->start_state;
     *len = env->start_state ? env->start_len : 0;
     return RG_OK;
@@ -47,6 +52,9 @@ int rg_env_set_start_state_data(rg_env *env, const void *data, size_t len)
         return rc;
     }
     free(env->start_state);
+    free(env->start_file);
+    env->start_file = NULL;
+    env->start_file_len = 0;
     env->start_state = copy;
     env->start_len = len;
     return RG_OK;

@@ -9,16 +9,22 @@ seeded random MultiBinary input (named buttons only); every step compares the ob
 RAM, the reward, terminated, truncated and info (at reset: the observation and the RAM; stable-retro's reset info
 is empty, ours holds the variables, a documented difference). retrogym must run the game on its own core (`atari2600`).
 
+Then movies: for MOVIE_GAMES, an episode recorded by retrogym on its own core must hold the integration's Stella state
+itself as Core.bin (byte for byte, as stable-retro records it) and replay in stable-retro (its Stella, the Gym Retro
+docs' playback loop) with the rewards retrogym got at every step.
+
 usage: atari_stella_states_diff.py [STEPS] [GAME ...]
   STEPS defaults to 5000; no GAME: the quick set below, or every matching game with RETROGYM_ATARI_ALL=1.
   exit 0 = identical, 1 = different, 77 = stable-retro, ale-py or retrogym missing
 """
 import glob
+import gzip
 import hashlib
 import os
 import shutil
 import sys
 import tempfile
+import zipfile
 
 try:
     import ale_py
@@ -34,6 +40,8 @@ except ImportError as e:  # the suite skips this test where a package is missing
 QUICK = ["Pong-Atari2600-v0", "Adventure-Atari2600-v0", "Asteroids-Atari2600-v0", "ElevatorAction-Atari2600-v0",
          "Solaris-Atari2600-v0", "MontezumaRevenge-Atari2600-v0", "Robotank-Atari2600-v0"]
 SEED = 7
+MOVIE_GAMES = ["Pong-Atari2600-v0", "Asteroids-Atari2600-v0"]
+MOVIE_STEPS = 1500
 
 
 def matching_games():
@@ -127,6 +135,57 @@ def run_game(tmp, game, folder, rom, steps):
         retrogym.data.set_path(None)
 
 
+def movie_roundtrip(tmp, game, folder, rom, steps):
+    """None when a movie recorded by retrogym on its own core holds the Start.state file's bytes as Core.bin and
+    stable-retro replays it with the same reward at every step; else what differs."""
+    root = make_root(os.path.join(tmp, "movie"), game, folder, rom)
+    retro.data.Integrations.clear_custom_paths()
+    retro.data.Integrations.add_custom_path(os.path.join(root, "stable"))
+    retrogym.data.set_path(root)
+    movies = os.path.join(tmp, "movies-" + game)
+    os.makedirs(movies)
+    try:
+        env = retrogym.make(game, state="Start", record=movies, render_mode=None)
+        if env.core != "atari2600":
+            return f"retrogym runs it on {env.core}, not on its own core"
+        env.reset(seed=SEED)
+        rng = np.random.default_rng(SEED)
+        named = np.array([b is not None for b in env.buttons], dtype=np.int8)
+        want = []
+        for _ in range(steps):
+            _, reward, terminated, truncated, _ = env.step(rng.integers(0, 2, size=len(named), dtype=np.int8) * named)
+            want.append(reward)
+            if terminated or truncated:
+                break
+        env.close()
+        paths = sorted(glob.glob(os.path.join(movies, "*.bk2")))
+        if len(paths) != 1:
+            return f"{len(paths)} movies recorded"
+        with zipfile.ZipFile(paths[0]) as z, gzip.open(os.path.join(folder, "Start.state"), "rb") as f:
+            if z.read("Core.bin") != f.read():
+                return "Core.bin is not the Start.state file's bytes"
+        # the Gym Retro docs' playback loop, on stable-retro's Stella
+        movie = retro.Movie(paths[0])
+        movie.step()
+        ref = retro.make(game=movie.get_game(), state=retro.State.NONE, use_restricted_actions=retro.Actions.ALL,
+                         players=movie.players, inttype=retro.data.Integrations.CUSTOM_ONLY, render_mode=None)
+        ref.initial_state = movie.get_state()
+        ref.reset()
+        got = []
+        while movie.step():
+            keys = [movie.get_key(i, p) for p in range(movie.players) for i in range(ref.num_buttons)]
+            got.append(ref.step(keys)[1])
+        ref.close()
+        if got != want:
+            first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+            return f"stable-retro's replay differs at step {first} ({len(got)} vs {len(want)} steps)"
+        if not any(want):
+            return "no reward in the recorded episode: the replay check would prove nothing"
+        return None
+    finally:
+        retrogym.data.set_path(None)
+
+
 def main():
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
     wanted = sys.argv[2:] or (None if os.environ.get("RETROGYM_ATARI_ALL") else QUICK)
@@ -144,6 +203,15 @@ def main():
                 failed += 1
                 where = "reset" if done < 0 else f"step {done}"
                 print(f"FAIL {game}: first difference at {where}: {what}")
+        for game, folder, rom in games:
+            if game not in MOVIE_GAMES:
+                continue
+            what = movie_roundtrip(tmp, game, folder, rom, MOVIE_STEPS)
+            if what is None:
+                print(f"ok   {game}: a movie of ours holds the Stella state and stable-retro replays it")
+            else:
+                failed += 1
+                print(f"FAIL {game} movie: {what}")
     print(f"{len(games) - failed} of {len(games)} games identical over {steps} steps")
     sys.exit(1 if failed else 0)
 
