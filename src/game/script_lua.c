@@ -140,7 +140,54 @@ static double pattern_cost(size_t n, const char *p, size_t m, int plain)
     return cost < 1e300 ? cost : 1e300;
 }
 
-/* string.find/match/gmatch/gsub: the original (upvalue 1) after charging the matcher's worst case. gmatch is charged
+/* Lua 5.1's matcher recurses once per quantifier and capture, with no limit of its own: a pattern of 100,000
+ * `a*` overflows the C stack whatever the subject. Patterns are refused above this many special items (classes,
+ * quantifiers, captures, %b %f and back-references), as later Luas limit the matcher's depth to 200; under it the
+ * recursion stays within a few tens of KiB of stack. */
+#define PATTERN_MAX_ITEMS 200
+
+static size_t pattern_items(const char *p, size_t m)
+{
+    size_t items = 0, i = p && m && p[0] == '^';
+    while (i < m) {
+        char c = p[i];
+        if (c == '(' || c == ')') {
+            items++, i++;
+            continue;
+        }
+        if (c == '%' && i + 1 < m && (p[i + 1] == 'b' || p[i + 1] == 'f' || (p[i + 1] >= '0' && p[i + 1] <= '9'))) {
+            items++; /* %bxy, %f (its set follows and is counted as a class), %1-%9 */
+            i += p[i + 1] == 'b' ? 4 : 2;
+            continue;
+        }
+        int special = 1;
+        if (c == '%') {
+            i += 2;
+        } else if (c == '[') { /* the set's extent as the matcher reads it: the first character is always in it */
+            size_t j = i + 1;
+            if (j < m && p[j] == '^')
+                j++;
+            do {
+                if (j >= m)
+                    break;
+                if (p[j] == '%')
+                    j++;
+                j++;
+            } while (j < m && p[j] != ']');
+            i = j + 1;
+        } else {
+            special = c == '.';
+            i++;
+        }
+        if (i < m && (p[i] == '*' || p[i] == '+' || p[i] == '-' || p[i] == '?'))
+            special = 1, i++;
+        items += (size_t)special;
+    }
+    return items;
+}
+
+/* string.find/match/gmatch/gsub: the original (upvalue 1) after checking the pattern and charging the matcher's
+ * worst case. gmatch is charged
  * once: its iterator tries every start position at most once over all its calls. */
 static int guarded_pattern(lua_State *L)
 {
@@ -149,6 +196,9 @@ static int guarded_pattern(lua_State *L)
     (void)subject;
     const char *name = lua_tostring(L, lua_upvalueindex(2));
     int plain = name[0] == 'f' && lua_toboolean(L, 4); /* find(s, p, init, plain) */
+    if (!plain && pattern_items(pattern, m) > PATTERN_MAX_ITEMS)
+        return luaL_error(L, "pattern too complex (more than %d classes, quantifiers and captures)",
+                          PATTERN_MAX_ITEMS);
     double cost = pattern_cost(n, pattern, m, plain);
     if (name[0] == 'g' && name[1] == 's' && lua_type(L, 3) == LUA_TSTRING) /* each match copies the replacement */
         cost += ((double)n + 1.0) * ((double)lua_objlen(L, 3) + 1.0);

@@ -9,3 +9,5 @@ rg_test(game_actions game/test_actions.c)
 rg_test(game_corpus game/test_corpus.c LIBS m)
 target_compile_definitions(game_corpus PRIVATE "CORPUS_DIR=\"${CMAKE_CURRENT_SOURCE_DIR}/game/corpus\"")
 rg_test(game_starcatcher game/test_starcatcher.c)
+# The Lua sandbox against hostile scripts (issue 16: patterns, C-call budgets, random generator, restore, paths).
+rg_test(game_lua_sandbox game/test_lua_sandbox.c)
