@@ -5,6 +5,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+struct stat;
 
 #include "retrogym/error.h"
 #include "retrogym/log.h"
@@ -34,6 +37,14 @@ static inline int rg__log_enabled(const rg__logger *lg, rg_log_level level)
 void rg__log(const rg__logger *lg, rg_log_level level, const char *fmt, ...) RG_PRINTF(3, 4);
 void rg__logv(const rg__logger *lg, rg_log_level level, const char *fmt, va_list ap);
 
+/* Every open of an input file goes through here. Opens path for reading without blocking on a FIFO or a device
+ * (O_NONBLOCK, cleared after the check) and refuses anything but a regular file: "X is not a regular file" (RG_EIO).
+ * RG_ENOTFOUND when missing. *fd is closed by the caller; *st (may be NULL) gets its fstat. */
+int rg__open_input(const char *path, int *fd, struct stat *st);
+/* The same as a stdio stream ("rb"), closed with fclose. */
+int rg__fopen_input(const char *path, FILE **f);
+/* Whether path opens as a regular file (RG_OK), with the error of rg__open_input otherwise. */
+int rg__check_input(const char *path);
 /* Reads a whole regular file. RG_ENOTFOUND, RG_EIO, RG_ETOOBIG (over max_size), RG_ENOMEM. *data is freed with free(). */
 int rg__read_file(const char *path, size_t max_size, uint8_t **data, size_t *size);
 /* Writes a file through a temporary file in the same folder, renamed over path on success. */

@@ -11,11 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int rg__read_file(const char *path, size_t max_size, uint8_t **data, size_t *size)
+int rg__open_input(const char *path, int *fd_out, struct stat *st_out)
 {
-    *data = NULL;
-    *size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    *fd_out = -1;
+    /* O_NONBLOCK: opening a FIFO (or a device) for reading must not wait for a writer; cleared once the file is
+     * known to be regular (where it changes nothing anyway). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         int e = errno;
         return rg__error(e == ENOENT || e == ENOTDIR ? RG_ENOTFOUND : RG_EIO, "cannot open %s: %s", path,
@@ -31,6 +32,51 @@ int rg__read_file(const char *path, size_t max_size, uint8_t **data, size_t *siz
         close(fd);
         return rg__error(RG_EIO, "%s is not a regular file", path);
     }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        return rg__error(RG_EIO, "cannot open %s: %s", path, strerror(e));
+    }
+    if (st_out)
+        *st_out = st;
+    *fd_out = fd;
+    return RG_OK;
+}
+
+int rg__fopen_input(const char *path, FILE **f_out)
+{
+    *f_out = NULL;
+    int fd;
+    int rc = rg__open_input(path, &fd, NULL);
+    if (rc != RG_OK)
+        return rc;
+    if (!(*f_out = fdopen(fd, "rb"))) {
+        int e = errno;
+        close(fd);
+        return rg__error(RG_ENOMEM, "cannot open %s: %s", path, strerror(e));
+    }
+    return RG_OK;
+}
+
+int rg__check_input(const char *path)
+{
+    int fd;
+    int rc = rg__open_input(path, &fd, NULL);
+    if (rc == RG_OK)
+        close(fd);
+    return rc;
+}
+
+int rg__read_file(const char *path, size_t max_size, uint8_t **data, size_t *size)
+{
+    *data = NULL;
+    *size = 0;
+    struct stat st;
+    int fd;
+    int rc = rg__open_input(path, &fd, &st);
+    if (rc != RG_OK)
+        return rc;
     if ((uint64_t)st.st_size > max_size) {
         close(fd);
         return rg__error(RG_ETOOBIG, "%s is %lld bytes, over the limit of %zu", path, (long long)st.st_size,
@@ -89,11 +135,10 @@ static int write_all(int fd, const void *data, size_t size)
 
 int rg__copy_file(const char *src, const char *dst)
 {
-    int in = open(src, O_RDONLY | O_CLOEXEC);
-    if (in < 0) {
-        int e = errno;
-        return rg__error(e == ENOENT ? RG_ENOTFOUND : RG_EIO, "cannot open %s: %s", src, strerror(e));
-    }
+    int in;
+    int rc = rg__open_input(src, &in, NULL);
+    if (rc != RG_OK)
+        return rc;
     int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
     if (out < 0) {
         int e = errno;
@@ -101,7 +146,6 @@ int rg__copy_file(const char *src, const char *dst)
         return rg__error(RG_EIO, "cannot create %s: %s", dst, strerror(e));
     }
     char buf[1 << 16];
-    int rc = RG_OK;
     for (;;) {
         ssize_t n = read(in, buf, sizeof buf);
         if (n < 0 && errno == EINTR)

@@ -170,8 +170,13 @@ static int walk(rg__import *im, const char *dir, unsigned depth, rg_strlist *fil
             break;
         }
         struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+        int have = lstat(p, &st) == 0;
+        if (have && S_ISDIR(st.st_mode)) {
             rc = walk(im, p, depth + 1, files);
+            free(p);
+        } else if (have && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) { /* FIFOs, devices, sockets */
+            rg__import_warn(im, "skipping %s: not a regular file", p);
+            im->report->skipped++;
             free(p);
         } else if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode) && rg__is_dir(p)) {
             free(p); /* links to folders are not followed (as os.walk) */

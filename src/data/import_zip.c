@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zip.h>
 
 #define LABEL_NAME_MAX 160
@@ -176,9 +177,15 @@ static int import_archive(rg__import *im, zip_t *za, const char *label, unsigned
 
 int rg__import_zip_file(rg__import *im, const char *path)
 {
-    int zerr = 0;
-    zip_t *za = zip_open(path, ZIP_RDONLY, &zerr);
+    int zerr = 0, fd;
+    if (rg__open_input(path, &fd, NULL) != RG_OK) { /* a FIFO or device named .zip: skipped, never waited on */
+        rg__import_warn(im, "skipping a file: %s", rg_error_last());
+        im->report->skipped++;
+        return RG_OK;
+    }
+    zip_t *za = zip_fdopen(fd, 0, &zerr); /* takes fd on success */
     if (!za) {
+        close(fd);
         zip_error_t err;
         zip_error_init_with_code(&err, zerr);
         rg__import_warn(im, "skipping %s: not a valid zip archive (%s)", path, zip_error_strerror(&err));

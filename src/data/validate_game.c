@@ -184,7 +184,9 @@ static int check_genesis(const rg__gamectx *ctx, const char *rom, const char *ba
     if (bad_ext)
         rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "invalid extension for %s", base);
     unsigned char header[0x105];
-    FILE *f = fopen(rom, "rb");
+    FILE *f = NULL;
+    if (rg__fopen_input(rom, &f) != RG_OK && rc == RG_OK) /* a FIFO or device: an error, never a wait */
+        rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "%s", rg_error_last());
     size_t got = f ? fread(header, 1, sizeof header, f) : 0;
     if (f)
         fclose(f);

@@ -7,12 +7,13 @@
  * which core a game runs on. The signatures are the first bytes each core writes (facts measured on
  * the states of stable-retro's integrations and on our own). */
 #include "state_core.h"
+#include "base/base.h"
 
 #include "retrogym/core.h"
 #include "retrogym/error.h"
 
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 static const struct {
@@ -40,12 +41,14 @@ int rg__core_available(const char *name)
 /* The first bytes of a state file, gzip-compressed or raw; 0 when it is not a regular file or cannot be read. */
 static size_t state_head(const char *path, unsigned char *buf, size_t cap)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    int fd;
+    if (rg__open_input(path, &fd, NULL) != RG_OK) /* only a regular file, never waiting on a FIFO */
         return 0;
-    gzFile f = gzopen(path, "rb"); /* reads raw files as they are */
-    if (!f)
+    gzFile f = gzdopen(fd, "rb"); /* reads raw files as they are; takes fd */
+    if (!f) {
+        close(fd);
         return 0;
+    }
     int n = gzread(f, buf, (unsigned)cap);
     gzclose(f);
     return n > 0 ? (size_t)n : 0;

@@ -71,10 +71,7 @@ static int start_state_path(rg_env *env, const rg_datapaths *dp, unsigned flags,
             rc = rg_data_file_path(dp, env->game, file, flags, &path);
         } else { /* after creation: the folder the game was found in */
             path = rg__asprintf("%s/%s", env->game_dir, file);
-            FILE *f = path ? fopen(path, "rb") : NULL;
-            rc = !path ? rg__error(RG_ENOMEM, "out of memory") : f ? RG_OK : RG_ENOTFOUND;
-            if (f)
-                fclose(f);
+            rc = !path ? rg__error(RG_ENOMEM, "out of memory") : rg__check_input(path); /* never waits on a FIFO */
         }
         free(file);
         if (rc == RG_ENOTFOUND)

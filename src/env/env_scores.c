@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zip.h>
 
 #define ENTRY RG__SCORES_ENTRY
@@ -61,9 +62,15 @@ char *rg__scores_text(const char *core, unsigned players, uint64_t first, uint64
 
 static int read_entry(const char *path, char **text, size_t *size)
 {
-    int err = 0;
-    zip_t *za = zip_open(path, ZIP_RDONLY, &err);
+    int err = 0, fd;
+    int orc = rg__open_input(path, &fd, NULL); /* no wait on a FIFO, only a regular file */
+    if (orc == RG_ENOTFOUND)
+        return rg__error(RG_ENOTFOUND, "no movie %s", path);
+    if (orc != RG_OK)
+        return orc;
+    zip_t *za = zip_fdopen(fd, 0, &err); /* takes fd on success */
     if (!za) {
+        close(fd);
         if (err == ZIP_ER_NOENT || err == ZIP_ER_OPEN)
             return rg__error(RG_ENOTFOUND, "no movie %s", path);
         zip_error_t ze;

@@ -35,7 +35,10 @@ rg_test(faults_missing_core faults/test_faults_missing_core.c)
 rg_test(faults_disk faults/test_faults_disk.c)
 # The folders of processes killed with instances open are removed by a later process (their locks are free).
 rg_test(faults_stale_tmp faults/test_faults_stale_tmp.c)
-foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp)
+# A FIFO in place of any input file (data, scenario, script, ROM, state, movie, import folder, validation): a clear
+# error at once, never a wait.
+rg_test(faults_fifo faults/test_faults_fifo.c)
+foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp faults_fifo)
   add_dependencies(${t} ${RG_FAULT_CORE_TARGETS})
   target_compile_definitions(${t} PRIVATE "FAULT_CORE_DIR=\"${RG_FAULT_CORE_DIR}\"")
 endforeach()
