@@ -7,6 +7,10 @@
  *
  * Destinations that are not regular files: a symbolic link stays a link (its target is replaced), a device or FIFO
  * (`/dev/stdout`, a pipe) is written in place (not atomic, by nature), a folder is refused.
+ *
+ * The temporary file is `<destination>.tmp-XXXXXX` in the destination's folder, locked (flock) by its writer. One
+ * left by a writer that was killed before its commit is removed by the next write into that folder, once it is a
+ * minute old and its lock is free; nothing else is ever removed.
  */
 #ifndef RETROGYM_OUTFILE_H
 #define RETROGYM_OUTFILE_H

@@ -1,5 +1,11 @@
 /* rg_outfile: a destination written through a temporary file beside it and renamed over it at the end (outfile.h).
- * rg__write_file_atomic (fileio.c) is one buffer written this way. */
+ * rg__write_file_atomic (fileio.c) is one buffer written this way.
+ *
+ * The temporary file is <destination>.tmp-XXXXXX (six letters or digits, mkstemp's), in the destination's folder,
+ * and its writer holds an flock on it until it commits or aborts. A writer killed in between (kill -9, a crash, a
+ * power cut) leaves it behind: each later write into the same folder removes such orphans first (sweep_orphans):
+ * only names of exactly that pattern, regular files of this user, unchanged for ORPHAN_MIN_AGE seconds and whose
+ * lock nobody holds (a live writer holds it, whatever its age). */
 #define _XOPEN_SOURCE 700 /* realpath, fdopen */
 #include "base.h"
 
@@ -9,8 +15,13 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#define ORPHAN_MIN_AGE 60 /* seconds */
 
 struct rg_outfile {
     FILE *stream;
@@ -38,8 +49,60 @@ static int open_in_place(rg_outfile *f)
     return RG_OK;
 }
 
+/* Whether name is <something>.tmp-XXXXXX, XXXXXX six ASCII letters or digits. */
+static int orphan_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 12 || memcmp(name + n - 11, ".tmp-", 5) != 0)
+        return 0;
+    for (size_t i = n - 6; i < n; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+            return 0;
+    }
+    return 1;
+}
+
+/* Removes dir/name when it is an orphaned temporary file of a writer that is gone (see the top of the file). */
+static int sweep_one(int dfd, const char *name, time_t now)
+{
+    struct stat st;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+        now - st.st_mtime < ORPHAN_MIN_AGE)
+        return 0;
+    int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    struct stat again;
+    int gone = flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &again) == 0 && again.st_dev == st.st_dev &&
+               again.st_ino == st.st_ino && S_ISREG(again.st_mode);
+    /* locked by us now: no writer can be using it (a writer locks it right after making it, and mkstemp never
+     * reuses the name of an existing file), so removing the name is safe */
+    int removed = gone && unlinkat(dfd, name, 0) == 0;
+    close(fd);
+    return removed;
+}
+
+/* Removes the orphaned temporary files of dead writers in the folder of path. Best effort, silent. */
+static void sweep_orphans(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? rg__asprintf("%.*s", (int)(slash == path ? 1 : slash - path), path) : rg__asprintf(".");
+    DIR *d = dir ? opendir(dir) : NULL;
+    free(dir);
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (orphan_name(e->d_name))
+            sweep_one(dirfd(d), e->d_name, now);
+    closedir(d);
+}
+
 static int open_temporary(rg_outfile *f)
 {
+    sweep_orphans(f->path);
     if (!(f->tmp = rg__asprintf("%s.tmp-XXXXXX", f->path)))
         return rg__error(RG_ENOMEM, "out of memory");
     int fd = mkstemp(f->tmp);
@@ -49,6 +112,7 @@ static int open_temporary(rg_outfile *f)
         f->tmp = NULL;
         return rg__error(RG_EIO, "cannot create a file beside %s: %s", f->path, strerror(e));
     }
+    (void)flock(fd, LOCK_EX | LOCK_NB); /* held until commit or abort: the file is ours while we live */
     (void)fchmod(fd, 0644); /* mkstemp makes 0600; a state, movie or CSV is an ordinary file. Best effort. */
     if (!(f->stream = fdopen(fd, "w"))) {
         int e = errno;

@@ -1,6 +1,9 @@
 /* The private folders of instances whose process ended without removing them (killed, crashed) are removed by the
  * first instance of a later process: their lock is free and they are over a minute old. Folders in use, new ones,
- * folders without a lock and other names are left alone. */
+ * folders without a lock and other names are left alone.
+ * The same for the temporary files of the atomic writer (<destination>.tmp-XXXXXX, src/base/outfile.c) left by a
+ * writer killed before its commit: the next write into that folder removes them once they are a minute old and
+ * their lock is free; live writers' files, young ones, other names, links and other folders stay. */
 #include "faults_util.h"
 
 #include <fcntl.h>
@@ -109,6 +112,132 @@ static void stale_folders(void **state)
     assert_int_equal(test_tmp_entries(), 1); /* retrogym-nolock (retrogymother-x is not a retrogym- name) */
 }
 
+/* Makes dir/name (a regular file) last changed `age` seconds ago. */
+static void aged_file(const char *dir, const char *name, long age)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "partial", 7), 7);
+    close(fd);
+    struct timespec t[2] = {{time(NULL) - age, 0}, {time(NULL) - age, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, path, t, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+static int in(const char *dir, const char *name)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return exists(path);
+}
+
+/* The one name in dir starting with prefix, into out; 0 when none or several. */
+static int find_prefixed(const char *dir, const char *prefix, char *out, size_t cap)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && n++ == 0)
+            snprintf(out, cap, "%s", e->d_name);
+    closedir(d);
+    return n == 1;
+}
+
+static void age(const char *dir, const char *name, long seconds)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct timespec t[2] = {{time(NULL) - seconds, 0}, {time(NULL) - seconds, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, path, t, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+static void orphaned_temp_files(void **state)
+{
+    (void)state;
+    char dir[1200], other[1200];
+    snprintf(dir, sizeof dir, "%s/writes", root);
+    snprintf(other, sizeof other, "%s/elsewhere", root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_int_equal(mkdir(other, 0700), 0);
+    aged_file(dir, "a.state.tmp-AbC123", 120);   /* an orphan: goes */
+    aged_file(dir, "young.bk2.tmp-Qw3Er5", 5);   /* too young: stays */
+    aged_file(dir, "b.state.tmp-abc", 120);      /* not our pattern: stays */
+    aged_file(dir, "c.state.tmp-ABCDEFG", 120);  /* seven characters: stays */
+    aged_file(dir, "d.state.tmp-AB_DEF", 120);   /* not a letter or digit: stays */
+    aged_file(dir, "notes.tmp", 120);
+    aged_file(other, "e.state.tmp-Zz9Zz9", 120); /* another folder: stays */
+    char link[1400];
+    snprintf(link, sizeof link, "%s/f.state.tmp-Ln1Ln1", dir);
+    assert_int_equal(symlink("notes.tmp", link), 0); /* a link: stays, its target too */
+    age(dir, "f.state.tmp-Ln1Ln1", 120);
+    snprintf(link, sizeof link, "%s/g.state.tmp-Dr1Dr1", dir);
+    assert_int_equal(mkdir(link, 0700), 0); /* a folder: stays */
+    age(dir, "g.state.tmp-Dr1Dr1", 120);
+
+    /* A writer killed (SIGKILL) between open and commit leaves its temporary file. */
+    char dest[1400];
+    snprintf(dest, sizeof dest, "%s/killed.state", dir);
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        rg_outfile *f;
+        if (rg_outfile_open(&f, dest) != RG_OK)
+            _exit(1);
+        fputs("half a state", rg_outfile_stream(f));
+        fflush(rg_outfile_stream(f));
+        char c = 'r';
+        (void)!write(ready[1], &c, 1);
+        for (;;)
+            pause();
+    }
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    close(ready[0]);
+    close(ready[1]);
+    char killed[256];
+    assert_true(find_prefixed(dir, "killed.state.tmp-", killed, sizeof killed));
+    /* while it lives, even old, its file is kept */
+    age(dir, killed, 300);
+    EXPECT_OK(rg__write_file_atomic(dest, "x", 1));
+    assert_true(in(dir, killed));
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+
+    /* A live writer of this process, old too: kept through the sweep, and its commit still works. */
+    char live_dest[1400], live[256];
+    snprintf(live_dest, sizeof live_dest, "%s/live.state", dir);
+    rg_outfile *f;
+    EXPECT_OK(rg_outfile_open(&f, live_dest));
+    fputs("live", rg_outfile_stream(f));
+    assert_true(find_prefixed(dir, "live.state.tmp-", live, sizeof live));
+    age(dir, live, 300);
+
+    /* the next write into the folder sweeps */
+    snprintf(dest, sizeof dest, "%s/next.state", dir);
+    EXPECT_OK(rg__write_file_atomic(dest, "new", 3));
+    assert_false(in(dir, "a.state.tmp-AbC123"));
+    assert_false(in(dir, killed));
+    assert_true(in(dir, "young.bk2.tmp-Qw3Er5") && in(dir, "b.state.tmp-abc") && in(dir, "c.state.tmp-ABCDEFG") &&
+                in(dir, "d.state.tmp-AB_DEF") && in(dir, "notes.tmp") && in(dir, "f.state.tmp-Ln1Ln1") &&
+                in(dir, "g.state.tmp-Dr1Dr1") && in(dir, live) && in(other, "e.state.tmp-Zz9Zz9"));
+    assert_true(in(dir, "killed.state") && in(dir, "next.state"));
+    EXPECT_OK(rg_outfile_commit(f));
+    size_t n;
+    uint8_t *bytes = slurp(live_dest, &n);
+    assert_non_null(bytes);
+    assert_int_equal(n, 4);
+    assert_memory_equal(bytes, "live", 4);
+    free(bytes);
+    assert_false(in(dir, live));
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -126,6 +255,6 @@ int main(void)
     if (d)
         closedir(d);
     test_rom_get("Nes", &nes);
-    const struct CMUnitTest tests[] = {cmocka_unit_test(stale_folders)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(stale_folders), cmocka_unit_test(orphaned_temp_files)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
