@@ -53,7 +53,8 @@ static void expect_call(const char *source, const rg_script_limits *lim, int cod
     fixture f = make(source, "reward");
     if (lim)
         assert_int_equal(rg_scenario_set_script_limits(f.sc, lim), RG_OK);
-    assert_int_equal(rg_scenario_reset(f.sc, f.gd), RG_OK);
+    if (rg_scenario_reset(f.sc, f.gd) != RG_OK)
+        fail_msg("%s\n  reset: %s", source, rg_error_last());
     double t0 = now();
     int rc = rg_scenario_update(f.sc, f.gd);
     if (rc != code || (needle && !strstr(rg_error_last(), needle)))
@@ -98,10 +99,61 @@ static void pattern_bombs_refused(void **state)
     drop(&f);
 }
 
+/* Work inside one library call was invisible to the count hook: sorts, shifts, concatenations and walks of large
+ * tables in a loop ran for minutes. Each is now charged by its input (and the comparisons of a sort as they
+ * happen), so a small instruction budget ends every one of these quickly. */
+static void library_calls_charged(void **state)
+{
+    (void)state;
+    static const char *const loops[] = {
+        "t = {} for i = 1, 20000 do t[i] = (i * 7919) % 10007 end\n"
+        "function reward() while true do table.sort(t) end end",
+        "t = {} for i = 1, 20000 do t[i] = (i * 7919) % 10007 end\n"
+        "function reward() for k = 1, 50 do table.sort(t, function(a, b) return a > b end) end return 0 end",
+        "t = {} for i = 1, 20000 do t[i] = i end\n"
+        "function reward() while true do table.sort(t, rawequal) end end",
+        "t = {} for i = 1, 20000 do t[i] = i end\n"
+        "function reward() while true do table.insert(t, 1, 0) table.remove(t, 1) end end",
+        "t = {} for i = 1, 20000 do t[i] = 'ab' end\n"
+        "function reward() while true do local s = table.concat(t) end end",
+        "t = {} for i = 1, 20000 do t[i * 2] = i end\n"
+        "function reward() while true do table.maxn(t) end end",
+        "t = {} for i = 1, 20000 do t['k' .. i] = i end\n"
+        "function reward() while true do table.foreach(t, rawequal) end end",
+        "t = {} for i = 1, 20000 do t[i] = i end\n"
+        "function reward() while true do table.foreachi(t, rawequal) end end",
+        "s = string.rep('a', 200000) u = s:sub(1, -2)\n"
+        "function reward() while true do local v = s:sub(1, -2) local w = s:upper() end end",
+        "function reward() local s = string.rep('ab', 100000) while true do local v = string.format('%s%s', s, s) end end",
+    };
+    rg_script_limits lim = {.instructions = 1000000, .seconds = 30};
+    for (size_t i = 0; i < sizeof loops / sizeof *loops; i++)
+        expect_call(loops[i], &lim, RG_ERANGE, "instructions");
+    /* the time budget holds too when the instruction budget is unlimited */
+    lim = (rg_script_limits){.instructions = UINT64_MAX, .seconds = 0.2};
+    expect_call(loops[0], &lim, RG_ERANGE, "time budget");
+    expect_call(loops[3], &lim, RG_ERANGE, "time budget");
+    /* a single call whose work cannot fit the budget is refused before it runs (Lua 5.1 moves 10^9 nils here) */
+    expect_call("function reward() table.insert({1, 2, 3}, -1e9, 0) return 0 end", NULL, RG_ERANGE, "table.insert");
+    /* and the functions still do what they do */
+    expect_call("function reward()\n"
+                "  local t = {5, 3, 9, 1} table.sort(t) local u = {5, 3, 9, 1} table.sort(u, function(a, b) return a > b end)\n"
+                "  table.insert(t, 1, 0) table.insert(t, 7) local r = table.remove(t, 1)\n"
+                "  local seen = 0 table.foreach({a = 1, b = 2}, function(k, v) seen = seen + v end)\n"
+                "  local first = table.foreach({x = 4}, function(k, v) return v end)\n"
+                "  if table.concat(t, ',') ~= '1,3,5,9,7' or table.concat(u, '', 2, 3) ~= '53' or r ~= 0 then return 1 end\n"
+                "  if table.maxn({[3] = 1, [7.5] = 2, x = 3}) ~= 7.5 or seen ~= 3 or first ~= 4 then return 2 end\n"
+                "  if ('abc'):sub(2) ~= 'bc' or ('abc'):upper() ~= 'ABC' or string.format('%d-%s', 4, 'x') ~= '4-x' then return 3 end\n"
+                "  if not pcall(table.sort, {1, 'x'}) == false then return 4 end\n"
+                "  return 0 end",
+                NULL, RG_OK, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pattern_bombs_refused),
+        cmocka_unit_test(library_calls_charged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
