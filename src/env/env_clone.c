@@ -4,6 +4,7 @@
 
 #include "game/snapshot.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,18 +145,46 @@ int rg_env_restore(rg_env *env, const void *src, size_t len)
         return rg__error(RG_ECORRUPT, "the snapshot is truncated");
     if (env->obs == RG_OBS_IMAGE && !env->restored_obs && !(env->restored_obs = malloc(env->obs_size)))
         return rg__error(RG_ENOMEM, "out of memory");
-    /* The emulator first: it is the part that can refuse, and it rolls itself back when it does. */
-    int rc = rg_emu_state_load(env->emu, emu, (size_t)emu_len);
-    if (rc != RG_OK)
-        return rc;
+    /* A refused snapshot leaves everything as it was: the game layer's state (small) is kept first and put back
+     * when its part of the snapshot or the emulator refuses; the emulator rolls itself back when it refuses. The
+     * game layer goes first so that no emulator state needs keeping. */
+    rg__wbuf kept = {NULL, 0, 0, 0};
+    rg__gamedata_snapshot(env->gd, &kept);
+    rg__scenario_snapshot(env->sc, &kept);
+    if (!(kept.p = malloc(kept.len ? kept.len : 1)))
+        return rg__error(RG_ENOMEM, "out of memory");
+    kept.cap = kept.len;
+    kept.len = 0;
+    rg__gamedata_snapshot(env->gd, &kept);
+    rg__scenario_snapshot(env->sc, &kept);
+    if (kept.overflow) { /* the game layer's state grew between counting and writing: cannot happen */
+        free(kept.p);
+        return rg__error(RG_ENOMEM, "cannot keep the environment's state");
+    }
+    int rc = rg__gamedata_restore(env->gd, &r);
+    if (rc == RG_OK)
+        rc = rg__scenario_restore(env->sc, env->gd, &r);
+    if (rc == RG_OK)
+        rc = rg_emu_state_load(env->emu, emu, (size_t)emu_len);
+    if (rc != RG_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", rg_error_last());
+        rg__rbuf back = {kept.p, kept.len, 0, 0};
+        int back_rc = rg__gamedata_restore(env->gd, &back);
+        if (back_rc == RG_OK)
+            back_rc = rg__scenario_restore(env->sc, env->gd, &back);
+        free(kept.p);
+        if (back_rc != RG_OK) /* only out of memory: the Lua globals could not be put back */
+            return rg__error(rc, "%s (and the scripts' state could not be put back: %s)", why, rg_error_last());
+        return rg__error(rc, "%s", why);
+    }
+    free(kept.p);
     /* The screen of the snapshot, shown until the next frame runs (a snapshot of a differently cropped env of the
      * game has another size: then the screen stays as it is). */
     env->show_restored = obs_len && obs_len == env->obs_size && env->obs == RG_OBS_IMAGE;
     if (env->show_restored)
         memcpy(env->restored_obs, obs, env->obs_size);
     env->restored_frame = rg_emu_frame_count(env->emu);
-    if ((rc = rg__gamedata_restore(env->gd, &r)) != RG_OK || (rc = rg__scenario_restore(env->sc, env->gd, &r)) != RG_OK)
-        return rc;
     env->rng = rng;
     env->steps = steps;
     env->started = started != 0;

@@ -38,7 +38,9 @@ rg_test(faults_stale_tmp faults/test_faults_stale_tmp.c)
 # A FIFO in place of any input file (data, scenario, script, ROM, state, movie, import folder, validation): a clear
 # error at once, never a wait.
 rg_test(faults_fifo faults/test_faults_fifo.c)
-foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp faults_fifo)
+# A refused rg_env_restore (cut short, emulator bytes refused, other variables) leaves the env exactly as it was.
+rg_test(faults_restore faults/test_faults_restore.c)
+foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp faults_fifo faults_restore)
   add_dependencies(${t} ${RG_FAULT_CORE_TARGETS})
   target_compile_definitions(${t} PRIVATE "FAULT_CORE_DIR=\"${RG_FAULT_CORE_DIR}\"")
 endforeach()
