@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "data_internal.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,16 @@ static int check_reward_vars(scen_check *c, const json_t *reward)
             rc = err(c, "invalid definition %s", name);
         else if (rc == RG_OK && !json_object_get(def, "reward") && !json_object_get(def, "penalty"))
             rc = err(c, "blank reward %s", name);
+        for (int k = 0; rc == RG_OK && k < 2 && json_is_object(def); k++) { /* rewards are 32-bit floats */
+            const char *field = k ? "penalty" : "reward";
+            const json_t *v = json_object_get(def, field);
+            double d = json_is_number(v) ? json_number_value(v) : 0.0;
+            if (!(d >= -FLT_MAX && d <= FLT_MAX))
+                rc = rg__diag_add(c->out, c->path, RG_SEVERITY_ERROR,
+                                  "%s of %s is %g, outside the range of a 32-bit float: rewards would be infinite or "
+                                  "NaN",
+                                  field, name, d);
+        }
         if (rc != RG_OK)
             break;
     }

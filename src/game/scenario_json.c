@@ -2,6 +2,7 @@
 #include "json_util.h"
 #include "scenario_types.h"
 
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,10 @@ static int read_coef(loader *ld, const char *where, json_t *j, const char *field
         return RG_OK;
     if (rg__json_number(j, &d) != RG_OK)
         return bad_field(ld, where, field, "a number");
+    if (!(d >= -FLT_MAX && d <= FLT_MAX)) /* rewards are 32-bit floats: this one would make them infinite or NaN */
+        return rg__error(RG_ECORRUPT, "%s: \"%s\" is %g, outside the range of a 32-bit float (+-%g): rewards would be "
+                                      "infinite or NaN",
+                         where, field, d, (double)FLT_MAX);
     *out = (float)d;
     return RG_OK;
 }

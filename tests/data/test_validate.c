@@ -460,6 +460,30 @@ static void whitelist_flag_for_a_rom(void **state)
     assert_null(m);
 }
 
+/* A reward coefficient outside a 32-bit float's range (rewards are float32) would make rewards infinite or NaN:
+ * validate flags it and loading the scenario refuses it, naming the field; the largest float still loads. */
+static void scenario_infinite_coefficients(void **state)
+{
+    (void)state;
+    const char *huge = "{\"reward\": {\"variables\": {\"score\": {\"reward\": 1e39}}}, \"done\": {\"variables\": "
+                       "{\"lives\": {\"op\": \"zero\"}}}}";
+    expect_one(check(scenario_validator, "scenario.json", huge), RG_SEVERITY_ERROR,
+               "reward of score is 1e+39, outside the range of a 32-bit float");
+    const char *pen = "{\"reward\": {\"variables\": {\"score\": {\"penalty\": -1e300}}}, \"done\": {\"variables\": "
+                      "{\"lives\": {\"op\": \"zero\"}}}}";
+    expect_one(check(scenario_validator, "scenario.json", pen), RG_SEVERITY_ERROR, "penalty of score is -1e+300");
+    const char *time = "{\"reward\": {\"time\": {\"reward\": 5e38}}}";
+    const char *ok = "{\"reward\": {\"variables\": {\"score\": {\"reward\": 3.4028234e38}}}}";
+    rg_scenario *sc;
+    assert_int_equal(rg_scenario_create(&sc), RG_OK);
+    TEST_EXPECT_ERROR(rg_scenario_load_string(sc, huge, strlen(huge), NULL, 0), RG_ECORRUPT,
+                      "\"reward\" is 1e+39, outside the range of a 32-bit float");
+    TEST_EXPECT_ERROR(rg_scenario_load_string(sc, pen, strlen(pen), NULL, 0), RG_ECORRUPT, "\"penalty\" is -1e+300");
+    TEST_EXPECT_ERROR(rg_scenario_load_string(sc, time, strlen(time), NULL, 0), RG_ECORRUPT, "\"reward\" is 5e+38");
+    assert_int_equal(rg_scenario_load_string(sc, ok, strlen(ok), NULL, 0), RG_OK);
+    rg_scenario_free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +498,7 @@ int main(void)
         cmocka_unit_test_setup(missing_files, fresh_game),
         cmocka_unit_test_setup(whole_game_and_folder, fresh_game),
         cmocka_unit_test(whitelist_flag_for_a_rom),
+        cmocka_unit_test_setup(scenario_infinite_coefficients, fresh_game),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
