@@ -139,8 +139,15 @@ static int open_game_on(play_game *g, const play_args *a, const rg_datapaths *dp
     for (size_t i = 0; i < rg_scenario_warning_count(g->sc); i++)
         fprintf(stderr, "retrogym: warning: %s: %s\n", a->scenario, rg_scenario_warning(g->sc, i));
     const char *want = a->state;
-    if (!want && rg_data_default_state(dp, a->game, 1, flags, &state_name) == RG_OK)
-        want = state_name;
+    if (!want) { /* metadata.json's default; none (or no metadata.json): power-on; a damaged one: an error */
+        int drc = rg_data_default_state(dp, a->game, 1, flags, &state_name);
+        if (drc == RG_OK) {
+            want = state_name;
+        } else if (drc != RG_ENOTFOUND) {
+            cli_fail("%s", rg_error_last());
+            goto out;
+        }
+    }
     if (want && strcmp(want, "none") != 0) {
         if (game_file(dp, a->game, want, ".state", flags, &state) != RG_OK) {
             cli_fail("game %s has no state \"%s\" (see retrogym states %s)", a->game, want, a->game);

@@ -107,4 +107,34 @@ grep -q "^Imported 1 games$" "$tmp/out"; check "import: current folder by defaul
 expect_rc "import --integrations refused" 1 "$cli" import "$tmp/in" --integrations all
 expect_rc "import bad option" 1 "$cli" import --frob
 
+# A damaged metadata.json is an error for play (not a silent power-on); none at all plays from power-on.
+atari="$data/stable/Test-Atari2600"
+mkdir -p "$atari"
+cp "$src/tests/roms/bin/test.a26" "$atari/rom.a26"
+sha1sum "$atari/rom.a26" | cut -d' ' -f1 >"$atari/rom.sha"
+echo '{"info": {"byte": {"address": 128, "type": "|u1"}}}' >"$atari/data.json"
+echo '{"reward": {"variables": {"byte": {"reward": 1}}}}' >"$atari/scenario.json"
+expect_rc "play without metadata.json" 0 "$cli" play Test-Atari2600 --data-path "$data" --frames 10 --core atari2600
+echo '{"default_state": ' >"$atari/metadata.json"
+expect_rc "play with a damaged metadata.json" 1 "$cli" play Test-Atari2600 --data-path "$data" --frames 10 --core atari2600
+one_line_err && grep -q "metadata.json" "$tmp/err"; check "play: damaged metadata.json named in one line" $?
+echo '{"default_state": 5}' >"$atari/metadata.json"
+expect_rc "play with a mistyped metadata.json" 1 "$cli" play Test-Atari2600 --data-path "$data" --frames 10 --core atari2600
+grep -q "default_state must be a string" "$tmp/err"; check "play: mistyped default_state named" $?
+expect_rc "play --state none ignores metadata.json" 0 "$cli" play Test-Atari2600 --data-path "$data" --frames 10 \
+  --core atari2600 --state none
+rm "$atari/metadata.json"
+
+# A FIFO in place of an input file: an error at once, never a wait (the timeout would give 124).
+mkfifo "$atari/fifo.json"
+mv "$atari/data.json" "$atari/data.json.aside"
+mkfifo "$atari/data.json"
+expect_rc "validate with a FIFO data.json" 1 timeout 20 "$cli" validate Test-Atari2600 --data-path "$data"
+grep -q "not a regular file" "$tmp/out" "$tmp/err"; check "validate: the FIFO named as not a regular file" $?
+expect_rc "play with a FIFO data.json" 1 timeout 20 "$cli" play Test-Atari2600 --data-path "$data" --frames 10 \
+  --core atari2600
+grep -q "not a regular file" "$tmp/err"; check "play: the FIFO named as not a regular file" $?
+rm "$atari/data.json" "$atari/fifo.json"
+mv "$atari/data.json.aside" "$atari/data.json"
+
 finish
