@@ -257,6 +257,10 @@ static int play_episode(play_game *g, const play_args *a, const button_spec *spe
                         uint64_t episode)
 {
     FILE *input = NULL;
+    if (a->random && rg_actionset_discrete_count(g->as) == 0)
+        return cli_fail("--random: the game's %zu action groups make more DISCRETE actions than the limit of %llu "
+                        "(2^63-1)",
+                        rg_actionset_group_count(g->as), (unsigned long long)RG_ACTIONS_MAX_DISCRETE);
     if (a->input && !(input = fopen(a->input, "r")))
         return cli_fail("--input %s: cannot open", a->input);
     int rc = 0;

@@ -34,7 +34,10 @@ uint32_t rg_actionset_group_mask(const rg_actionset *as, size_t group);
 size_t rg_actionset_combo_count(const rg_actionset *as, size_t group);
 /** A combination's button mask (bit i = joypad id i); 0 for out-of-range indices. */
 uint32_t rg_actionset_combo(const rg_actionset *as, size_t group, size_t combo);
-/** Number of DISCRETE actions for one player: the product of the group sizes. */
+/** The most DISCRETE actions an env can have (all players together): an action id is an int64. */
+#define RG_ACTIONS_MAX_DISCRETE ((uint64_t)INT64_MAX)
+/** Number of DISCRETE actions for one player: the product of the group sizes; 0 when it is over
+ *  RG_ACTIONS_MAX_DISCRETE (too many groups for DISCRETE actions: the other modes still work). */
 uint64_t rg_actionset_discrete_count(const rg_actionset *as);
 
 /**

@@ -103,7 +103,8 @@ unsigned rg_env_num_buttons(const rg_env *env);
 const char *rg_env_button_name(const rg_env *env, unsigned i);
 /** The action groups in force (scenario override or system default). Borrowed for the env's life. */
 const rg_actionset *rg_env_actionset(const rg_env *env);
-/** DISCRETE: the number of actions for all players together (prod(group sizes)^players). */
+/** DISCRETE: the number of actions for all players together (prod(group sizes)^players); 0 when over
+ *  RG_ACTIONS_MAX_DISCRETE (an env in DISCRETE mode is then refused at creation, naming the limit). */
 uint64_t rg_env_discrete_count(const rg_env *env);
 /** Observation shape: IMAGE height, width, 3; RAM bytes, 1, 1. */
 void rg_env_obs_shape(const rg_env *env, unsigned *height, unsigned *width, unsigned *channels);

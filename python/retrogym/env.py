@@ -107,10 +107,17 @@ def _c_options(options):
     return out
 
 
+MAX_DISCRETE_ACTIONS = 2**63 - 1  # RG_ACTIONS_MAX_DISCRETE
+
+
 def action_space(actions, discrete_count, button_combos, num_buttons, players):
     """The action space of an action mode: Discrete(count), MultiDiscrete(group sizes * players) or
     MultiBinary(buttons * players)."""
     if actions == Actions.DISCRETE.value:
+        if not 0 < discrete_count <= MAX_DISCRETE_ACTIONS:  # the C env refuses these first; never a wrapped count
+            raise ValueError(f"DISCRETE actions: {sum(len(g) > 0 for g in button_combos)} action groups for "
+                             f"{players} player(s) make more combinations than the limit of {MAX_DISCRETE_ACTIONS} "
+                             "(2**63-1, an int64 action id); use MULTI_DISCRETE, FILTERED or ALL actions")
         return gym.spaces.Discrete(discrete_count)
     if actions == Actions.MULTI_DISCRETE.value:
         return gym.spaces.MultiDiscrete([len(g) for g in button_combos] * players)

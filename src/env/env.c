@@ -190,8 +190,11 @@ uint64_t rg_env_discrete_count(const rg_env *env)
     if (!env)
         return 0;
     uint64_t per = rg_actionset_discrete_count(env->as), n = 1;
-    for (unsigned p = 0; p < env->players; p++)
+    for (unsigned p = 0; p < env->players; p++) {
+        if (per == 0 || n > RG_ACTIONS_MAX_DISCRETE / per)
+            return 0; /* over RG_ACTIONS_MAX_DISCRETE: refused at creation in DISCRETE mode */
         n *= per;
+    }
     return n;
 }
 

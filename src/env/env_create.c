@@ -212,6 +212,14 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
         goto out;
     env->n_buttons = env->sys->n_buttons;
     env->n_groups = (unsigned)rg_actionset_group_count(env->as);
+    if (env->actions == RG_ACTIONS_DISCRETE && rg_env_discrete_count(env) == 0) {
+        rc = rg__error(RG_EINVAL,
+                       "DISCRETE actions: %u action groups for %u player%s make more combinations than the limit of "
+                       "%llu (2^63-1, an int64 action id); use MULTI_DISCRETE, FILTERED or ALL actions",
+                       env->n_groups, env->players, env->players == 1 ? "" : "s",
+                       (unsigned long long)RG_ACTIONS_MAX_DISCRETE);
+        goto out;
+    }
     if ((rc = rg__env_load_start_state(env, dp, flags, o->state)) != RG_OK)
         goto out;
     /* Said here rather than as an unmapped address at the first reset. */

@@ -148,8 +148,12 @@ uint32_t rg_actionset_combo(const rg_actionset *as, size_t g, size_t c)
 uint64_t rg_actionset_discrete_count(const rg_actionset *as)
 {
     uint64_t n = 1;
-    for (size_t g = 0; as && g < as->n; g++)
-        n *= as->groups[g].n ? as->groups[g].n : 1;
+    for (size_t g = 0; as && g < as->n; g++) {
+        uint64_t k = as->groups[g].n ? as->groups[g].n : 1;
+        if (n > RG_ACTIONS_MAX_DISCRETE / k)
+            return 0; /* over the limit (no wrap-around) */
+        n *= k;
+    }
     return n;
 }
 

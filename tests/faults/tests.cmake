@@ -40,7 +40,9 @@ rg_test(faults_stale_tmp faults/test_faults_stale_tmp.c)
 rg_test(faults_fifo faults/test_faults_fifo.c)
 # A refused rg_env_restore (cut short, emulator bytes refused, other variables) leaves the env exactly as it was.
 rg_test(faults_restore faults/test_faults_restore.c)
-foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp faults_fifo faults_restore)
+# More action groups than DISCRETE actions can number (an int64): our error naming the limit; other modes work.
+rg_test(faults_actions faults/test_faults_actions.c)
+foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp faults_fifo faults_restore faults_actions)
   add_dependencies(${t} ${RG_FAULT_CORE_TARGETS})
   target_compile_definitions(${t} PRIVATE "FAULT_CORE_DIR=\"${RG_FAULT_CORE_DIR}\"")
 endforeach()
