@@ -1,6 +1,8 @@
 /* Episodes: reset and step (compat spec §7.2-7.4), with frame skip, sticky actions, max-pooling and no-op starts. */
 #include "env_internal.h"
 
+#include "game/snapshot.h"
+
 #include <string.h>
 
 int rg_env_decode_action(const rg_env *env, const int64_t *action, size_t n, uint16_t buttons[RG_SCENARIO_MAX_PLAYERS])
@@ -65,8 +67,10 @@ int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t ca
     int rc = check_obs(env, obs, cap);
     if (rc != RG_OK)
         return rc;
-    if (seeded)
+    if (seeded) {
         env->rng = seed;
+        rg__scenario_seed(env->sc, seed); /* the scripts' math.random (game/snapshot.h) */
+    }
     env->show_restored = 0; /* frames run from here on */
     if (env->start_state && env->reload_for_start && (rc = rg_emu_reset(env->emu)) != RG_OK)
         return rc;

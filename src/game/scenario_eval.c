@@ -1,6 +1,7 @@
 /* Scenario evaluation: reset and the per-frame update (compat spec §5.2-5.5, §9 call order). */
 #include "gamedata_internal.h"
 #include "scenario_types.h"
+#include "snapshot.h"
 
 #include <string.h>
 
@@ -149,6 +150,18 @@ static int needs_lua(const rg_scenario *sc)
     return 0;
 }
 
+static uint64_t mix_seed(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void rg__scenario_seed(rg_scenario *sc, uint64_t seed)
+{
+    sc->script_seed = seed ^ 0xD1B54A32D192ED03ull; /* not the env's own generator's stream */
+}
+
 int rg__scenario_load_scripts(rg_scenario *sc, rg_gamedata *gd)
 {
     rg__lua_free(sc->lua);
@@ -159,6 +172,7 @@ int rg__scenario_load_scripts(rg_scenario *sc, rg_gamedata *gd)
     if (rc != RG_OK)
         return rc;
     rg__lua_bind(sc->lua, gd);
+    rg__lua_set_random(sc->lua, sc->script_seed);
     for (size_t i = 0; i < sc->n_scripts; i++)
         if ((rc = rg__lua_run(sc->lua, sc->scripts[i].name, sc->scripts[i].source)) != RG_OK) {
             rg__lua_free(sc->lua); /* never keep a half-loaded interpreter */
@@ -177,6 +191,7 @@ int rg_scenario_reset(rg_scenario *sc, rg_gamedata *gd)
     sc->done_flag = 0;
     sc->frame = 0;
     rg_gamedata_clear_custom(gd);
+    sc->script_seed = mix_seed(sc->script_seed + 0x9E3779B97F4A7C15ull); /* each episode draws anew */
     return rg__scenario_load_scripts(sc, gd);
 }
 

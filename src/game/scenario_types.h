@@ -70,6 +70,7 @@ struct rg_scenario {
     float reward[RG_SCENARIO_MAX_PLAYERS], total[RG_SCENARIO_MAX_PLAYERS];
     int done_flag;
     uint64_t frame;
+    uint64_t script_seed; /* the scripts' random generator: advanced at each reset, set by rg__scenario_seed */
     const rg_gamedata *resolved_gd;
     unsigned long resolved_gen;
 };

@@ -44,6 +44,7 @@ struct rg__lua {
     int armed;           /* a call is running: allocations are charged */
     size_t alloc_since_clock;
     unsigned counted_calls; /* comparisons and callbacks of table.sort/foreach: the clock every 1024 */
+    uint64_t rng;           /* math.random's splitmix64 state: this interpreter's own, saved in snapshots */
 };
 
 static double now_seconds(void)
@@ -383,6 +384,59 @@ static void guard_function(lua_State *L, const char *lib, const char *name, lua_
     lua_pop(L, 1);
 }
 
+/* ---- math.random and math.randomseed on the interpreter's own generator ---- */
+
+/* Lua 5.1's math.random is C's rand(): one generator for the whole process, so a script's draws depended on every
+ * other environment and thread, and a restore could not replay them. Same arguments and ranges as 5.1's. */
+static uint64_t next_random(rg__lua *ctx)
+{
+    uint64_t z = (ctx->rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int script_random(lua_State *L)
+{
+    lua_Number r = (lua_Number)(next_random(ctx_of(L)) >> 11) * (1.0 / 9007199254740992.0); /* [0, 1) */
+    switch (lua_gettop(L)) {
+    case 0:
+        lua_pushnumber(L, r);
+        break;
+    case 1: {
+        int u = luaL_checkint(L, 1);
+        luaL_argcheck(L, 1 <= u, 1, "interval is empty");
+        lua_pushnumber(L, floor(r * u) + 1);
+        break;
+    }
+    case 2: {
+        int l = luaL_checkint(L, 1), u = luaL_checkint(L, 2);
+        luaL_argcheck(L, l <= u, 2, "interval is empty");
+        lua_pushnumber(L, floor(r * ((lua_Number)u - l + 1)) + l);
+        break;
+    }
+    default:
+        return luaL_error(L, "wrong number of arguments");
+    }
+    return 1;
+}
+
+static int script_randomseed(lua_State *L)
+{
+    ctx_of(L)->rng = (uint64_t)rg__double_to_i64(luaL_checknumber(L, 1));
+    return 0;
+}
+
+void rg__lua_set_random(rg__lua *lua, uint64_t state)
+{
+    lua->rng = state;
+}
+
+uint64_t rg__lua_random(const rg__lua *lua)
+{
+    return lua->rng;
+}
+
 /* ---- the `data` global ---- */
 
 static int data_index(lua_State *L)
@@ -571,6 +625,12 @@ static int setup(lua_State *L)
     guard_function(L, LUA_TABLIBNAME, "sort", guarded_with_callback);
     guard_function(L, LUA_TABLIBNAME, "foreach", guarded_with_callback);
     guard_function(L, LUA_TABLIBNAME, "maxn", guarded_maxn);
+    lua_getglobal(L, LUA_MATHLIBNAME);
+    lua_pushcfunction(L, script_random);
+    lua_setfield(L, -2, "random");
+    lua_pushcfunction(L, script_randomseed);
+    lua_setfield(L, -2, "randomseed");
+    lua_pop(L, 1);
     lua_pushcfunction(L, no_print);
     lua_setglobal(L, "print");
     lua_pushcfunction(L, guarded_pcall);

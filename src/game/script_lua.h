@@ -18,6 +18,11 @@ int rg__lua_run(rg__lua *lua, const char *name, const char *source);
 /* Calls a global function with no arguments. Numbers give their value, booleans 0/1, anything else 0. */
 int rg__lua_call(rg__lua *lua, const char *function, double *result);
 
+/* The state of the interpreter's math.random generator (splitmix64): seeded by the scenario at each reset and
+ * kept in snapshots, so a restore replays the draws. */
+void rg__lua_set_random(rg__lua *lua, uint64_t state);
+uint64_t rg__lua_random(const rg__lua *lua);
+
 /* The scripts' global numbers, strings and booleans (tables and functions are not captured). */
 #include "base/base.h"
 void rg__lua_snapshot(rg__lua *lua, rg__wbuf *w);

@@ -69,9 +69,13 @@ void rg__scenario_snapshot(const rg_scenario *sc, rg__wbuf *w)
     rg__w_u64(w, (uint64_t)sc->done_flag);
     rg__w_bytes(w, sc->reward, sizeof sc->reward);
     rg__w_bytes(w, sc->total, sizeof sc->total);
-    rg__w_u64(w, sc->lua != NULL);
-    if (sc->lua)
+    /* 2: the scripts' seed and random generator come before the globals (1, the earlier format, had neither) */
+    rg__w_u64(w, sc->lua ? 2 : 0);
+    if (sc->lua) {
+        rg__w_u64(w, sc->script_seed);
+        rg__w_u64(w, rg__lua_random(sc->lua));
         rg__lua_snapshot(sc->lua, w);
+    }
 }
 
 int rg__scenario_restore(rg_scenario *sc, rg_gamedata *gd, rg__rbuf *r)
@@ -79,8 +83,11 @@ int rg__scenario_restore(rg_scenario *sc, rg_gamedata *gd, rg__rbuf *r)
     uint64_t frame = rg__r_u64(r), done = rg__r_u64(r);
     const void *reward = rg__r_bytes(r, sizeof sc->reward), *total = rg__r_bytes(r, sizeof sc->total);
     uint64_t has_lua = rg__r_u64(r);
+    uint64_t seed = has_lua == 2 ? rg__r_u64(r) : sc->script_seed, random = has_lua == 2 ? rg__r_u64(r) : 0;
     if (r->bad)
         return rg__error(RG_ECORRUPT, "the snapshot is truncated");
+    if (has_lua > 2)
+        return rg__error(RG_ECORRUPT, "the snapshot's scenario part is damaged");
     sc->frame = frame;
     sc->done_flag = done != 0;
     memcpy(sc->reward, reward, sizeof sc->reward);
@@ -95,5 +102,10 @@ int rg__scenario_restore(rg_scenario *sc, rg_gamedata *gd, rg__rbuf *r)
         if (rc != RG_OK)
             return rc;
     }
-    return sc->lua ? rg__lua_restore(sc->lua, r) : rg__error(RG_ECORRUPT, "the snapshot has scripts this game has not");
+    if (!sc->lua)
+        return rg__error(RG_ECORRUPT, "the snapshot has scripts this game has not");
+    sc->script_seed = seed;
+    if (has_lua == 2)
+        rg__lua_set_random(sc->lua, random);
+    return rg__lua_restore(sc->lua, r);
 }

@@ -13,5 +13,7 @@ int rg__gamedata_restore(rg_gamedata *gd, rg__rbuf *r);
 /* Frame counter, done, rewards, totals, and the Lua scripts' global numbers, strings and booleans. */
 void rg__scenario_snapshot(const rg_scenario *sc, rg__wbuf *w);
 int rg__scenario_restore(rg_scenario *sc, rg_gamedata *gd, rg__rbuf *r);
+/* Seeds the scripts' random generator (math.random) of the next resets: rg_env_reset with a seed calls it. */
+void rg__scenario_seed(rg_scenario *sc, uint64_t seed);
 
 #endif

@@ -149,11 +149,129 @@ static void library_calls_charged(void **state)
                 NULL, RG_OK, NULL);
 }
 
+/* The gamedata and scenario parts of an env snapshot (what rg_env_clone writes for them). */
+static uint8_t *snapshot(const fixture *f, size_t *len)
+{
+    rg__wbuf count = {NULL, 0, 0, 0};
+    rg__gamedata_snapshot(f->gd, &count);
+    rg__scenario_snapshot(f->sc, &count);
+    uint8_t *buf = malloc(count.len);
+    assert_non_null(buf);
+    rg__wbuf w = {buf, 0, count.len, 0};
+    rg__gamedata_snapshot(f->gd, &w);
+    rg__scenario_snapshot(f->sc, &w);
+    assert_false(w.overflow);
+    *len = w.len;
+    return buf;
+}
+
+static void restore(fixture *f, const uint8_t *buf, size_t len)
+{
+    rg__rbuf r = {buf, len, 0, 0};
+    assert_int_equal(rg__gamedata_restore(f->gd, &r), RG_OK);
+    assert_int_equal(rg__scenario_restore(f->sc, f->gd, &r), RG_OK);
+}
+
+static void draws(fixture *f, float *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(rg_scenario_update(f->sc, f->gd), RG_OK);
+        out[i] = rg_scenario_reward(f->sc, 0);
+    }
+}
+
+/* math.random was C's rand(), shared by the process: streams changed with other environments and threads, and a
+ * restore did not replay them. Each interpreter now has its own generator, seeded by the env's reset seed,
+ * advanced per episode and kept in snapshots. */
+static void random_is_private_seeded_and_restored(void **state)
+{
+    (void)state;
+    const char *src = "first = math.random(1000000)\nfunction reward() return math.random(1000000) + first * 0 end";
+    fixture a = make(src, "reward"), b = make(src, "reward"), c = make(src, "reward");
+    fixture noise = make("function reward() for i = 1, 100 do math.random() end return 0 end", "reward");
+    rg__scenario_seed(a.sc, 7);
+    rg__scenario_seed(b.sc, 7);
+    rg__scenario_seed(c.sc, 8);
+    assert_int_equal(rg_scenario_reset(a.sc, a.gd), RG_OK);
+    assert_int_equal(rg_scenario_reset(b.sc, b.gd), RG_OK);
+    assert_int_equal(rg_scenario_reset(c.sc, c.gd), RG_OK);
+    assert_int_equal(rg_scenario_reset(noise.sc, noise.gd), RG_OK);
+    float ra[8], rb[8], rc[8], tmp[1];
+    for (size_t i = 0; i < 8; i++) { /* another interpreter drawing in between changes nothing */
+        draws(&a, &ra[i], 1);
+        draws(&noise, tmp, 1);
+        draws(&b, &rb[i], 1);
+    }
+    draws(&c, rc, 8);
+    assert_memory_equal(ra, rb, sizeof ra);
+    assert_memory_not_equal(ra, rc, sizeof ra);
+    /* an unseeded reset starts another stream; seeding again repeats the first */
+    float again[8];
+    assert_int_equal(rg_scenario_reset(a.sc, a.gd), RG_OK);
+    draws(&a, again, 8);
+    assert_memory_not_equal(ra, again, sizeof ra);
+    rg__scenario_seed(a.sc, 7);
+    assert_int_equal(rg_scenario_reset(a.sc, a.gd), RG_OK);
+    draws(&a, again, 8);
+    assert_memory_equal(ra, again, sizeof ra);
+    /* a restore replays the draws after the snapshot, and the next reset's stream too */
+    rg__scenario_seed(a.sc, 7);
+    assert_int_equal(rg_scenario_reset(a.sc, a.gd), RG_OK);
+    draws(&a, again, 3);
+    size_t len;
+    uint8_t *snap = snapshot(&a, &len);
+    float tail[5], replay[5], next_episode[4], next_replay[4];
+    draws(&a, tail, 5);
+    assert_memory_equal(tail, ra + 3, sizeof tail);
+    assert_int_equal(rg_scenario_reset(a.sc, a.gd), RG_OK);
+    draws(&a, next_episode, 4);
+    restore(&a, snap, len);
+    draws(&a, replay, 5);
+    assert_memory_equal(tail, replay, sizeof tail);
+    assert_int_equal(rg_scenario_reset(a.sc, a.gd), RG_OK);
+    draws(&a, next_replay, 4);
+    assert_memory_equal(next_episode, next_replay, sizeof next_episode);
+    /* into another scenario of the same game (its interpreter made by the restore) */
+    restore(&c, snap, len);
+    draws(&c, replay, 5);
+    assert_memory_equal(tail, replay, sizeof tail);
+    free(snap);
+    drop(&a);
+    drop(&b);
+    drop(&c);
+    drop(&noise);
+    /* Lua 5.1's arguments and ranges; randomseed gives the same draws in any interpreter */
+    expect_call("function reward()\n"
+                "  local seen = {}\n"
+                "  for i = 1, 300 do\n"
+                "    local x, k, m = math.random(), math.random(3), math.random(-2, 2)\n"
+                "    if x < 0 or x >= 1 or k < 1 or k > 3 or k % 1 ~= 0 or m < -2 or m > 2 or m % 1 ~= 0 then return 1 end\n"
+                "    seen[k] = true seen[m + 10] = true\n"
+                "  end\n"
+                "  for _, v in ipairs({1, 2, 3, 8, 9, 10, 11, 12}) do if not seen[v] then return 2 end end\n"
+                "  if pcall(math.random, 0) or pcall(math.random, 3, 2) or pcall(math.random, 1, 2, 3) then return 3 end\n"
+                "  if not select(2, pcall(math.random, 0)):find('interval is empty', 1, true) then return 4 end\n"
+                "  return 0 end",
+                NULL, RG_OK, NULL);
+    fixture d = make("function reward() math.randomseed(42) return math.random(1000000) end", "reward");
+    fixture e = make("function reward() math.randomseed(42) return math.random(1000000) end", "reward");
+    rg__scenario_seed(d.sc, 1);
+    rg__scenario_seed(e.sc, 2);
+    assert_int_equal(rg_scenario_reset(d.sc, d.gd), RG_OK);
+    assert_int_equal(rg_scenario_reset(e.sc, e.gd), RG_OK);
+    draws(&d, ra, 1);
+    draws(&e, rb, 1);
+    assert_true(ra[0] == rb[0]);
+    drop(&d);
+    drop(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pattern_bombs_refused),
         cmocka_unit_test(library_calls_charged),
+        cmocka_unit_test(random_is_private_seeded_and_restored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
