@@ -5,6 +5,7 @@
 
 #include "base/base.h"
 #include "gamedata_internal.h"
+#include "gamedata_types.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -473,6 +474,12 @@ static int data_index(lua_State *L)
     return 1;
 }
 
+/* What one custom variable counts against the script memory limit: its name and its entry. */
+static size_t custom_cost(size_t name_len)
+{
+    return name_len + 64;
+}
+
 static int data_newindex(lua_State *L)
 {
     rg__lua *ctx = ctx_of(L);
@@ -498,7 +505,7 @@ static int data_newindex(lua_State *L)
     rg_value old;
     if (rg_gamedata_custom_get(ctx->gd, name, &old) != RG_OK) {
         /* A new custom variable lives outside the Lua heap: it counts against the same memory limit. */
-        size_t cost = lua_objlen(L, 2) + 64;
+        size_t cost = custom_cost(lua_objlen(L, 2));
         if (ctx->mem_used + ctx->custom_bytes + cost > ctx->mem_cap) {
             ctx->out_of_memory = 1;
             return raise_error(L, "custom variables exceed the script memory limit of %zu bytes", ctx->mem_cap);
@@ -879,6 +886,11 @@ static int restore_values(lua_State *L)
 
 int rg__lua_restore(rg__lua *lua, rg__rbuf *r)
 {
+    /* The custom variables are the snapshot's now (rg__gamedata_restore ran first): so is their memory. Counting
+     * only ever up made search agents, which restore and step in a loop, run into the limit after ~850 rounds. */
+    lua->custom_bytes = 0;
+    for (size_t i = 0; lua->gd && i < lua->gd->n_custom; i++)
+        lua->custom_bytes += custom_cost(strlen(lua->gd->custom[i].name));
     arm(lua);
     int st = lua_cpcall(lua->L, restore_values, r);
     lua->armed = 0;

@@ -107,5 +107,6 @@ int rg__scenario_restore(rg_scenario *sc, rg_gamedata *gd, rg__rbuf *r)
     sc->script_seed = seed;
     if (has_lua == 2)
         rg__lua_set_random(sc->lua, random);
+    rg__lua_bind(sc->lua, gd); /* its custom variables are counted from this gamedata */
     return rg__lua_restore(sc->lua, r);
 }

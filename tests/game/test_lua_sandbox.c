@@ -266,12 +266,46 @@ static void random_is_private_seeded_and_restored(void **state)
     drop(&e);
 }
 
+/* Custom variables count against the script memory limit, but a restore never gave theirs back: a search agent
+ * (restore, step, in a loop) ran into "custom variables exceed the script memory limit" after ~850 rounds. */
+static void restore_gives_custom_memory_back(void **state)
+{
+    (void)state;
+    const char *src = "function reward() n = (n or 0) + 1 data['visit_' .. n] = n return 0 end";
+    rg_script_limits lim = {.memory = 64u << 10};
+    fixture f = make(src, "reward");
+    assert_int_equal(rg_scenario_set_script_limits(f.sc, &lim), RG_OK);
+    assert_int_equal(rg_scenario_reset(f.sc, f.gd), RG_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_OK);
+    size_t len;
+    uint8_t *snap = snapshot(&f, &len);
+    for (int round = 0; round < 3000; round++) {
+        restore(&f, snap, len);
+        int rc = rg_scenario_update(f.sc, f.gd);
+        if (rc != RG_OK)
+            fail_msg("round %d: %s", round, rg_error_last());
+        rg_value v;
+        assert_int_equal(rg_gamedata_custom_get(f.gd, "visit_4", &v), RG_OK);
+        assert_int_equal(rg_gamedata_custom_get(f.gd, "visit_5", &v), RG_ENOTFOUND);
+    }
+    /* the limit still holds for variables that are really new */
+    int rc = RG_OK;
+    for (int i = 0; i < 3000 && rc == RG_OK; i++)
+        rc = rg_scenario_update(f.sc, f.gd);
+    assert_int_equal(rc, RG_ENOMEM);
+    assert_non_null(strstr(rg_error_last(), "custom variables exceed"));
+    free(snap);
+    drop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pattern_bombs_refused),
         cmocka_unit_test(library_calls_charged),
         cmocka_unit_test(random_is_private_seeded_and_restored),
+        cmocka_unit_test(restore_gives_custom_memory_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
