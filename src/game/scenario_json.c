@@ -1,4 +1,5 @@
 /* scenario.json loading (compat spec §5.1-5.3, §9): lenient like Gym Retro, every fallback reported. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "json_util.h"
 #include "scenario_types.h"
 
@@ -259,6 +260,36 @@ static int read_crop(loader *ld, json_t *j, unsigned out[4], const char *field)
     return RG_OK;
 }
 
+/* A script stays inside the scenario's folder (issue 16: integrations are strangers' files): no ".." component,
+ * and a file that exists must still be under the folder once symbolic links are followed. */
+static int confined_script_path(const char *base, const char *file, const char *entry, char **out)
+{
+    for (const char *c = file; *c;) {
+        size_t n = strcspn(c, "/");
+        if (n == 2 && c[0] == '.' && c[1] == '.')
+            return rg__error(RG_ECORRUPT, "script \"%.80s\": the path leaves the game folder (\"..\")", entry);
+        for (c += n; *c == '/'; c++) {
+        }
+    }
+    char *path = rg__asprintf("%s/%s", base, file);
+    if (!path)
+        return rg__error(RG_ENOMEM, "out of memory");
+    char *real_base = realpath(base, NULL), *real = realpath(path, NULL);
+    int inside = 1;
+    if (real_base && real) {
+        size_t n = strlen(real_base);
+        inside = strncmp(real, real_base, n) == 0 && (real[n] == '/' || (n == 1 && real_base[0] == '/'));
+    }
+    free(real_base);
+    free(real);
+    if (!inside) {
+        free(path);
+        return rg__error(RG_ECORRUPT, "script \"%.80s\" is a link to a file outside the game folder", entry);
+    }
+    *out = path;
+    return RG_OK;
+}
+
 /* "lua:file", or a file whose extension names the language. Paths are taken inside the scenario's folder. */
 static int load_script_entry(loader *ld, json_t *j)
 {
@@ -279,10 +310,11 @@ static int load_script_entry(loader *ld, json_t *j)
         file++;
     if (!*file)
         return rg__error(RG_ECORRUPT, "script \"%.80s\" has no file name", s);
-    char *path = rg__asprintf("%s/%s", ld->base_dir ? ld->base_dir : ".", file);
-    if (!path)
-        return rg__error(RG_ENOMEM, "out of memory");
-    int rc = rg_scenario_add_script_file(ld->sc, path);
+    char *path = NULL;
+    int rc = confined_script_path(ld->base_dir ? ld->base_dir : ".", file, s, &path);
+    if (rc != RG_OK)
+        return rc;
+    rc = rg_scenario_add_script_file(ld->sc, path);
     free(path);
     return rc;
 }

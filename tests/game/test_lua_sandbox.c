@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static uint8_t ram[32];
 
@@ -299,6 +301,88 @@ static void restore_gives_custom_memory_back(void **state)
     drop(&f);
 }
 
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    fputs(text, out);
+    fclose(out);
+}
+
+/* Loads {"scripts": [entry], "reward": {"script": "reward"}} from the folder game; its code. */
+static int load_scripts_entry(const char *game, const char *entry, fixture *f)
+{
+    char json[512];
+    snprintf(json, sizeof json, "{\"scripts\": [\"%s\"], \"reward\": {\"script\": \"lua:reward\"}}", entry);
+    return rg_scenario_load_string(f->sc, json, strlen(json), game, 0);
+}
+
+/* "scripts" paths could name files outside the game folder (`..`, or a link leading out); they are a load error
+ * now, while files in the folder, its subfolders and links inside it still load. */
+static void script_paths_stay_in_the_game_folder(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char root[512], game[600], sub[700], path[800];
+    snprintf(root, sizeof root, "%s/lua-paths-XXXXXX", tmp);
+    assert_non_null(mkdtemp(root));
+    snprintf(game, sizeof game, "%s/game", root);
+    snprintf(sub, sizeof sub, "%s/sub", game);
+    assert_int_equal(mkdir(game, 0700), 0);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    write_text(root, "outside.lua", "function reward() return 666 end");
+    write_text(game, "script.lua", "function reward() return 1 end");
+    write_text(sub, "s.lua", "function reward() return 2 end");
+    snprintf(path, sizeof path, "%s/link_in.lua", game);
+    assert_int_equal(symlink("sub/s.lua", path), 0);
+    snprintf(path, sizeof path, "%s/link_out.lua", game);
+    assert_int_equal(symlink("../outside.lua", path), 0);
+    snprintf(path, sizeof path, "%s/dir_out", game);
+    assert_int_equal(symlink("..", path), 0);
+    static const struct {
+        const char *entry;
+        float reward; /* 0: refused at load */
+        const char *error;
+    } cases[] = {
+        {"script.lua", 1, NULL},
+        {"sub/s.lua", 2, NULL},
+        {"lua:sub/s.lua", 2, NULL},
+        {"link_in.lua", 2, NULL},
+        {"/script.lua", 1, NULL}, /* a leading / is taken inside the folder, as stable-retro does */
+        {"../outside.lua", 0, "leaves the game folder"},
+        {"sub/../../outside.lua", 0, "leaves the game folder"},
+        {"lua:../outside.lua", 0, "leaves the game folder"},
+        {"link_out.lua", 0, "outside the game folder"},
+        {"dir_out/outside.lua", 0, "outside the game folder"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fixture f = make("", NULL);
+        int rc = load_scripts_entry(game, cases[i].entry, &f);
+        if (cases[i].reward == 0) {
+            if (rc != RG_ECORRUPT || !strstr(rg_error_last(), cases[i].error))
+                fail_msg("%s: rc %d \"%s\"", cases[i].entry, rc, rc ? rg_error_last() : "");
+        } else {
+            if (rc != RG_OK)
+                fail_msg("%s: %s", cases[i].entry, rg_error_last());
+            assert_int_equal(rg_scenario_reset(f.sc, f.gd), RG_OK);
+            assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_OK);
+            assert_true(rg_scenario_reward(f.sc, 0) == cases[i].reward);
+        }
+        drop(&f);
+    }
+    static const char *const made[] = {"game/link_in.lua", "game/link_out.lua", "game/dir_out", "game/sub/s.lua",
+                                       "game/script.lua", "outside.lua"};
+    for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
+        snprintf(path, sizeof path, "%s/%s", root, made[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(rmdir(game), 0);
+    assert_int_equal(rmdir(root), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +390,7 @@ int main(void)
         cmocka_unit_test(library_calls_charged),
         cmocka_unit_test(random_is_private_seeded_and_restored),
         cmocka_unit_test(restore_gives_custom_memory_back),
+        cmocka_unit_test(script_paths_stay_in_the_game_folder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
