@@ -1,8 +1,11 @@
 /* Importing from zip archives: every member checked, zips inside zips followed, every read bounded. Member names
- * are used for messages and for the iNES rule only, never as paths. */
+ * are used for messages and for the iNES rule only, never as paths. A zip inside a zip goes to an unlinked
+ * temporary file, not memory: what an import holds in memory is one ROM candidate (at most max_rom_size, grown as
+ * it really inflates) plus libzip's directories, however deep and far the archives inflate. */
 #define _POSIX_C_SOURCE 200809L
 #include "import_internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -87,31 +90,117 @@ static int read_member(rg__import *im, zip_t *za, zip_uint64_t index, const char
 
 static int import_archive(rg__import *im, zip_t *za, const char *label, unsigned depth);
 
-/* A zip inside a zip: read into memory (bounded) and opened from there. Takes data. The source does not own the
- * bytes: libzip drops a zero-length buffer without freeing it, so they are freed here once the archive is gone. */
-static int import_nested(rg__import *im, const char *label, uint8_t *data, size_t size, unsigned depth)
+/* An unlinked temporary file under $TMPDIR (or /tmp) for a nested zip; -1 with the error set when none can be made. */
+static int spill_file(void)
 {
-    zip_error_t err;
-    zip_error_init(&err);
-    zip_source_t *src = zip_source_buffer_create(data, size, 0, &err);
-    if (!src) {
-        free(data);
-        zip_error_fini(&err);
-        return rg__error(RG_ENOMEM, "out of memory opening %s", label);
-    }
-    zip_t *za = zip_open_from_source(src, ZIP_RDONLY, &err);
-    if (!za) {
-        rg__import_warn(im, "skipping %s: not a valid zip archive (%s)", label, zip_error_strerror(&err));
+    const char *root = getenv("TMPDIR");
+    char *name = rg__asprintf("%s/rg-nested-XXXXXX", root && *root ? root : "/tmp");
+    if (!name)
+        return rg__error(RG_ENOMEM, "out of memory"), -1;
+    int fd = mkstemp(name);
+    if (fd < 0)
+        rg__error(RG_EIO, "cannot make a temporary file for a nested zip in %s: %s", root && *root ? root : "/tmp",
+                  strerror(errno));
+    else
+        unlink(name); /* gone with the descriptor, however the process ends */
+    free(name);
+    return fd;
+}
+
+/* Inflates a member into fd through a fixed 64 KiB buffer: at most cap bytes and no more than the archive's
+ * budget, as read_member. So a zip inside a zip costs disk, not memory, however far it inflates. */
+static int spill_member(rg__import *im, zip_t *za, zip_uint64_t index, const char *label, size_t cap, int fd, int *rc)
+{
+    zip_file_t *zf = zip_fopen_index(za, index, 0);
+    if (!zf) {
+        rg__import_warn(im, "skipping %s: %s", label, zip_strerror(za));
         im->report->skipped++;
-        zip_source_free(src);
-        free(data);
-        zip_error_fini(&err);
+        return MEMBER_SKIP;
+    }
+    enum { CHUNK = 64 * 1024 };
+    uint8_t *buf = malloc(CHUNK);
+    size_t used = 0;
+    int result = buf ? MEMBER_OK : MEMBER_STOP;
+    if (!buf)
+        *rc = rg__error(RG_ENOMEM, "out of memory reading %s", label);
+    while (result == MEMBER_OK) {
+        size_t want = CHUNK;
+        if (im->budget < want) {
+            if (im->budget == 0) {
+                rg__import_warn(im, "stopping at %s: the archive inflates to more than its limit of %llu bytes",
+                                label, (unsigned long long)im->opts.max_archive_bytes);
+                im->report->skipped++;
+                im->stopped = 1;
+                result = MEMBER_STOP;
+                break;
+            }
+            want = (size_t)im->budget;
+        }
+        zip_int64_t n = zip_fread(zf, buf, want);
+        if (n < 0) {
+            rg__import_warn(im, "skipping %s: %s", label, zip_file_strerror(zf));
+            im->report->skipped++;
+            result = MEMBER_SKIP;
+            break;
+        }
+        if (n == 0)
+            break;
+        used += (size_t)n;
+        im->budget -= (uint64_t)n;
+        if (used > cap) {
+            rg__import_warn(im, "skipping %s: inflates to more than %zu bytes", label, cap);
+            im->report->skipped++;
+            result = MEMBER_SKIP;
+            break;
+        }
+        for (size_t off = 0; off < (size_t)n;) {
+            ssize_t w = write(fd, buf + off, (size_t)n - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                rg__import_warn(im, "skipping %s: cannot write its temporary copy: %s", label,
+                                w < 0 ? strerror(errno) : "no space");
+                im->report->skipped++;
+                result = MEMBER_SKIP;
+                break;
+            }
+            off += (size_t)w;
+        }
+    }
+    free(buf);
+    zip_fclose(zf);
+    return result;
+}
+
+/* A zip inside a zip: inflated (bounded) into an unlinked temporary file and opened from there. */
+static int import_nested(rg__import *im, zip_t *outer, zip_uint64_t index, const char *label, size_t cap,
+                         unsigned depth)
+{
+    int fd = spill_file();
+    if (fd < 0) {
+        rg__import_warn(im, "skipping %s: %s", label, rg_error_last());
+        im->report->skipped++;
         return RG_OK;
     }
-    zip_error_fini(&err);
-    int rc = import_archive(im, za, label, depth);
-    zip_discard(za); /* frees the source */
-    free(data);
+    int rc = RG_OK;
+    int r = spill_member(im, outer, index, label, cap, fd, &rc);
+    if (r != MEMBER_OK || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        return rc != RG_OK ? rc : r == MEMBER_OK ? RG_OK : r;
+    }
+    int zerr = 0;
+    zip_t *za = zip_fdopen(fd, 0, &zerr); /* takes fd on success */
+    if (!za) {
+        close(fd);
+        zip_error_t err;
+        zip_error_init_with_code(&err, zerr);
+        rg__import_warn(im, "skipping %s: not a valid zip archive (%s)", label, zip_error_strerror(&err));
+        zip_error_fini(&err);
+        im->report->skipped++;
+        return RG_OK;
+    }
+    rc = import_archive(im, za, label, depth);
+    zip_discard(za);
     return rc;
 }
 
@@ -131,14 +220,14 @@ static int import_member(rg__import *im, zip_t *za, zip_uint64_t i, const char *
         im->report->skipped++;
         return MEMBER_SKIP;
     }
+    if (nested)
+        return import_nested(im, za, i, label, cap, depth + 1);
     uint8_t *data;
     size_t size;
     int rc = RG_OK;
     int r = read_member(im, za, i, label, cap, &data, &size, &rc);
     if (r != MEMBER_OK)
         return rc != RG_OK ? rc : r;
-    if (nested)
-        return import_nested(im, label, data, size, depth + 1);
     rc = rg__import_candidate(im, name, data, size);
     free(data);
     return rc;
