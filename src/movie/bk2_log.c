@@ -226,71 +226,139 @@ static int is_text(const char *line, size_t len, const char *s)
     return strlen(s) == len && memcmp(line, s, len) == 0;
 }
 
+/* One line of the log (without its line break). */
+static int log_line(rg_movie *m, rg__bk2_log *st, const char *line, size_t len)
+{
+    layout *l = st->layout;
+    size_t no = ++st->line_no;
+    if (len > 0 && line[len - 1] == '\r')
+        len--;
+    if (len == 0 || st->ended)
+        return RG_OK; /* whatever follows [/Input] is not input */
+    if (is_text(line, len, "[Input]"))
+        return st->key || m->frames ? rg__error(RG_ECORRUPT, "line %zu: [Input] again", no) : RG_OK;
+    if (is_text(line, len, "[/Input]")) {
+        st->ended = 1;
+        return RG_OK;
+    }
+    if (line[0] != '|') {
+        if (st->key)
+            return rg__error(RG_ECORRUPT, "line %zu: neither a frame nor [/Input]", no);
+        if (!(len >= 7 && memcmp(line, "LogKey:", 7) == 0) && !memchr(line, '|', len))
+            return rg__error(RG_ECORRUPT, "line %zu: expected the key line (LogKey: or P1 ...|)", no);
+        if (!(st->key = malloc(len + 1)))
+            return rg__error(RG_ENOMEM, "out of memory");
+        memcpy(st->key, line, len);
+        st->key[len] = '\0';
+        st->key_len = len;
+        st->key_no = no;
+        return RG_OK;
+    }
+    if (!st->key)
+        return rg__error(RG_ECORRUPT, "line %zu: a frame before the key line", no);
+    if (!st->have_layout) {
+        /* The columns as grouped by the key line; if the first frame has another field count, try one field per
+         * player instead. */
+        int rc = parse_key(m->sys, st->key, st->key_len, st->key_no, 0, l);
+        size_t n = count_fields(line, len);
+        if (rc == RG_OK && n != l->n_fields) {
+            layout alt = {0};
+            rc = parse_key(m->sys, st->key, st->key_len, st->key_no, 1, &alt);
+            if (rc == RG_OK && alt.n_fields == n) {
+                layout_free(l);
+                *l = alt;
+            } else {
+                layout_free(&alt);
+            }
+        }
+        if (rc != RG_OK)
+            return rc;
+        m->players = l->players;
+        st->have_layout = 1;
+    }
+    return parse_frame(m, l, line, len, no);
+}
+
+int rg__bk2_log_begin(rg__bk2_log *st)
+{
+    memset(st, 0, sizeof *st);
+    if (!(st->layout = calloc(1, sizeof(layout))))
+        return rg__error(RG_ENOMEM, "out of memory");
+    return RG_OK;
+}
+
+int rg__bk2_log_feed(rg_movie *m, rg__bk2_log *st, const char *data, size_t size)
+{
+    const char *nul = memchr(data, '\0', size);
+    if (nul)
+        return rg__error(RG_ECORRUPT, "the log holds a NUL byte at offset %zu: not a text file",
+                         st->offset + (size_t)(nul - data));
+    st->offset += size;
+    const char *p = data, *end = data + size;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *stop = nl ? nl : end;
+        size_t n = (size_t)(stop - p);
+        if (!nl || st->pending_len) { /* a line cut by the end of a chunk: kept until its end comes */
+            if (!st->ended) {
+                if (st->pending_len + n > RG__BK2_MAX_LINE)
+                    return rg__error(RG_ECORRUPT, "line %zu is longer than %u bytes", st->line_no + 1,
+                                     (unsigned)RG__BK2_MAX_LINE);
+                if (rg__reserve(&st->pending, &st->pending_cap, st->pending_len + n + 1, 1) != RG_OK)
+                    return rg__error(RG_ENOMEM, "out of memory");
+                memcpy(st->pending + st->pending_len, p, n);
+            }
+            st->pending_len += n;
+            st->pending_open = 1;
+            if (!nl)
+                break;
+            int rc = log_line(m, st, st->pending ? st->pending : "", st->ended ? 0 : st->pending_len);
+            st->pending_len = 0;
+            st->pending_open = 0;
+            if (rc != RG_OK)
+                return rc;
+        } else {
+            int rc = log_line(m, st, p, n);
+            if (rc != RG_OK)
+                return rc;
+        }
+        p = nl + 1;
+    }
+    return RG_OK;
+}
+
+int rg__bk2_log_end(rg_movie *m, rg__bk2_log *st)
+{
+    int rc = RG_OK;
+    if (st->pending_open) /* a last line without a line break */
+        rc = log_line(m, st, st->pending ? st->pending : "", st->ended ? 0 : st->pending_len);
+    layout *l = st->layout;
+    if (rc == RG_OK && !st->have_layout) { /* no frames: the players still come from the key line */
+        if (st->key)
+            rc = parse_key(m->sys, st->key, st->key_len, st->key_no, 0, l);
+        m->players = st->key ? l->players : 1;
+    }
+    return rc;
+}
+
+void rg__bk2_log_free(rg__bk2_log *st)
+{
+    if (st->layout)
+        layout_free(st->layout);
+    free(st->layout);
+    free(st->key);
+    free(st->pending);
+    memset(st, 0, sizeof *st);
+}
+
 int rg__bk2_parse_log(rg_movie *m, const char *text, size_t size)
 {
-    int rc = rg__text_check("the log", text, size);
-    if (rc != RG_OK)
-        return rc;
-    rg__lines it = {text, text + size, 0};
-    const char *line, *key = NULL;
-    size_t len, key_len = 0, key_no = 0;
-    layout l = {0};
-    int have_layout = 0, ended = 0;
-    while (rc == RG_OK && rg__lines_next(&it, &line, &len)) {
-        if (len == 0)
-            continue;
-        if (ended)
-            continue; /* whatever follows [/Input] is not input */
-        if (is_text(line, len, "[Input]")) {
-            if (key || m->frames)
-                rc = rg__error(RG_ECORRUPT, "line %zu: [Input] again", it.number);
-            continue;
-        }
-        if (is_text(line, len, "[/Input]")) {
-            ended = 1;
-            continue;
-        }
-        if (line[0] != '|') {
-            if (key)
-                rc = rg__error(RG_ECORRUPT, "line %zu: neither a frame nor [/Input]", it.number);
-            else if (!(len >= 7 && memcmp(line, "LogKey:", 7) == 0) && !memchr(line, '|', len))
-                rc = rg__error(RG_ECORRUPT, "line %zu: expected the key line (LogKey: or P1 ...|)", it.number);
-            key = line;
-            key_len = len;
-            key_no = it.number;
-            continue;
-        }
-        if (!key) {
-            rc = rg__error(RG_ECORRUPT, "line %zu: a frame before the key line", it.number);
-            break;
-        }
-        if (!have_layout) {
-            /* The columns as grouped by the key line; if the first frame has another field count, try one field
-             * per player instead. */
-            rc = parse_key(m->sys, key, key_len, key_no, 0, &l);
-            size_t n = count_fields(line, len);
-            if (rc == RG_OK && n != l.n_fields) {
-                layout alt = {0};
-                rc = parse_key(m->sys, key, key_len, key_no, 1, &alt);
-                if (rc == RG_OK && alt.n_fields == n) {
-                    layout_free(&l);
-                    l = alt;
-                } else {
-                    layout_free(&alt);
-                }
-            }
-            if (rc != RG_OK)
-                break;
-            m->players = l.players;
-            have_layout = 1;
-        }
-        rc = parse_frame(m, &l, line, len, it.number);
-    }
-    if (rc == RG_OK && !have_layout) { /* no frames: the players still come from the key line */
-        if (key)
-            rc = parse_key(m->sys, key, key_len, key_no, 0, &l);
-        m->players = key ? l.players : 1;
-    }
-    layout_free(&l);
+    rg__bk2_log st;
+    int rc = rg__bk2_log_begin(&st);
+    if (rc == RG_OK)
+        rc = rg__bk2_log_feed(m, &st, text, size);
+    if (rc == RG_OK)
+        rc = rg__bk2_log_end(m, &st);
+    rg__bk2_log_free(&st);
     return rc;
 }

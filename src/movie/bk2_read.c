@@ -101,6 +101,59 @@ static int read_entry(zip_t *za, zip_uint64_t index, const char *label, const ch
     return RG_OK;
 }
 
+/* Parses the log entry as it inflates, 64 KiB at a time (rg__bk2_log): memory is the frames, not the text. Bounded
+ * like read_entry: by the declared size, and by cap whatever the header says; the size must be the declared one. */
+static int stream_log(rg_movie *m, zip_t *za, zip_uint64_t index, const char *label, size_t cap)
+{
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(za, index, 0, &st) != 0)
+        return rg__error(RG_ECORRUPT, "%s: cannot read the entry %s (%s)", label, LOG_ENTRY, zip_strerror(za));
+    if ((st.valid & ZIP_STAT_SIZE) && st.size > cap)
+        return rg__error(RG_ETOOBIG, "%s: %s declares %llu bytes, over the limit of %zu", label, LOG_ENTRY,
+                         (unsigned long long)st.size, cap);
+    if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE)
+        return rg__error(RG_EUNSUPPORTED, "%s: %s is encrypted", label, LOG_ENTRY);
+    zip_file_t *zf = zip_fopen_index(za, index, 0);
+    if (!zf) {
+        int ze = zip_error_code_zip(zip_get_error(za));
+        return rg__error(ze == ZIP_ER_COMPNOTSUPP || ze == ZIP_ER_ENCRNOTSUPP ? RG_EUNSUPPORTED : RG_ECORRUPT,
+                         "%s: cannot open %s (%s)", label, LOG_ENTRY, zip_strerror(za));
+    }
+    enum { CHUNK = 64 * 1024 };
+    char *buf = malloc(CHUNK);
+    rg__bk2_log log;
+    int rc = buf ? rg__bk2_log_begin(&log) : rg__error(RG_ENOMEM, "out of memory reading %s", LOG_ENTRY);
+    size_t used = 0;
+    while (rc == RG_OK) {
+        zip_int64_t n = zip_fread(zf, buf, CHUNK);
+        if (n < 0) {
+            rc = rg__error(RG_ECORRUPT, "%s: %s is damaged or truncated (%s)", label, LOG_ENTRY,
+                           zip_file_strerror(zf));
+            break;
+        }
+        if (n == 0)
+            break;
+        used += (size_t)n;
+        if (used > cap) {
+            rc = rg__error(RG_ETOOBIG, "%s: %s inflates to more than the limit of %zu bytes", label, LOG_ENTRY, cap);
+            break;
+        }
+        if ((rc = rg__bk2_log_feed(m, &log, buf, (size_t)n)) != RG_OK)
+            rc = rg__error_context(rc, "%s: Input Log.txt", label);
+    }
+    zip_fclose(zf);
+    if (rc == RG_OK && (st.valid & ZIP_STAT_SIZE) && used != st.size)
+        rc = rg__error(RG_ECORRUPT, "%s: %s holds %zu bytes but declares %llu", label, LOG_ENTRY, used,
+                       (unsigned long long)st.size);
+    if (rc == RG_OK && (rc = rg__bk2_log_end(m, &log)) != RG_OK)
+        rc = rg__error_context(rc, "%s: Input Log.txt", label);
+    if (buf)
+        rg__bk2_log_free(&log);
+    free(buf);
+    return rc;
+}
+
 /* "Key Value" lines; the key ends at the first space. stable-retro reads the platform after "Platform ". */
 static int parse_header(rg_movie *m, const char *text, size_t size, const char *label)
 {
@@ -175,8 +228,8 @@ int rg__bk2_read(rg_movie *m, const uint8_t *data, size_t size, const char *labe
     zip_error_fini(&err);
 
     zip_int64_t found[E_COUNT];
-    uint8_t *header = NULL, *log = NULL;
-    size_t header_size = 0, log_size = 0;
+    uint8_t *header = NULL;
+    size_t header_size = 0;
     int rc = locate(za, label, found);
     if (rc == RG_OK)
         rc = read_entry(za, (zip_uint64_t)found[E_HEADER], label, HEADER_ENTRY, caps->header, &header,
@@ -184,12 +237,7 @@ int rg__bk2_read(rg_movie *m, const uint8_t *data, size_t size, const char *labe
     if (rc == RG_OK)
         rc = parse_header(m, (const char *)header, header_size, label);
     if (rc == RG_OK)
-        rc = read_entry(za, (zip_uint64_t)found[E_LOG], label, LOG_ENTRY, caps->log, &log, &log_size);
-    if (rc == RG_OK) {
-        rc = rg__bk2_parse_log(m, (const char *)log, log_size);
-        if (rc != RG_OK)
-            rc = rg__error_context(rc, "%s: Input Log.txt", label);
-    }
+        rc = stream_log(m, za, (zip_uint64_t)found[E_LOG], label, caps->log);
     if (rc == RG_OK && found[E_STATE] >= 0) {
         rc = read_entry(za, (zip_uint64_t)found[E_STATE], label, STATE_ENTRY, caps->state, &m->state,
                         &m->state_size);
@@ -199,7 +247,6 @@ int rg__bk2_read(rg_movie *m, const uint8_t *data, size_t size, const char *labe
         }
     }
     free(header);
-    free(log);
     zip_discard(za); /* also frees src */
     return rc;
 }

@@ -90,6 +90,21 @@ void rg__movie_printable(char *dst, size_t cap, const char *src, size_t len);
 /* ---- bk2_read.c, bk2_log.c, fm2_read.c, bk2_write.c ---- */
 int rg__bk2_read(rg_movie *m, const uint8_t *data, size_t size, const char *name, const rg__movie_caps *caps);
 int rg__bk2_parse_log(rg_movie *m, const char *text, size_t size);
+/* The same as the log inflates, chunk by chunk: memory is the frames plus one line (at most RG__BK2_MAX_LINE bytes),
+ * never the whole text. begin; feed every chunk in order; end; free (always). */
+#define RG__BK2_MAX_LINE (1u << 20)
+typedef struct rg__bk2_log {
+    void *layout; /* the columns, from the key line */
+    int have_layout, ended, pending_open;
+    char *key;    /* the key line */
+    size_t key_len, key_no, line_no, offset;
+    char *pending; /* a line cut by the end of a chunk */
+    size_t pending_len, pending_cap;
+} rg__bk2_log;
+int rg__bk2_log_begin(rg__bk2_log *st);
+int rg__bk2_log_feed(rg_movie *m, rg__bk2_log *st, const char *data, size_t size);
+int rg__bk2_log_end(rg_movie *m, rg__bk2_log *st);
+void rg__bk2_log_free(rg__bk2_log *st);
 int rg__fm2_read(rg_movie *m, const char *text, size_t size, const char *name);
 /* The two text entries exactly as stable-retro writes them (malloc'd). */
 int rg__bk2_header_text(const rg_movie *m, char **text, size_t *len);
