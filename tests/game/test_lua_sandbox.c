@@ -7,6 +7,7 @@
 
 #include "game/snapshot.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,10 +384,50 @@ static void script_paths_stay_in_the_game_folder(void **state)
     assert_int_equal(rmdir(root), 0);
 }
 
+/* The deepest patterns still allowed (200 items, each a level of the matcher's recursion) on a thread of 256 KiB
+ * stack: Python's and most pools' threads have far more. */
+static void *deepest_patterns(void *arg)
+{
+    (void)arg;
+    static const char *const deep[] = {
+        "function reward() return string.find('', string.rep('a*', 200)) end",
+        "function reward() return string.find('', string.rep('a-', 136) .. string.rep('()', 32)) end",
+        "function reward() return select('#', string.match('', string.rep('(a*)', 32) .. string.rep('.-', 104))) end",
+        "function reward() return select(2, string.gsub('', string.rep('[%a%d]*', 200), 'x')) end",
+    };
+    static const float want[] = {1, 1, 32, 1};
+    for (size_t i = 0; i < sizeof deep / sizeof *deep; i++) {
+        fixture f = make(deep[i], "reward");
+        if (rg_scenario_reset(f.sc, f.gd) != RG_OK || rg_scenario_update(f.sc, f.gd) != RG_OK ||
+            rg_scenario_reward(f.sc, 0) != want[i]) {
+            drop(&f);
+            return (void *)deep[i];
+        }
+        drop(&f);
+    }
+    return NULL;
+}
+
+static void allowed_patterns_fit_a_small_stack(void **state)
+{
+    (void)state;
+    pthread_attr_t attr;
+    pthread_t thread;
+    void *failed = NULL;
+    assert_int_equal(pthread_attr_init(&attr), 0);
+    assert_int_equal(pthread_attr_setstacksize(&attr, 256u << 10), 0);
+    assert_int_equal(pthread_create(&thread, &attr, deepest_patterns, NULL), 0);
+    assert_int_equal(pthread_join(thread, &failed), 0);
+    pthread_attr_destroy(&attr);
+    if (failed)
+        fail_msg("%s: %s", (const char *)failed, rg_error_last());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pattern_bombs_refused),
+        cmocka_unit_test(allowed_patterns_fit_a_small_stack),
         cmocka_unit_test(library_calls_charged),
         cmocka_unit_test(random_is_private_seeded_and_restored),
         cmocka_unit_test(restore_gives_custom_memory_back),
