@@ -155,3 +155,25 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "starcatcher: needs our game StarCatcher-Nes and the nestopia core")
+
+
+A26_TEST_ROM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "roms", "bin", "test.a26")
+A26_TEST_GAME = "Test-Atari2600"
+
+
+@pytest.fixture
+def a26_game_dir(saved_data_settings, tmp_path):
+    """A data root in tmp_path holding stable/Test-Atari2600: our Atari test ROM with its rom.sha, a variable `byte`
+    (RAM $80) and a scenario rewarding it (tests rewrite what they need); the process data path points there for
+    the test. The folder is returned."""
+    from pathlib import Path
+
+    d = Path(tmp_path) / "stable" / A26_TEST_GAME
+    d.mkdir(parents=True)
+    shutil.copy(A26_TEST_ROM, d / "rom.a26")
+    with open(A26_TEST_ROM, "rb") as f:
+        (d / "rom.sha").write_text(hashlib.sha1(f.read()).hexdigest() + "\n")
+    (d / "data.json").write_text('{"info": {"byte": {"address": 128, "type": "|u1"}}}')
+    (d / "scenario.json").write_text('{"reward": {"variables": {"byte": {"reward": 1}}}}')
+    saved_data_settings.set_path(tmp_path)
+    return d

@@ -1,32 +1,21 @@
 """Clear errors for hostile integration files (issue 16) through retrogym.make: a damaged metadata.json, more
 action groups than DISCRETE actions can number, a FIFO in place of data.json (an error, never a wait). A real
 integration of our Atari test ROM on our own Atari core."""
-import hashlib
 import json
 import os
-import shutil
 import signal
-from pathlib import Path
 
 import pytest
 
 import retrogym
 from retrogym import Actions, State
 
-ROM = Path(__file__).resolve().parents[2] / "tests" / "roms" / "bin" / "test.a26"
 GAME = "Test-Atari2600"
 
 
 @pytest.fixture
-def game_dir(saved_data_settings, tmp_path):
-    d = tmp_path / "stable" / GAME
-    d.mkdir(parents=True)
-    shutil.copy(ROM, d / "rom.a26")
-    (d / "rom.sha").write_text(hashlib.sha1(ROM.read_bytes()).hexdigest() + "\n")
-    (d / "data.json").write_text('{"info": {"byte": {"address": 128, "type": "|u1"}}}')
-    (d / "scenario.json").write_text('{"reward": {"variables": {"byte": {"reward": 1}}}}')
-    saved_data_settings.set_path(tmp_path)
-    return d
+def game_dir(a26_game_dir):
+    return a26_game_dir
 
 
 def make(**kw):

@@ -2,29 +2,19 @@
 Atari core: a pattern that used to overflow the C stack is an error of the step, not a crash of the trainer, and
 a script's math.random follows the env's seed (the same streams whatever the thread count, replayed by a
 restore)."""
-import hashlib
-import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import retrogym
 
-ROM = Path(__file__).resolve().parents[2] / "tests" / "roms" / "bin" / "test.a26"
 GAME = "Test-Atari2600"
 
 
 @pytest.fixture
-def game_dir(saved_data_settings, tmp_path):
-    d = tmp_path / "stable" / GAME
-    d.mkdir(parents=True)
-    shutil.copy(ROM, d / "rom.a26")
-    (d / "rom.sha").write_text(hashlib.sha1(ROM.read_bytes()).hexdigest() + "\n")
-    (d / "data.json").write_text('{"info": {"byte": {"address": 128, "type": "|u1"}}}')
-    (d / "scenario.json").write_text('{"reward": {"script": "lua:reward"}, "scripts": ["script.lua"]}')
-    saved_data_settings.set_path(tmp_path)
-    return d
+def game_dir(a26_game_dir):
+    (a26_game_dir / "scenario.json").write_text('{"reward": {"script": "lua:reward"}, "scripts": ["script.lua"]}')
+    return a26_game_dir
 
 
 def test_pattern_bomb_is_an_error_not_a_crash(game_dir):

@@ -16,6 +16,23 @@
 /* Result of reading a member. */
 enum { MEMBER_OK, MEMBER_SKIP, MEMBER_STOP };
 
+/* Cuts a read of *want bytes to what is left of the archive's inflation budget; MEMBER_STOP (with the warning and
+ * the import stopped) when nothing is left. */
+static int budget_cut(rg__import *im, const char *label, size_t *want)
+{
+    if (im->budget >= *want)
+        return MEMBER_OK;
+    if (im->budget == 0) {
+        rg__import_warn(im, "stopping at %s: the archive inflates to more than its limit of %llu bytes", label,
+                        (unsigned long long)im->opts.max_archive_bytes);
+        im->report->skipped++;
+        im->stopped = 1;
+        return MEMBER_STOP;
+    }
+    *want = (size_t)im->budget;
+    return MEMBER_OK;
+}
+
 /* Reads one member into memory: at most cap bytes, and no more than the archive's budget. A member that inflates
  * beyond cap (whatever its header claims) is refused after cap + 1 bytes. */
 static int read_member(rg__import *im, zip_t *za, zip_uint64_t index, const char *label, size_t cap,
@@ -51,17 +68,8 @@ static int read_member(rg__import *im, zip_t *za, zip_uint64_t index, const char
             alloc = next;
         }
         size_t want = alloc - used;
-        if (im->budget < want) {
-            if (im->budget == 0) {
-                rg__import_warn(im, "stopping at %s: the archive inflates to more than its limit of %llu bytes",
-                                label, (unsigned long long)im->opts.max_archive_bytes);
-                im->report->skipped++;
-                im->stopped = 1;
-                result = MEMBER_STOP;
-                break;
-            }
-            want = (size_t)im->budget;
-        }
+        if ((result = budget_cut(im, label, &want)) != MEMBER_OK)
+            break;
         zip_int64_t n = zip_fread(zf, buf + used, want);
         if (n < 0) {
             rg__import_warn(im, "skipping %s: %s", label, zip_file_strerror(zf));
@@ -125,17 +133,8 @@ static int spill_member(rg__import *im, zip_t *za, zip_uint64_t index, const cha
         *rc = rg__error(RG_ENOMEM, "out of memory reading %s", label);
     while (result == MEMBER_OK) {
         size_t want = CHUNK;
-        if (im->budget < want) {
-            if (im->budget == 0) {
-                rg__import_warn(im, "stopping at %s: the archive inflates to more than its limit of %llu bytes",
-                                label, (unsigned long long)im->opts.max_archive_bytes);
-                im->report->skipped++;
-                im->stopped = 1;
-                result = MEMBER_STOP;
-                break;
-            }
-            want = (size_t)im->budget;
-        }
+        if ((result = budget_cut(im, label, &want)) != MEMBER_OK)
+            break;
         zip_int64_t n = zip_fread(zf, buf, want);
         if (n < 0) {
             rg__import_warn(im, "skipping %s: %s", label, zip_file_strerror(zf));

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -370,4 +372,50 @@ rg_movie *test_movie_start_state(const char *name, const uint8_t **state, size_t
     assert_int_equal(rg_movie_open_read(&m, path), RG_OK);
     assert_int_equal(rg_movie_state(m, state, len), RG_OK);
     return m;
+}
+
+/* Virtual memory of this process in bytes (/proc/self/statm), 0 when unknown. */
+static size_t vm_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (f && fscanf(f, "%lu", &pages) != 1)
+        pages = 0;
+    if (f)
+        fclose(f);
+    return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+int test_memory_limit_usable(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return 0;
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return 0;
+#endif
+#endif
+    return 1;
+}
+
+int test_run_with_spare_memory(size_t spare, int (*fn)(void *), void *arg)
+{
+    if (!test_memory_limit_usable())
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        size_t vm = vm_bytes();
+        struct rlimit lim = {vm + spare, vm + spare};
+        if (vm == 0 || setrlimit(RLIMIT_AS, &lim) != 0)
+            _exit(126);
+        _exit(fn(arg) & 0x7f);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+        return 127;
+    return WEXITSTATUS(status) == 126 ? -1 : WEXITSTATUS(status);
 }

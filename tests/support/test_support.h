@@ -94,6 +94,13 @@ void test_data_teardown(rg_datapaths *paths, char *tmp);
 /* A log callback that drops everything (cores are chatty). */
 void test_quiet_log(rg_log_level level, const char *message, void *user);
 
+/* Runs fn(arg) in a forked child whose address space may grow by at most `spare` bytes beyond what it holds then
+ * (RLIMIT_AS) and returns the child's exit code (fn's return value, 0..125); -1 when such a limit cannot be used here
+ * (under ASan, which reserves terabytes; no /proc): the caller skips. For "this costs at most so much memory". */
+int test_run_with_spare_memory(size_t spare, int (*fn)(void *), void *arg);
+/* Whether test_run_with_spare_memory can limit memory in this build (not under ASan): tests skip early without it. */
+int test_memory_limit_usable(void);
+
 /* Opens ROM in the given core (NULL: default) or fails the test. */
 rg_emu *test_open(const char *rom_path, const char *core);
 
