@@ -3,6 +3,7 @@
 #include "scenario_types.h"
 #include "snapshot.h"
 
+#include <math.h>
 #include <string.h>
 
 /* A data.json variable's index, or -1: then the name is looked up among the custom variables at each use (they
@@ -112,6 +113,18 @@ static int node_done(const rg_gamedata *gd, const rg__done_node *node, int *done
     return RG_OK;
 }
 
+/* A script's number that is NaN or infinite (0/0, 1/0, or a double past the float range for a reward) would poison
+ * every sum a trainer makes; it is an error of the step, naming the function, and the scenario keeps its values. */
+static int non_finite(const char *what, const char *function, double v)
+{
+    const char *name = isnan(v) ? "NaN" : isinf(v) ? (v > 0 ? "inf" : "-inf") : NULL;
+    if (name)
+        return rg__error(RG_ECORRUPT, "%s script \"%s\" returned %s; it must return a finite number", what, function,
+                         name);
+    return rg__error(RG_ECORRUPT, "%s script \"%s\" returned %g, outside the range of a float reward", what,
+                     function, v);
+}
+
 static int player_reward(rg_scenario *sc, const rg_gamedata *gd, unsigned p, float *out)
 {
     const rg__player_rewards *pr = &sc->players[p];
@@ -121,6 +134,8 @@ static int player_reward(rg_scenario *sc, const rg_gamedata *gd, unsigned p, flo
         int rc = rg__lua_call(sc->lua, pr->script, &r);
         if (rc != RG_OK)
             return rc;
+        if (!isfinite((float)r))
+            return non_finite("reward", pr->script, r);
         *out = (float)r;
         return RG_OK;
     }
@@ -214,6 +229,8 @@ int rg_scenario_update(rg_scenario *sc, rg_gamedata *gd)
         double d;
         if ((rc = rg__lua_call(sc->lua, sc->done_script, &d)) != RG_OK)
             return rc;
+        if (!isfinite(d))
+            return non_finite("done", sc->done_script, d);
         done = d != 0;
     } else if ((rc = node_done(gd, &sc->done, &done)) != RG_OK) {
         return rc;

@@ -11,3 +11,5 @@ target_compile_definitions(game_corpus PRIVATE "CORPUS_DIR=\"${CMAKE_CURRENT_SOU
 rg_test(game_starcatcher game/test_starcatcher.c)
 # The Lua sandbox against hostile scripts (issue 16: patterns, C-call budgets, random generator, restore, paths).
 rg_test(game_lua_sandbox game/test_lua_sandbox.c)
+# NaN and infinite results of Lua reward and done functions are errors of the step (issue 16).
+rg_test(game_lua_nonfinite game/test_lua_nonfinite.c)
