@@ -42,7 +42,11 @@ rg_test(faults_fifo faults/test_faults_fifo.c)
 rg_test(faults_restore faults/test_faults_restore.c)
 # More action groups than DISCRETE actions can number (an int64): our error naming the limit; other modes work.
 rg_test(faults_actions faults/test_faults_actions.c)
-foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp faults_fifo faults_restore faults_actions)
+# The standing damaged-state campaign: a few hundred seeded damaged states per core (ours and each Debian core
+# installed), each loaded and run in a forked child; our core never crashes or hangs, third-party crashes are contained.
+rg_test(faults_damaged_states faults/test_faults_damaged_states.c TIMEOUT 240)
+foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp faults_fifo faults_restore faults_actions
+          faults_damaged_states)
   add_dependencies(${t} ${RG_FAULT_CORE_TARGETS})
   target_compile_definitions(${t} PRIVATE "FAULT_CORE_DIR=\"${RG_FAULT_CORE_DIR}\"")
 endforeach()
