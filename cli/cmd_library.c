@@ -3,14 +3,10 @@
  * timeout), a per-system summary and what to install or import for the rest. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "start_check.h"
 
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 static const char help[] =
     "usage: retrogym library [options]\n"
@@ -34,125 +30,6 @@ typedef struct lib_args {
     uint64_t frames, timeout;
     const char *system;
 } lib_args;
-
-/* The result of starting one game: "ok", "timeout" or the error; the core the environment ended up on. */
-typedef struct start_result {
-    int state; /* 0 not checked, 1 ok, 2 failed */
-    char core[64];
-    char message[400];
-} start_result;
-
-/* In the child: create, reset, run frames; one line to fd: "ok CORE" or "error MESSAGE". */
-static void child_start(int fd, const rg_datapaths *dp, unsigned flags, const char *game, uint64_t frames)
-{
-    rg_env_options o = RG_ENV_OPTIONS_INIT;
-    o.game = game;
-    o.paths = dp;
-    o.integrations = flags;
-    o.log_level = RG_LOG_NONE;
-    rg_env *env = NULL;
-    char line[600];
-    int rc = rg_env_create(&env, &o);
-    uint8_t *obs = NULL;
-    if (rc == RG_OK && !(obs = malloc(rg_env_obs_size(env) ? rg_env_obs_size(env) : 1)))
-        rc = RG_ENOMEM;
-    if (rc == RG_OK)
-        rc = rg_env_reset(env, 1, 0, obs, rg_env_obs_size(env));
-    int64_t action[64] = {0};
-    size_t n = env ? rg_env_action_length(env) : 0;
-    for (uint64_t i = 0; rc == RG_OK && i < frames && n <= 64; i++) {
-        rg_step_result r;
-        rc = rg_env_step(env, action, n, obs, rg_env_obs_size(env), &r);
-        if (rc == RG_OK && (r.terminated || r.truncated))
-            rc = rg_env_reset(env, 0, 0, obs, rg_env_obs_size(env));
-    }
-    if (rc == RG_OK)
-        snprintf(line, sizeof line, "ok %s\n", rg_emu_core_name(rg_env_emu(env)));
-    else
-        snprintf(line, sizeof line, "error %s\n", rg_error_last());
-    ssize_t w = write(fd, line, strlen(line));
-    (void)w;
-    free(obs);
-    rg_env_free(env);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void check_game(const rg_datapaths *dp, unsigned flags, const char *game, const lib_args *a,
-                       start_result *res)
-{
-    int fds[2];
-    res->state = 2;
-    res->core[0] = '\0';
-    if (pipe(fds) != 0) {
-        snprintf(res->message, sizeof res->message, "cannot make a pipe");
-        return;
-    }
-    fflush(cli_out);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        snprintf(res->message, sizeof res->message, "cannot start a child process");
-        return;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        child_start(fds[1], dp, flags, game, a->frames);
-        _exit(0);
-    }
-    close(fds[1]);
-    char buf[600];
-    size_t used = 0;
-    double deadline = now_s() + (double)a->timeout;
-    int timed_out = 0;
-    for (;;) {
-        double left = deadline - now_s();
-        if (left <= 0) {
-            timed_out = 1;
-            break;
-        }
-        struct pollfd p = {fds[0], POLLIN, 0};
-        int r = poll(&p, 1, (int)(left * 1000) + 1);
-        if (r < 0)
-            continue;
-        if (r == 0)
-            continue;
-        ssize_t n = read(fds[0], buf + used, sizeof buf - 1 - used);
-        if (n <= 0)
-            break;
-        used += (size_t)n;
-        if (used == sizeof buf - 1)
-            break;
-    }
-    buf[used] = '\0';
-    close(fds[0]);
-    if (timed_out)
-        kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        ;
-    buf[strcspn(buf, "\n")] = '\0';
-    if (timed_out) {
-        snprintf(res->message, sizeof res->message, "timeout after %llu s", (unsigned long long)a->timeout);
-    } else if (strncmp(buf, "ok ", 3) == 0) {
-        res->state = 1;
-        snprintf(res->core, sizeof res->core, "%.63s", buf + 3);
-        snprintf(res->message, sizeof res->message, "ok");
-    } else if (strncmp(buf, "error ", 6) == 0) {
-        snprintf(res->message, sizeof res->message, "%.399s", buf + 6);
-    } else if (WIFSIGNALED(status)) {
-        snprintf(res->message, sizeof res->message, "crashed (signal %d)", WTERMSIG(status));
-    } else {
-        snprintf(res->message, sizeof res->message, "the check stopped without a result");
-    }
-}
 
 /* One row of the summary: a system and a core origin. */
 typedef struct sum_row {
@@ -222,15 +99,16 @@ int cmd_library(int argc, char **argv)
         const rg_library_game *g = rg_library_at(lib, i);
         if (only && strcmp(g->system, only->name) != 0)
             continue;
-        start_result res = {0};
+        cli_start_result res = {0};
         if (a.check && g->rom && g->core)
-            check_game(dp, flags, g->game, &a, &res);
+            cli_start_check(dp, flags, g->game, NULL, a.frames, a.timeout, &res);
         else if (a.check)
             snprintf(res.message, sizeof res.message, "-");
         const char *core = g->core;
         const char *origin = g->core_origin ? g->core_origin : "none";
         char used_path[4096];
-        if (res.state == 1 && strcmp(res.core, g->core) != 0) { /* the start state sent it to another core */
+        /* the start state sent it to another core */
+        if (res.outcome == CLI_START_OK && strcmp(res.core, g->core) != 0) {
             core = res.core;
             origin = rg_core_resolve(core, used_path, sizeof used_path) == RG_OK ? rg_core_origin(used_path) : "own";
         }
@@ -244,7 +122,7 @@ int cmd_library(int argc, char **argv)
         if (r) {
             r->games++;
             r->with_rom += g->rom != NULL;
-            r->start += res.state == 1;
+            r->start += res.outcome == CLI_START_OK;
         }
     }
     if (n_rows > 1)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define W 64
 #define H 48
@@ -189,6 +190,10 @@ API(void, retro_run, (void))
 #ifdef FAULT_RUN_ABORT
     if (at_fault)
         abort();
+#endif
+#ifdef FAULT_RUN_HANG
+    while (at_fault)
+        sleep(1); /* a core stuck in a loop that never returns */
 #endif
 #ifdef FAULT_SHUTDOWN
     if (at_fault)

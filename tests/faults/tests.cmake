@@ -4,7 +4,7 @@
 # The fault cores: one real libretro core (tests/faults/fake_core.c) built once per way of misbehaving, named
 # fault_<name>_libretro.so in one folder; "good" is the well-behaved reference.
 set(RG_FAULT_CORE_DIR "${CMAKE_BINARY_DIR}/fault-cores")
-set(RG_FAULT_CORES good run_segv run_abort load_fail sersize_zero sersize_huge sersize_changes serialize_false
+set(RG_FAULT_CORES good run_segv run_abort run_hang load_fail sersize_zero sersize_huge sersize_changes serialize_false
     unserialize_false mem_null mem_size0 video_dupe video_short_pitch video_empty video_none env_unknown shutdown
     api_version missing_symbol)
 set(RG_FAULT_CORE_TARGETS "")
@@ -51,6 +51,12 @@ foreach(t faults_core faults_missing_core faults_disk faults_stale_tmp faults_fi
   target_compile_definitions(${t} PRIVATE "FAULT_CORE_DIR=\"${RG_FAULT_CORE_DIR}\"")
 endforeach()
 if(TARGET retrogym_cli)
+  # `validate --states`: each state in a child; ok, refused, crashed (run_segv) and hung (run_hang) per state.
+  add_test(NAME faults_validate_states COMMAND "${CMAKE_SOURCE_DIR}/tests/faults/test_faults_validate_states.sh"
+           "$<TARGET_FILE:retrogym_cli>" "${CMAKE_SOURCE_DIR}" "${RG_FAULT_CORE_DIR}")
+  set_tests_properties(faults_validate_states PROPERTIES TIMEOUT 120
+                       ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/faults_validate_states;${RG_SANITIZER_ENV}")
+  file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/test-tmp/faults_validate_states")
   add_dependencies(faults_disk retrogym_cli)
   target_compile_definitions(faults_disk PRIVATE "RG_CLI=\"$<TARGET_FILE:retrogym_cli>\"")
 endif()
