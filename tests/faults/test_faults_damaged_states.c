@@ -15,6 +15,7 @@
 
 typedef struct tally {
     unsigned attempts, refused, loaded, run_failed, crashed, hung;
+    unsigned refused_by[4], crashed_by[4]; /* per kind of damage: flips, runs, cut short, extended */
 } tally;
 
 /* xorshift64*: the mutations depend on the seed only */
@@ -69,7 +70,7 @@ static uint8_t *damage(const uint8_t *state, size_t size, unsigned i, uint64_t s
 
 /* One attempt, in a child: exits 10 loaded and ran, 11 refused, 12 loaded but a frame failed (codes no sanitizer or
  * core uses); any other end is a crash. quiet: the child's stderr (third-party cores' chatter) goes to /dev/null. */
-static void attempt(rg_emu *emu, const uint8_t *bytes, size_t len, int quiet, tally *t)
+static void attempt(rg_emu *emu, const uint8_t *bytes, size_t len, int quiet, unsigned kind, tally *t)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -93,6 +94,12 @@ static void attempt(rg_emu *emu, const uint8_t *bytes, size_t len, int quiet, ta
         if (errno != EINTR)
             fail_msg("waitpid: %s", strerror(errno));
     t->attempts++;
+    int refused = WIFEXITED(status) && WEXITSTATUS(status) == 11;
+    int crashed = !(WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) &&
+                  (WIFSIGNALED(status) || (WEXITSTATUS(status) != 10 && WEXITSTATUS(status) != 11 &&
+                                           WEXITSTATUS(status) != 12));
+    t->refused_by[kind] += refused;
+    t->crashed_by[kind] += crashed;
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
         t->hung++;
     else if (WIFSIGNALED(status))
@@ -134,7 +141,7 @@ static int campaign(const char *system, tally *t)
     for (unsigned i = 0; i < ATTEMPTS; i++) {
         size_t len;
         uint8_t *bad = damage(state, size, i, seed, &len);
-        attempt(emu, bad, len, strcmp(rom.core, "atari2600") != 0, t);
+        attempt(emu, bad, len, strcmp(rom.core, "atari2600") != 0, i % 4, t);
         free(bad);
     }
     /* containment: the parent's game is untouched by its children and still runs and restores */
@@ -148,6 +155,10 @@ static int campaign(const char *system, tally *t)
                   "a frame failed, %u crashed, %u hung (state %zu bytes)\n",
                   system, rom.core, t->attempts, t->refused, t->loaded, RUN_FRAMES, t->run_failed, t->crashed,
                   t->hung, size);
+    print_message("damaged states: %-9s refused by kind (flips, runs, cut short, extended): %u %u %u %u; crashed: "
+                  "%u %u %u %u\n",
+                  system, t->refused_by[0], t->refused_by[1], t->refused_by[2], t->refused_by[3], t->crashed_by[0],
+                  t->crashed_by[1], t->crashed_by[2], t->crashed_by[3]);
     free(state);
     rg_emu_free(emu);
     return 1;
