@@ -93,7 +93,13 @@ const char *rg_pool_info_name(const rg_pool *pool, size_t j);
  * @return RG_OK; RG_EINVAL (bad options, mismatched envs); what rg_env_create returns for an environment
  */
 int rg_pool_create(rg_pool **out, const rg_pool_options *opts);
-/** Stops the workers (waiting for steps in flight) and frees everything. */
+/**
+ * Stops the workers (waiting for steps in flight) and frees everything. While a call is pending (rg_pool_set_timeout),
+ * jobs already running are given RG_POOL_FREE_GRACE_MS to end (queued ones are dropped); if one is still running
+ * then (a hung core), its thread cannot be joined and may still write into the pool: the workers are detached and
+ * the pool is deliberately leaked, environments included (its threads never block the process's exit).
+ */
+#define RG_POOL_FREE_GRACE_MS 200
 void rg_pool_free(rg_pool *pool);
 
 size_t rg_pool_num_envs(const rg_pool *pool);
@@ -128,6 +134,29 @@ int rg_pool_send(rg_pool *pool, const int64_t *actions, const int32_t *env_ids, 
  *         message (that environment's next job resets it, whatever the autoreset mode)
  */
 int rg_pool_recv(rg_pool *pool, rg_pool_batch *out);
+
+/* ---- waiting in slices (so that a caller can react to Ctrl-C while a core hangs) ---- */
+
+/** Returned (a positive value, not an error) by a call whose work is not finished when its wait limit passed. */
+#define RG_POOL_PENDING 1
+
+/**
+ * Limits how long rg_pool_reset, rg_pool_step, rg_pool_step_into and rg_pool_recv wait (0, the default: until the
+ * work is done). With a limit, a call whose environments are not all done after timeout_ms returns RG_POOL_PENDING
+ * and its work goes on in the workers: call rg_pool_wait until it returns RG_OK (the batch, as the call would have
+ * given it) or an error; every other call but rg_pool_free is refused with RG_EMISUSE meanwhile. A caller can thus
+ * check for signals between waits (Python raises KeyboardInterrupt this way).
+ * The first limit set on a synchronous pool starts one more worker thread, which runs lane 0's environments in place
+ * of the calling thread (a hung core would otherwise hold the caller itself); the pool then has num_threads workers
+ * and a caller that only waits, as an asynchronous pool has. Without a limit the caller runs lane 0 as before.
+ * @return RG_OK; RG_EINVAL; RG_ENOMEM (the thread cannot start); RG_EMISUSE (a call is pending)
+ */
+int rg_pool_set_timeout(rg_pool *pool, unsigned timeout_ms);
+/**
+ * Waits up to timeout_ms (0: until done) for the pending call's work.
+ * @return RG_OK with *out filled; RG_POOL_PENDING (not done yet); the call's error; RG_EMISUSE (nothing pending)
+ */
+int rg_pool_wait(rg_pool *pool, unsigned timeout_ms, rg_pool_batch *out);
 
 /* ---- recording movies (rg_env_record_dir for every environment; env.h says what a movie holds) ---- */
 

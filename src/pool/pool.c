@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* How long a thread with nothing to do spins before it sleeps (see rg_pool.work_seq). */
@@ -132,7 +133,11 @@ int rg_pool_create(rg_pool **out, const rg_pool_options *opts)
         return rg__error(RG_ENOMEM, "out of memory");
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->work, NULL);
-    pthread_cond_init(&p->done, NULL);
+    pthread_condattr_t monotonic; /* rg_pool_wait's deadlines are CLOCK_MONOTONIC */
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->done, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     p->n = opts->num_envs;
     p->batch = opts->batch_size ? opts->batch_size : opts->num_envs;
     p->autoreset = opts->autoreset;
@@ -178,8 +183,22 @@ void rg_pool_free(rg_pool *p)
     pthread_mutex_lock(&p->lock);
     p->stop = 1;
     rg__pool_wake(p);
+    if (p->pending) {
+        /* Jobs of the pending call that have not started never will; running ones get a grace period. A job still
+         * running after it (a hung core) keeps its thread, which may still write into the pool: the threads are
+         * detached and the pool is leaked on purpose (a worker that comes back sees stop and ends). */
+        long deadline = rg__pool_now_ns() + RG_POOL_FREE_GRACE_MS * 1000000L;
+        while (p->running && rg__pool_now_ns() < deadline)
+            rg__pool_wait(p, &p->done, &p->done_seq, 0, deadline);
+        if (p->running) {
+            for (int w = p->lane0_thread ? 0 : 1; w <= p->threads_started; w++)
+                pthread_detach(p->threads[w]);
+            pthread_mutex_unlock(&p->lock);
+            return;
+        }
+    }
     pthread_mutex_unlock(&p->lock);
-    for (int w = 1; w <= p->threads_started; w++)
+    for (int w = p->lane0_thread ? 0 : 1; w <= p->threads_started; w++)
         pthread_join(p->threads[w], NULL);
     for (unsigned w = 0; p->queues && w < p->m; w++)
         free(p->queues[w].ids);
@@ -287,10 +306,18 @@ static int valid_ids(rg_pool *p, const int32_t *ids, size_t n)
     return rc;
 }
 
+/* A call left pending (rg_pool_set_timeout) refuses every other call until rg_pool_wait finishes it. */
+int rg__pool_check_pending(const rg_pool *p)
+{
+    return p->pending ? rg__error(RG_EMISUSE, "a pool call is pending: rg_pool_wait for it first") : RG_OK;
+}
+
 int rg_pool_seed(rg_pool *p, uint64_t seed)
 {
     if (!p)
         return rg__error(RG_EINVAL, "rg_pool_seed: NULL argument");
+    if (p->pending)
+        return rg__pool_check_pending(p);
     if (p->in_flight)
         return rg__error(RG_EMISUSE, "%zu asynchronous steps are in flight: rg_pool_recv them first", p->in_flight);
     p->seed = seed;
@@ -300,27 +327,115 @@ int rg_pool_seed(rg_pool *p, uint64_t seed)
 
 /* Runs one synchronous job per listed env (all when ids is NULL) and waits for them; observations go to obs_dst
  * when given (the caller's array), else to the pool's rows. */
+/* Whether the pending call's rows are all done (lock held). */
+static int pending_done(const rg_pool *p)
+{
+    return p->pending == PENDING_SYNC ? p->sync_left == 0 : p->ring_done[p->pending_ring] >= p->batch;
+}
+
+/* Waits for the pending call's rows (lock held), running lane 0 meanwhile when the caller owns it; gives up at the
+ * deadline (0: none). Returns whether they are done. */
+static int wait_rows(rg_pool *p, long deadline_ns)
+{
+    while (!pending_done(p)) {
+        if (p->caller_lane && !p->lane0_thread && rg__pool_run_next(p, 0)) /* synchronous pools */
+            continue;
+        if (deadline_ns && rg__pool_now_ns() >= deadline_ns)
+            return 0;
+        rg__pool_wait(p, &p->done, &p->done_seq, p->caller_spin_ns, deadline_ns);
+    }
+    return 1;
+}
+
+/* Ends the pending call whose rows are done (lock held on entry, released). */
+static int finish(rg_pool *p, rg_pool_batch *out)
+{
+    int kind = p->pending;
+    p->pending = PENDING_NONE;
+    int rc = take_error(p);
+    pthread_mutex_unlock(&p->lock);
+    if (kind == PENDING_SYNC) {
+        if (out)
+            fill_batch(p, &p->sync, p->pending_n, out);
+        p->sync.obs = p->pending_own;
+        return rc;
+    }
+    size_t r = p->pending_ring;
+    p->ring_done[r] = 0;
+    p->consumed += p->batch;
+    p->in_flight -= p->batch;
+    for (size_t k = 0; k < p->batch; k++)
+        p->flying[p->ring[r].ids[k]] = 0;
+    fill_batch(p, &p->ring[r], p->batch, out);
+    return rc;
+}
+
+/* Waits for the pending call (lock held on entry, released): its result, or RG_POOL_PENDING at the deadline. */
+static int wait_pending(rg_pool *p, unsigned timeout_ms, rg_pool_batch *out)
+{
+    long deadline = timeout_ms ? rg__pool_now_ns() + (long)timeout_ms * 1000000L : 0;
+    if (!wait_rows(p, deadline)) {
+        pthread_mutex_unlock(&p->lock);
+        return RG_POOL_PENDING;
+    }
+    return finish(p, out);
+}
+
+/* Runs one synchronous job per listed env (all when ids is NULL) and waits for them; observations go to obs_dst
+ * when given (the caller's array), else to the pool's rows. */
 static int run_sync(rg_pool *p, int job, const int32_t *ids, size_t n, uint8_t *obs_dst, rg_pool_batch *out)
 {
     if (p->in_flight)
         return rg__error(RG_EMISUSE, "%zu asynchronous steps are in flight: rg_pool_recv them first", p->in_flight);
-    uint8_t *own = p->sync.obs;
     pthread_mutex_lock(&p->lock);
+    p->pending = PENDING_SYNC;
+    p->pending_n = n;
+    p->pending_own = p->sync.obs;
     if (obs_dst)
-        p->sync.obs = obs_dst; /* read by the workers when their jobs start, all before this call returns */
+        p->sync.obs = obs_dst; /* read by the workers when their jobs start, all before the call finishes */
     p->sync_left = n;
     for (size_t k = 0; k < n; k++)
         enqueue(p, ids ? ids[k] : (int32_t)k, job, (int64_t)k);
     rg__pool_wake(p);
-    while (p->sync_left)
-        if (!p->caller_lane || !rg__pool_run_next(p, 0)) /* the caller runs lane 0 (synchronous pools) */
-            rg__pool_wait(p, &p->done, &p->done_seq, p->caller_spin_ns);
-    int rc = take_error(p);
-    pthread_mutex_unlock(&p->lock);
-    if (out)
-        fill_batch(p, &p->sync, n, out);
-    p->sync.obs = own;
-    return rc;
+    return wait_pending(p, p->timeout_ms, out);
+}
+
+int rg_pool_set_timeout(rg_pool *p, unsigned timeout_ms)
+{
+    if (!p)
+        return rg__error(RG_EINVAL, "rg_pool_set_timeout: NULL argument");
+    if (p->pending)
+        return rg__pool_check_pending(p);
+    if (timeout_ms && p->caller_lane && !p->lane0_thread) {
+        rg__worker_arg *arg = malloc(sizeof *arg);
+        if (!arg)
+            return rg__error(RG_ENOMEM, "out of memory");
+        arg->pool = p;
+        arg->index = 0;
+        pthread_mutex_lock(&p->lock);
+        /* the caller now only waits: it spins only while the workers leave a CPU free, as an asynchronous one */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        p->caller_spin_ns = (long)p->m < cpus ? p->spin_ns : 0;
+        int bad = pthread_create(&p->threads[0], NULL, rg__pool_worker, arg) != 0;
+        p->lane0_thread = !bad;
+        pthread_mutex_unlock(&p->lock);
+        if (bad) {
+            free(arg);
+            return rg__error(RG_ENOMEM, "cannot start the worker thread of lane 0");
+        }
+    }
+    p->timeout_ms = timeout_ms;
+    return RG_OK;
+}
+
+int rg_pool_wait(rg_pool *p, unsigned timeout_ms, rg_pool_batch *out)
+{
+    if (!p)
+        return rg__error(RG_EINVAL, "rg_pool_wait: NULL argument");
+    if (!p->pending)
+        return rg__error(RG_EMISUSE, "rg_pool_wait: no pool call is pending");
+    pthread_mutex_lock(&p->lock);
+    return wait_pending(p, timeout_ms, out);
 }
 
 int rg_pool_reset(rg_pool *p, const int32_t *ids, size_t n, rg_pool_batch *out)
@@ -331,6 +446,8 @@ int rg_pool_reset(rg_pool *p, const int32_t *ids, size_t n, rg_pool_batch *out)
         n = p->n;
     if (n > p->n)
         return rg__error(RG_EINVAL, "%zu ids for %zu environments", n, p->n);
+    if (p->pending)
+        return rg__pool_check_pending(p);
     int rc = ids ? valid_ids(p, ids, n) : RG_OK;
     return rc == RG_OK ? run_sync(p, JOB_RESET, ids, n, NULL, out) : rc;
 }
@@ -344,6 +461,8 @@ int rg_pool_step_into(rg_pool *p, const int64_t *actions, uint8_t *obs, rg_pool_
 {
     if (!p || !actions)
         return rg__error(RG_EINVAL, "rg_pool_step: NULL argument");
+    if (p->pending)
+        return rg__pool_check_pending(p);
     memcpy(p->actions, actions, p->n * p->act_len * sizeof *actions);
     return run_sync(p, JOB_STEP, NULL, p->n, obs, out);
 }
@@ -352,6 +471,8 @@ int rg_pool_send(rg_pool *p, const int64_t *actions, const int32_t *ids, size_t 
 {
     if (!p || (!actions && n) || (!ids && n))
         return rg__error(RG_EINVAL, "rg_pool_send: NULL argument");
+    if (p->pending)
+        return rg__pool_check_pending(p);
     int rc = valid_ids(p, ids, n);
     if (rc != RG_OK)
         return rc;
@@ -373,20 +494,12 @@ int rg_pool_recv(rg_pool *p, rg_pool_batch *out)
 {
     if (!p || !out)
         return rg__error(RG_EINVAL, "rg_pool_recv: NULL argument");
+    if (p->pending)
+        return rg__pool_check_pending(p);
     if (p->in_flight < p->batch)
         return rg__error(RG_EMISUSE, "%zu steps in flight, fewer than the batch size %zu", p->in_flight, p->batch);
-    size_t r = (size_t)((p->consumed / p->batch) % p->ring_len);
     pthread_mutex_lock(&p->lock);
-    while (p->ring_done[r] < p->batch)
-        if (!p->caller_lane || !rg__pool_run_next(p, 0))
-            rg__pool_wait(p, &p->done, &p->done_seq, p->caller_spin_ns);
-    p->ring_done[r] = 0;
-    int rc = take_error(p);
-    pthread_mutex_unlock(&p->lock);
-    p->consumed += p->batch;
-    p->in_flight -= p->batch;
-    for (size_t k = 0; k < p->batch; k++)
-        p->flying[p->ring[r].ids[k]] = 0;
-    fill_batch(p, &p->ring[r], p->batch, out);
-    return rc;
+    p->pending = PENDING_RECV;
+    p->pending_ring = (size_t)((p->consumed / p->batch) % p->ring_len);
+    return wait_pending(p, p->timeout_ms, out);
 }

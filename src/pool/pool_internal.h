@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 
 enum { JOB_STEP = 1, JOB_RESET = 2 };
+enum { PENDING_NONE = 0, PENDING_SYNC = 1, PENDING_RECV = 2 };
 
 /* A set of result rows: the synchronous buffer (rows by order of the call) or one batch of the async ring. */
 typedef struct rg__rows {
@@ -73,6 +74,14 @@ struct rg_pool {
     char **info_names;      /* sorted union of the envs' data.json variables */
     size_t *info_off;       /* n + 1: env i's variables map through info_col[info_off[i] ...] */
     size_t *info_col;       /* the column of each env variable (SIZE_MAX: none) */
+    /* waiting in slices (rg_pool_set_timeout) */
+    unsigned timeout_ms;    /* 0: calls wait until their work is done */
+    int lane0_thread;       /* a worker thread (threads[0]) runs lane 0 in place of the caller */
+    int pending;            /* PENDING_*: a call returned RG_POOL_PENDING and rg_pool_wait finishes it */
+    size_t pending_n;       /* PENDING_SYNC: its rows */
+    uint8_t *pending_own;   /* PENDING_SYNC: the pool's own observation rows, put back when it finishes */
+    size_t pending_ring;    /* PENDING_RECV: the ring batch */
+    unsigned running;       /* jobs running now, outside the lock */
     /* the first error since the last call */
     int err_rc, err_env;
     char err_msg[512];
@@ -89,10 +98,14 @@ void *rg__pool_worker(void *arg);
  * that a lane that finishes early helps the slowest. Returns 0 when there was nothing to run. Lane 0 is run this way
  * by the calling thread while it waits, so a pool of M lanes has M - 1 worker threads. */
 int rg__pool_run_next(rg_pool *p, unsigned lane);
-/* Waits on cond (lock held) after spinning up to spin_ns for *seq to move on from its value now. */
-void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns);
+/* Waits on cond (lock held) after spinning up to spin_ns for *seq to move on from its value now; with a deadline
+ * (CLOCK_MONOTONIC ns, 0: none) it returns by then at the latest (cond must use CLOCK_MONOTONIC). */
+void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns, long deadline_ns);
+long rg__pool_now_ns(void);
 /* Wakes the threads waiting for work (lock held). */
 void rg__pool_wake(rg_pool *p);
+/* RG_EMISUSE with a message while a call is pending (rg_pool_set_timeout), else RG_OK. */
+int rg__pool_check_pending(const rg_pool *p);
 int rg__pre_init(rg_pool *p, const rg_pool_options *o);
 void rg__pre_free(rg_pool *p);
 /* Where env id writes its raw observation for a row. */

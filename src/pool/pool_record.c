@@ -39,6 +39,8 @@ static int make_env_folder(const char *path)
 
 static int check_idle(const rg_pool *p, const char *what)
 {
+    if (p->pending)
+        return rg__pool_check_pending(p);
     if (p->in_flight)
         return rg__error(RG_EMISUSE, "%s: %zu asynchronous steps are in flight: rg_pool_recv them first", what,
                          p->in_flight);

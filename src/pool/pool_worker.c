@@ -109,9 +109,11 @@ int rg__pool_run_next(rg_pool *p, unsigned lane)
     rg__rows *rows;
     size_t row, ring_batch;
     claim(p, id, &rows, &row, &ring_batch);
+    p->running++;
     pthread_mutex_unlock(&p->lock);
     int rc = run_job(p, id, job, rows, row);
     pthread_mutex_lock(&p->lock);
+    p->running--;
     if (rc != RG_OK) {
         p->failed[id] = 1; /* an env that failed starts over with its next job */
         if (p->err_rc == RG_OK) {
@@ -129,7 +131,7 @@ int rg__pool_run_next(rg_pool *p, unsigned lane)
     return 1;
 }
 
-static long now_ns(void)
+long rg__pool_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -143,23 +145,28 @@ static inline void cpu_relax(void)
 #endif
 }
 
-void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns)
+void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns, long deadline_ns)
 {
     if (spin_ns > 0) {
         unsigned long seen = atomic_load_explicit(seq, memory_order_acquire);
         pthread_mutex_unlock(&p->lock);
-        long until = now_ns() + spin_ns;
+        long until = rg__pool_now_ns() + spin_ns;
         int moved = 0;
         for (unsigned i = 1; !moved; i++) {
             cpu_relax();
             moved = atomic_load_explicit(seq, memory_order_acquire) != seen;
-            if ((i & 255) == 0 && now_ns() > until)
+            if ((i & 255) == 0 && rg__pool_now_ns() > until)
                 break;
         }
         pthread_mutex_lock(&p->lock);
         /* seq only moves under the lock: checked here, no wake-up between the spin and the wait is lost */
         if (moved || atomic_load_explicit(seq, memory_order_acquire) != seen)
             return; /* the caller re-checks its condition */
+    }
+    if (deadline_ns) {
+        struct timespec ts = {(time_t)(deadline_ns / 1000000000L), deadline_ns % 1000000000L};
+        pthread_cond_timedwait(cond, &p->lock, &ts);
+        return;
     }
     pthread_cond_wait(cond, &p->lock);
 }
@@ -179,7 +186,7 @@ void *rg__pool_worker(void *arg)
     pthread_mutex_lock(&p->lock);
     while (!p->stop)
         if (!rg__pool_run_next(p, lane))
-            rg__pool_wait(p, &p->work, &p->work_seq, p->spin_ns);
+            rg__pool_wait(p, &p->work, &p->work_seq, p->spin_ns, 0);
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }

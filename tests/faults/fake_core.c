@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define W 64
@@ -190,6 +191,12 @@ API(void, retro_run, (void))
 #ifdef FAULT_RUN_ABORT
     if (at_fault)
         abort();
+#endif
+#ifdef FAULT_RUN_SLOW
+    if (at_fault) { /* a slow core: 2 ms per frame (tests/pool/test_pool_wait.c) */
+        struct timespec slow = {0, 2000000};
+        nanosleep(&slow, NULL);
+    }
 #endif
 #ifdef FAULT_RUN_HANG
     while (at_fault)
