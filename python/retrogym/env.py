@@ -507,9 +507,18 @@ def make(
     inttype=_data.Integrations.DEFAULT,
     obs_type=Observations.IMAGE,
     render_mode=None,
+    check_state=False,
     **options,
 ):
-    """Makes a RetroEnv (a ``gymnasium.Env``) for a game. ``options``: see ``retrogym.env.OPTIONS``."""
+    """Makes a RetroEnv (a ``gymnasium.Env``) for a game. ``options``: see ``retrogym.env.OPTIONS``.
+    ``check_state``: True (or a timeout in seconds, default 30) first makes the env, resets it and runs 10 steps in a
+    child process, raising RuntimeError when the state crashes the core there and TimeoutError when it hangs it
+    (docs/reliability.md, "Damaged save states"); False (the default) loads the state in-process at once."""
+    if check_state:
+        from . import state_check
+
+        state_check.check(game, state, scenario, players, inttype, options,
+                          timeout=30.0 if check_state is True else float(check_state))
     return RetroEnv(
         game,
         state=state,
