@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "start_check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char help[] =
@@ -18,7 +19,7 @@ static const char help[] =
     "\n"
     "With --states every state of each game is also loaded on the core the environment would pick and run for\n"
     "a few frames, each in a child process with a timeout: ok, refused (the error), crashed (the signal) or\n"
-    "hung; the exit status is also 1 when a state crashed or hung the core.\n"
+    "hung; the exit status is also 1 when a state crashed or hung the core. Games without a ROM are skipped.\n"
     "\n"
     "options:\n" CLI_DATA_OPTIONS_HELP
     "  --quiet                 print errors and the summary only\n"
@@ -28,7 +29,7 @@ static const char help[] =
 
 /* --states: the tally over all games. */
 typedef struct state_tally {
-    size_t checked, ok, refused, crashed, hung;
+    size_t checked, ok, refused, crashed, hung, no_rom;
 } state_tally;
 
 /* Loads every state of a game in a child process; prints one line per state (ok lines unless quiet). Returns 0, or
@@ -36,6 +37,14 @@ typedef struct state_tally {
 static int check_states(rg_datapaths *dp, unsigned flags, const char *game, uint64_t frames, uint64_t timeout,
                         int quiet, state_tally *t)
 {
+    char *rom = NULL;
+    if (rg_data_rom_path(dp, game, flags, &rom) != RG_OK) { /* nothing can load its states: one line, no children */
+        t->no_rom++;
+        if (!quiet)
+            fprintf(cli_out, "%s: states not loaded: no ROM imported\n", game);
+        return 0;
+    }
+    free(rom);
     rg_strlist *states = NULL;
     if (rg_data_list_states(dp, game, flags, &states) != RG_OK)
         return cli_fail("validate --states %s: %s", game, rg_error_last());
@@ -158,8 +167,9 @@ int cmd_validate(int argc, char **argv)
         fprintf(cli_out, "%zu game%s checked: %zu error%s, %zu warning%s\n", checked, checked == 1 ? "" : "s",
                 errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
     if (states)
-        fprintf(cli_out, "%zu state%s loaded: %zu ok, %zu refused, %zu crashed, %zu hung\n", t.checked,
-                t.checked == 1 ? "" : "s", t.ok, t.refused, t.crashed, t.hung);
+        fprintf(cli_out, "%zu state%s loaded: %zu ok, %zu refused, %zu crashed, %zu hung%s\n", t.checked,
+                t.checked == 1 ? "" : "s", t.ok, t.refused, t.crashed, t.hung,
+                t.no_rom ? " (games without a ROM skipped)" : "");
     rg_strlist_free(games);
     rg_diags_free(d);
     rg_datapaths_free(dp);

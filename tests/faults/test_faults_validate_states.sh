@@ -34,6 +34,13 @@ expect_rc "validate --states --quiet" 0 "$cli" validate --states --quiet States-
 ! grep -q "Good.state" "$tmp/out" && grep -q "Garbage.state: refused" "$tmp/out"; check "--quiet: no ok lines" $?
 expect_rc "validate without --states loads nothing" 0 "$cli" validate States-Atari2600 --data-path "$data"
 ! grep -q "states loaded" "$tmp/out"; check "validate: no state lines without --states" $?
+mkdir -p "$data/stable/NoRom-Atari2600"
+cp "$game/data.json" "$game/scenario.json" "$game/metadata.json" "$game/Good.state" "$data/stable/NoRom-Atari2600/"
+echo "0123456789abcdef0123456789abcdef01234567" >"$data/stable/NoRom-Atari2600/rom.sha"
+expect_rc "validate --states without ROM" 0 "$cli" validate --states NoRom-Atari2600 --data-path "$data"
+grep -q "^NoRom-Atari2600: states not loaded: no ROM imported$" "$tmp/out" &&
+  grep -q "^0 states loaded: .* (games without a ROM skipped)$" "$tmp/out"; check "a game without ROM: skipped, said" $?
+rm -r "$data/stable/NoRom-Atari2600"
 expect_rc "validate --states bad timeout" 1 "$cli" validate --states --timeout 0 --data-path "$data"
 one_line_err && grep -q -- "--timeout must be" "$tmp/err"; check "--timeout 0: our error" $?
 expect_rc "validate --states folder" 1 "$cli" validate --states "$game" --data-path "$data"
