@@ -187,7 +187,19 @@ static void own_core_never_crashes(void **unused)
         assert_true(t.loaded + t.run_failed + t.crashed + t.hung > 0);                                            \
     }
 THIRD_PARTY(gambatte_contained, "GameBoy")
-THIRD_PARTY(bsnes_mercury_contained, "Snes")
+
+/* bsnes-mercury crashed on states cut short (it reads past the length it is given); the host now refuses those for
+ * it (src/host/lr_host.c), and no other damage of the campaign crashed it. */
+static void bsnes_mercury_contained(void **unused)
+{
+    (void)unused;
+    tally t;
+    if (!campaign("Snes", &t))
+        skip();
+    assert_true(t.loaded + t.run_failed > 0);
+    assert_int_equal(t.refused_by[2], ATTEMPTS / 4); /* every cut-short state refused before the core sees it */
+    assert_int_equal(t.crashed_by[2], 0);
+}
 THIRD_PARTY(pce_fast_contained, "PCEngine")
 THIRD_PARTY(nestopia_contained, "Nes")
 THIRD_PARTY(mgba_contained, "GbAdvance")
