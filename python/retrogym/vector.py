@@ -248,7 +248,7 @@ class RetroVectorEnv(VectorEnv):
         pool = self._pool
         if pool is not None and not pool.closed:
             try:
-                if self._movie_folder is not None and not pool.in_flight:
+                if self._movie_folder is not None and not pool.in_flight and not pool.interrupted:
                     pool.stop_record()  # a failed write is reported, not dropped
             finally:
                 self._movie_folder = None

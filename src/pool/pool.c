@@ -413,9 +413,8 @@ int rg_pool_set_timeout(rg_pool *p, unsigned timeout_ms)
         arg->pool = p;
         arg->index = 0;
         pthread_mutex_lock(&p->lock);
-        /* the caller now only waits: it spins only while the workers leave a CPU free, as an asynchronous one */
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        p->caller_spin_ns = (long)p->m < cpus ? p->spin_ns : 0;
+        /* the caller now only waits; it keeps spinning briefly first (p->caller_spin_ns), as it did after its own
+         * lane: a synchronous batch ends when the slowest lane does, and the spin saves the wake-up */
         int bad = pthread_create(&p->threads[0], NULL, rg__pool_worker, arg) != 0;
         p->lane0_thread = !bad;
         pthread_mutex_unlock(&p->lock);

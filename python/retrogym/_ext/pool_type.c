@@ -29,14 +29,54 @@ typedef struct rgpy_Pool {
     size_t n_inflight;
     PyObject *info_keys;    /* tuple: for each info column its name and "_name", made once (not per step) */
     PyObject *weakrefs;
+    unsigned slice_ms;      /* waits for the workers last at most this long between checks for signals (0: no check) */
+    int interrupted;        /* a signal's exception (Ctrl-C) ended a wait: work may still run in a lane */
+    PyObject *held;         /* list: arrays the workers may still write into after an interruption (never freed) */
 } rgpy_Pool;
 
+/* How long one wait for the workers lasts before the GIL is taken back to check for signals (Ctrl-C). */
+#define RGPY_WAIT_SLICE_MS 20
+/* finish_pending's result when a signal handler raised (the exception is set). */
+#define RGPY_INTERRUPTED 2
+
 /* ---- helpers ---- */
+
+/* Finishes a pool call left pending (RG_POOL_PENDING: its work was not done within slice_ms): waits slice by slice
+ * without the GIL, and between slices runs the signal handlers with the GIL. When one raises (KeyboardInterrupt),
+ * the pool is marked interrupted (only close() is allowed: a worker may be stuck in a core and may still write into
+ * the pool's buffers and `hold`, and may log through this object: both are therefore kept alive for good) and
+ * RGPY_INTERRUPTED is returned. */
+static int finish_pending(rgpy_Pool *self, int rc, char *msg, rg_pool_batch *b, PyObject *hold)
+{
+    while (rc == RG_POOL_PENDING) {
+        if (PyErr_CheckSignals()) {
+            if (!self->interrupted)
+                Py_INCREF(self); /* kept for good: a stuck worker may still call pool_log with it */
+            self->interrupted = 1;
+            if (hold && (self->held || (self->held = PyList_New(0))))
+                PyList_Append(self->held, hold); /* on failure the array is merely freed early: nothing to add */
+            return RGPY_INTERRUPTED;
+        }
+        self->busy = 1;
+        Py_BEGIN_ALLOW_THREADS
+        rc = rg_pool_wait(self->pool, self->slice_ms, b);
+        if (rc != RG_OK && rc != RG_POOL_PENDING)
+            snprintf(msg, RGPY_MSG, "%s", rg_error_last());
+        Py_END_ALLOW_THREADS
+        self->busy = 0;
+    }
+    return rc;
+}
 
 static int pool_usable(rgpy_Pool *self)
 {
     if (!self->pool) {
         PyErr_SetString(PyExc_RuntimeError, "the environment is closed");
+        return -1;
+    }
+    if (self->interrupted) {
+        PyErr_SetString(PyExc_RuntimeError, "the vector environment was interrupted while it waited for its workers: "
+                                            "a lane may still be running (a hung core?); close it");
         return -1;
     }
     if (self->busy) {
@@ -158,6 +198,13 @@ static int pool_open(rgpy_Pool *self, uint64_t seed)
         if (rc != RG_OK) {
             self->log_on = 0;
             rgpy_raise_msg(rc, msg);
+            ok = 0;
+        } else if (self->slice_ms && (rc = rg_pool_set_timeout(pool, self->slice_ms)) != RG_OK) {
+            self->log_on = 0;
+            rgpy_raise(rc);
+            Py_BEGIN_ALLOW_THREADS
+            rg_pool_free(pool);
+            Py_END_ALLOW_THREADS
             ok = 0;
         } else {
             self->pool = pool;
@@ -535,6 +582,7 @@ static int Pool_init(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
     po.frame_stack = (unsigned)stack;
     po.reward_clip = (float)clip;
     self->popts = po;
+    self->slice_ms = RGPY_WAIT_SLICE_MS;
     self->batch = batch ? (size_t)batch : (size_t)num_envs;
     if (!(self->inflight = PyMem_Calloc((size_t)num_envs, 1))) {
         PyErr_NoMemory();
@@ -594,7 +642,10 @@ static PyObject *Pool_reset(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
     int rc;
     char msg[RGPY_MSG] = "";
     RGPY_NOGIL(self, rc, msg, rg_pool_reset(self->pool, ids, ids ? n : 0, &b));
-    PyMem_Free(ids);
+    PyMem_Free(ids); /* queued by rg_pool_reset */
+    rc = finish_pending(self, rc, msg, &b, NULL);
+    if (rc == RGPY_INTERRUPTED)
+        return NULL;
     if (rc != RG_OK)
         return rgpy_raise_msg(rc, msg);
     self->fresh = 0;
@@ -640,10 +691,15 @@ static PyObject *Pool_step(rgpy_Pool *self, PyObject *actions)
     if (obs) {
         uint8_t *dst = PyArray_DATA((PyArrayObject *)obs);
         RGPY_NOGIL(self, rc, msg, rg_pool_step_into(self->pool, act, dst, &b));
+        rc = finish_pending(self, rc, msg, &b, obs);
     }
     Py_DECREF(a);
     if (!obs)
         return NULL;
+    if (rc == RGPY_INTERRUPTED) {
+        Py_DECREF(obs); /* held by self->held: a worker may still write into it */
+        return NULL;
+    }
     if (rc != RG_OK) {
         Py_DECREF(obs);
         return rgpy_raise_msg(rc, msg);
@@ -704,6 +760,9 @@ static PyObject *Pool_recv(rgpy_Pool *self, PyObject *unused)
     int rc;
     char msg[RGPY_MSG] = "";
     RGPY_NOGIL(self, rc, msg, rg_pool_recv(self->pool, &b));
+    rc = finish_pending(self, rc, msg, &b, NULL);
+    if (rc == RGPY_INTERRUPTED)
+        return NULL;
     if (b.env_ids) {
         /* the batch was taken even when an environment failed */
         for (size_t k = 0; k < b.count; k++)
@@ -916,6 +975,12 @@ static PyObject *Pool_get_closed(rgpy_Pool *self, void *closure)
     return PyBool_FromLong(self->pool == NULL);
 }
 
+static PyObject *Pool_get_interrupted(rgpy_Pool *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->interrupted);
+}
+
 static PyObject *Pool_get_multi_rewards(rgpy_Pool *self, void *closure)
 {
     (void)closure;
@@ -950,9 +1015,23 @@ static PyGetSetDef Pool_getset[] = {
     GETTER(seed, "the seed the pool was created with (env i first resets with seed + i)"),
     GETTER(in_flight, "asynchronous steps sent and not received"),
     GETTER(closed, "whether close() was called"),
+    GETTER(interrupted, "whether a signal (Ctrl-C) ended a wait for the workers: only close() is allowed then"),
     {"multi_rewards", (getter)Pool_get_multi_rewards, (setter)Pool_set_multi_rewards,
      "rewards of every player (num, players) instead of player 1's (num,)", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
+
+static PyObject *Pool_set_wait_slice(rgpy_Pool *self, PyObject *arg)
+{
+    long ms = PyLong_AsLong(arg);
+    if (ms == -1 && PyErr_Occurred())
+        return NULL;
+    if (ms < 0 || ms > 60000) {
+        PyErr_SetString(PyExc_ValueError, "the wait slice must be 0..60000 ms");
+        return NULL;
+    }
+    self->slice_ms = (unsigned)ms;
+    Py_RETURN_NONE;
+}
 
 static PyMethodDef Pool_methods[] = {
     {"reset", (PyCFunction)(void (*)(void))Pool_reset, METH_VARARGS | METH_KEYWORDS,
@@ -970,6 +1049,9 @@ static PyMethodDef Pool_methods[] = {
     {"stop_record", (PyCFunction)Pool_stop_record, METH_NOARGS, "stop_record(): writes the movies being recorded"},
     {"movie_info", (PyCFunction)Pool_movie_info, METH_O, "movie_info(i) -> None or dict of environment i's recording"},
     {"close", (PyCFunction)Pool_close, METH_NOARGS, "close() stops the workers and frees everything; idempotent"},
+    {"_set_wait_slice", (PyCFunction)Pool_set_wait_slice, METH_O,
+     "_set_wait_slice(ms): waits check for signals every ms (default 20; 0: never, the caller runs lane 0, Ctrl-C "
+     "waits for the step); takes effect when the pool is next created (a reset with a new seed)"},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject rgpy_PoolType = {
