@@ -16,12 +16,23 @@
 /* Result of reading a member. */
 enum { MEMBER_OK, MEMBER_SKIP, MEMBER_STOP };
 
-/* Cuts a read of *want bytes to what is left of the archive's inflation budget; MEMBER_STOP (with the warning and
- * the import stopped) when nothing is left. */
-static int budget_cut(rg__import *im, const char *label, size_t *want)
+/* Opens member index for reading; NULL (warned and counted as skipped) when libzip cannot. */
+static zip_file_t *open_member(rg__import *im, zip_t *za, zip_uint64_t index, const char *label)
 {
-    if (im->budget >= *want)
-        return MEMBER_OK;
+    zip_file_t *zf = zip_fopen_index(za, index, 0);
+    if (!zf) {
+        rg__import_warn(im, "skipping %s: %s", label, zip_strerror(za));
+        im->report->skipped++;
+    }
+    return zf;
+}
+
+/* Inflates up to want bytes of a member into dst, no more than what is left of the archive's inflation budget, and
+ * takes them from it: *got 0 at the member's end. MEMBER_SKIP on a read error, MEMBER_STOP (the import stopped) when
+ * the budget is spent; both warned and counted. */
+static int read_chunk(rg__import *im, zip_file_t *zf, const char *label, uint8_t *dst, size_t want, size_t *got)
+{
+    *got = 0;
     if (im->budget == 0) {
         rg__import_warn(im, "stopping at %s: the archive inflates to more than its limit of %llu bytes", label,
                         (unsigned long long)im->opts.max_archive_bytes);
@@ -29,8 +40,25 @@ static int budget_cut(rg__import *im, const char *label, size_t *want)
         im->stopped = 1;
         return MEMBER_STOP;
     }
-    *want = (size_t)im->budget;
+    if (im->budget < want)
+        want = (size_t)im->budget;
+    zip_int64_t n = zip_fread(zf, dst, want);
+    if (n < 0) {
+        rg__import_warn(im, "skipping %s: %s", label, zip_file_strerror(zf));
+        im->report->skipped++;
+        return MEMBER_SKIP;
+    }
+    *got = (size_t)n;
+    im->budget -= (uint64_t)n;
     return MEMBER_OK;
+}
+
+/* A member that inflated past cap: warned and counted. */
+static int too_big(rg__import *im, const char *label, size_t cap)
+{
+    rg__import_warn(im, "skipping %s: inflates to more than %zu bytes", label, cap);
+    im->report->skipped++;
+    return MEMBER_SKIP;
 }
 
 /* Reads one member into memory: at most cap bytes, and no more than the archive's budget. A member that inflates
@@ -40,21 +68,16 @@ static int read_member(rg__import *im, zip_t *za, zip_uint64_t index, const char
 {
     *data = NULL;
     *size = 0;
-    zip_file_t *zf = zip_fopen_index(za, index, 0);
-    if (!zf) {
-        rg__import_warn(im, "skipping %s: %s", label, zip_strerror(za));
-        im->report->skipped++;
+    zip_file_t *zf = open_member(im, za, index, label);
+    if (!zf)
         return MEMBER_SKIP;
-    }
     size_t alloc = cap < 64 * 1024 ? cap + 1 : 64 * 1024, used = 0;
     uint8_t *buf = malloc(alloc);
     int result = MEMBER_OK;
     while (buf) {
         if (used == alloc) {
             if (alloc > cap) { /* cap + 1 bytes came out: too big */
-                rg__import_warn(im, "skipping %s: inflates to more than %zu bytes", label, cap);
-                im->report->skipped++;
-                result = MEMBER_SKIP;
+                result = too_big(im, label, cap);
                 break;
             }
             size_t next = alloc * 2 > cap + 1 ? cap + 1 : alloc * 2;
@@ -67,20 +90,10 @@ static int read_member(rg__import *im, zip_t *za, zip_uint64_t index, const char
             buf = grown;
             alloc = next;
         }
-        size_t want = alloc - used;
-        if ((result = budget_cut(im, label, &want)) != MEMBER_OK)
+        size_t n;
+        if ((result = read_chunk(im, zf, label, buf + used, alloc - used, &n)) != MEMBER_OK || n == 0)
             break;
-        zip_int64_t n = zip_fread(zf, buf + used, want);
-        if (n < 0) {
-            rg__import_warn(im, "skipping %s: %s", label, zip_file_strerror(zf));
-            im->report->skipped++;
-            result = MEMBER_SKIP;
-            break;
-        }
-        if (n == 0)
-            break;
-        used += (size_t)n;
-        im->budget -= (uint64_t)n;
+        used += n;
     }
     zip_fclose(zf);
     if (!buf) {
@@ -119,12 +132,9 @@ static int spill_file(void)
  * budget, as read_member. So a zip inside a zip costs disk, not memory, however far it inflates. */
 static int spill_member(rg__import *im, zip_t *za, zip_uint64_t index, const char *label, size_t cap, int fd, int *rc)
 {
-    zip_file_t *zf = zip_fopen_index(za, index, 0);
-    if (!zf) {
-        rg__import_warn(im, "skipping %s: %s", label, zip_strerror(za));
-        im->report->skipped++;
+    zip_file_t *zf = open_member(im, za, index, label);
+    if (!zf)
         return MEMBER_SKIP;
-    }
     enum { CHUNK = 64 * 1024 };
     uint8_t *buf = malloc(CHUNK);
     size_t used = 0;
@@ -132,28 +142,16 @@ static int spill_member(rg__import *im, zip_t *za, zip_uint64_t index, const cha
     if (!buf)
         *rc = rg__error(RG_ENOMEM, "out of memory reading %s", label);
     while (result == MEMBER_OK) {
-        size_t want = CHUNK;
-        if ((result = budget_cut(im, label, &want)) != MEMBER_OK)
+        size_t n;
+        if ((result = read_chunk(im, zf, label, buf, CHUNK, &n)) != MEMBER_OK || n == 0)
             break;
-        zip_int64_t n = zip_fread(zf, buf, want);
-        if (n < 0) {
-            rg__import_warn(im, "skipping %s: %s", label, zip_file_strerror(zf));
-            im->report->skipped++;
-            result = MEMBER_SKIP;
-            break;
-        }
-        if (n == 0)
-            break;
-        used += (size_t)n;
-        im->budget -= (uint64_t)n;
+        used += n;
         if (used > cap) {
-            rg__import_warn(im, "skipping %s: inflates to more than %zu bytes", label, cap);
-            im->report->skipped++;
-            result = MEMBER_SKIP;
+            result = too_big(im, label, cap);
             break;
         }
-        for (size_t off = 0; off < (size_t)n;) {
-            ssize_t w = write(fd, buf + off, (size_t)n - off);
+        for (size_t off = 0; off < n;) {
+            ssize_t w = write(fd, buf + off, n - off);
             if (w < 0 && errno == EINTR)
                 continue;
             if (w <= 0) {
