@@ -3,7 +3,7 @@
  * Action groups: the button combinations an agent may press, from the system's defaults or a scenario's "actions",
  * ordered exactly as Gym Retro orders them (groups by ascending bit mask, combinations ascending, duplicates
  * merged) so that FILTERED, DISCRETE and MULTI_DISCRETE action ids mean the same thing as in stable-retro
- * (compat spec §3.3 and §7.2). Immutable after creation; safe to share between threads.
+ * (docs/formats.md, "Action groups"). Immutable after creation; safe to share between threads.
  */
 #ifndef RETROGYM_ACTIONS_H
 #define RETROGYM_ACTIONS_H

@@ -1,8 +1,8 @@
 /**
  * @file datatype.h
  * Gym Retro data-type descriptors (`data.json` "type"): `<endianness><format><bytes>`, e.g. `|u1`, `>d4`, `><u4`.
- * Decoding and encoding follow compat spec §4.2-4.4 exactly (rank tables for middle endian, BCD nybbles taken mod
- * 10, sign extension, odd widths). Pure functions: no state, safe from any thread.
+ * Decoding and encoding follow docs/formats.md, "Data types" exactly (rank tables for middle endian, BCD nybbles taken
+ * mod 10, sign extension, odd widths). Pure functions: no state, safe from any thread.
  */
 #ifndef RETROGYM_DATATYPE_H
 #define RETROGYM_DATATYPE_H

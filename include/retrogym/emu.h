@@ -162,7 +162,7 @@ double rg_emu_sample_rate(const rg_emu *emu);
 int rg_emu_audio(const rg_emu *emu, const int16_t **samples, size_t *frames);
 
 /**
- * The memory blocks of the address space, ascending by base (see compat spec §2.6): the core's non-constant
+ * The memory blocks of the address space, ascending by base (docs/formats.md, "Address space"): the core's non-constant
  * memory-map descriptors, or SYSTEM_RAM at the system's RAM base. Borrowed until rg_emu_reset or rg_emu_free.
  */
 int rg_emu_mem_blocks(const rg_emu *emu, const rg_mem_block **blocks, size_t *count);

@@ -1,9 +1,9 @@
 /**
  * @file env.h
  * The environment: an integrated game (ROM, start state, data.json, scenario.json) behind reset/step, the way Gym
- * Retro's RetroEnv runs it (compat spec §7), plus frame skip, sticky actions, max-pooling, no-op starts, episode
- * step limits and clone/restore. Observations are written into caller buffers; a step after reset allocates
- * nothing (unless a Lua script does). One handle per thread at a time; distinct handles are independent.
+ * Retro's RetroEnv runs it (docs/formats.md, "Environment"), plus frame skip, sticky actions, max-pooling, no-op
+ * starts, episode step limits and clone/restore. Observations are written into caller buffers; a step after reset
+ * allocates nothing (unless a Lua script does). One handle per thread at a time; distinct handles are independent.
  */
 #ifndef RETROGYM_ENV_H
 #define RETROGYM_ENV_H
@@ -173,7 +173,7 @@ int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written);
 /** @return RG_OK; RG_ECORRUPT (not a snapshot of this kind of env); RG_ESTATE (the emulator refused it) */
 int rg_env_restore(rg_env *env, const void *src, size_t len);
 
-/* ---- recording movies (compat spec §8.4; the format is movie.h's) ---- */
+/* ---- recording movies (docs/formats.md, "Movies"; the format is movie.h's) ---- */
 /*
  * A recorded episode is a stable-retro `.bk2`: its start state as Core.bin (none after a power-on reset), line 1 the
  * reset frame with no buttons, then the no-op starts, then every frame of every step with the buttons held on it

@@ -1,9 +1,9 @@
 /**
  * @file gamedata.h
  * A game's variables (`data.json`): named, typed values at addresses of an emulator's memory, read and written
- * through its address space (compat spec §4), plus custom variables set by scripts or callers. One handle per
- * environment; it reads memory of the emulator or of caller blocks it is bound to, and keeps each variable's value
- * at the last two updates for delta measurements (spec §5.5).
+ * through its address space (docs/formats.md, "Data types"), plus custom variables set by scripts or callers. One
+ * handle per environment; it reads memory of the emulator or of caller blocks it is bound to, and keeps each variable's
+ * value at the last two updates for delta measurements (docs/formats.md, "Scenarios").
  */
 #ifndef RETROGYM_GAMEDATA_H
 #define RETROGYM_GAMEDATA_H
@@ -62,7 +62,8 @@ int rg_gamedata_load_string(rg_gamedata *gd, const char *json, size_t len, unsig
 size_t rg_gamedata_warning_count(const rg_gamedata *gd);
 const char *rg_gamedata_warning(const rg_gamedata *gd, size_t i);
 
-/** Writes `{"info": {...}}` with 2-space indentation, "mask" only when not RG_MASK_ALL (spec §4.1). */
+/** Writes `{"info": {...}}` with 2-space indentation, "mask" only when not RG_MASK_ALL (docs/formats.md,
+ * "Data types"). */
 int rg_gamedata_save_file(const rg_gamedata *gd, const char *path);
 
 /** Adds or replaces a variable. @return RG_OK, RG_EINVAL (empty name, bad type) */

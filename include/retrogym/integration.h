@@ -1,6 +1,6 @@
 /**
  * @file integration.h
- * Game integration data (compat spec §6, §11.2): the data root and its integration folders, finding files of a
+ * Game integration data (docs/integrations.md): the data root and its integration folders, finding files of a
  * game, listing games/states/scenarios, `metadata.json`, `rom.sha` and ROM hashing, importing ROMs, and the
  * validators of the integration test-suite. See docs/integrations.md.
  *

@@ -1,8 +1,9 @@
 /**
  * @file movie.h
- * Movies (replays): the start state and the buttons of every frame, in stable-retro's `.bk2` format (compat spec
- * §8), written byte for byte as stable-retro writes them; read from stable-retro, from BizHawk (`LogKey:` lines,
- * movies without `Core.bin`) and from FCEUX `.fm2` (NES, read only). See docs/compat.md "Movies (.bk2)".
+ * Movies (replays): the start state and the buttons of every frame, in stable-retro's `.bk2` format
+ * (docs/formats.md, "Movies"), written byte for byte as stable-retro writes them; read from stable-retro, from BizHawk
+ * (`LogKey:` lines, movies without `Core.bin`) and from FCEUX `.fm2` (NES, read only). See docs/compat.md "Movies
+ * (.bk2)".
  *
  * A movie is a cursor over frames, like stable-retro's `Movie`:
  * @code

@@ -1,8 +1,8 @@
 /**
  * @file scenario.h
  * A scenario (`scenario.json`): how a game is scored and when an episode ends, the action groups and crop, and the
- * Lua scripts it loads (compat spec §5 and §9). Evaluated against an rg_gamedata once per emulated frame, exactly
- * in Gym Retro's order: remember the variables, compute done, then the reward of every player.
+ * Lua scripts it loads (docs/formats.md, "Scenarios" and "Lua scripts"). Evaluated against an rg_gamedata once per
+ * emulated frame, exactly in Gym Retro's order: remember the variables, compute done, then the reward of every player.
  * One handle per environment (each owns its own Lua interpreter); distinct handles are independent.
  */
 #ifndef RETROGYM_SCENARIO_H
@@ -29,7 +29,7 @@ typedef enum rg_measurement {
     RG_MEASURE_ABSOLUTE = 2
 } rg_measurement;
 
-/** The 13 operations of spec §5.4 (NOOP passes the value through). */
+/** The 13 operations of docs/formats.md, "Scenarios" (NOOP passes the value through). */
 typedef enum rg_op {
     RG_OP_NOOP = 0,
     RG_OP_EQUAL,

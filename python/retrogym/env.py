@@ -186,7 +186,7 @@ def _rom_path(game, inttype):
 
 
 class RetroEnv(gym.Env, EzPickle):
-    """A game as a Gymnasium environment (compat spec §7).
+    """A game as a Gymnasium environment (docs/formats.md, "Environment").
 
     Each instance owns its emulator (any number of instances, of any systems, may live in one process and run on
     different threads). Observations are new arrays at every step. ``close()`` frees everything; using the
@@ -419,7 +419,7 @@ class RetroEnv(gym.Env, EzPickle):
         self._c.set_start_state(path)
         self.statename = self._c.state_name or None
 
-    # ---- movies (compat spec §8.4) ----
+    # ---- movies (docs/formats.md, "Movies") ----
 
     def auto_record(self, path=None):
         """Records every episode from now on into its own movie in the folder ``path`` (default: the current

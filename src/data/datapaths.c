@@ -1,4 +1,5 @@
-/* The data root, integration flags and the search order of integration folders (compat spec §6.4). */
+/* The data root, integration flags and the search order of integration folders (docs/integrations.md, "Data roots",
+ * "Integration flags and search order"). */
 #define _POSIX_C_SOURCE 200809L
 #include "data_internal.h"
 

@@ -1,4 +1,5 @@
-/* Importing ROMs: walking the given paths and writing matches into their game folders (compat spec §6.6). */
+/* Importing ROMs: walking the given paths and writing matches into their game folders (docs/integrations.md,
+ * "Import"). */
 #define _POSIX_C_SOURCE 200809L
 #include "import_internal.h"
 

@@ -1,4 +1,4 @@
-/* The table of known ROM hashes of an import (compat spec §6.6 step 1). */
+/* The table of known ROM hashes of an import (docs/integrations.md, "Import"). */
 #define _POSIX_C_SOURCE 200809L
 #include "import_internal.h"
 

@@ -1,4 +1,4 @@
-/* Finding a game's files and listing games, states and scenarios (compat spec §6.4). */
+/* Finding a game's files and listing games, states and scenarios (docs/integrations.md, "Finding and listing"). */
 #define _POSIX_C_SOURCE 200809L
 #include "data_internal.h"
 

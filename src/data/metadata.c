@@ -1,4 +1,4 @@
-/* metadata.json: default_state, default_player_state, whitelist (compat spec §6.2). */
+/* metadata.json: default_state, default_player_state, whitelist (docs/integrations.md, "Layout and the data root"). */
 #define _POSIX_C_SOURCE 200809L
 #include "data_internal.h"
 

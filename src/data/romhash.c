@@ -1,4 +1,4 @@
-/* ROM SHA-1 as Gym Retro computes it, and rom.sha files (compat spec §6.3). */
+/* ROM SHA-1 as Gym Retro computes it, and rom.sha files (docs/integrations.md, "rom.sha and ROM hashes"). */
 #define _POSIX_C_SOURCE 200809L
 #include "data_internal.h"
 

@@ -1,4 +1,5 @@
-/* data.json validation and whitelist reconciliation (compat spec §11.2 verify_data; Gym Retro's testing tools). */
+/* data.json validation and whitelist reconciliation (docs/integrations.md, "Validation"; verify_data of Gym Retro's
+ * testing tools). */
 #define _POSIX_C_SOURCE 200809L
 #include "data_internal.h"
 

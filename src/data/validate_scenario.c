@@ -1,5 +1,5 @@
-/* scenario.json validation (compat spec §11.2 verify_scenario; Gym Retro's testing tools). Messages keep Gym
- * Retro's wording so the whitelists of shipped metadata.json files match. */
+/* scenario.json validation (docs/integrations.md, "Validation"; verify_scenario of Gym Retro's testing tools). Messages
+ * keep Gym Retro's wording so the whitelists of shipped metadata.json files match. */
 #define _POSIX_C_SOURCE 200809L
 #include "data_internal.h"
 

@@ -41,7 +41,8 @@ static int put_block(rg__addrspace *as, uint64_t base, size_t size, uint8_t *dat
 /* Largest total of zero bytes given to descriptors without memory; beyond it they are left out. */
 #define MAX_SPARE ((size_t)16 << 20)
 
-/* A descriptor's length: its select's span when it has one, clamped to len when that is smaller (compat spec §2.6). */
+/* A descriptor's length: its select's span when it has one, clamped to len when that is smaller (docs/formats.md,
+ * "Address space"). */
 static uint64_t descriptor_length(const rg__mem_desc *d)
 {
     uint64_t len = d->len;

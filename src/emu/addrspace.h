@@ -1,5 +1,5 @@
 /* The address space of an emulator instance: blocks of core memory at emulated addresses, plus the system's
- * byte-order overlay (compat spec §2.6 and §3.2). */
+ * byte-order overlay (docs/formats.md, "Address space"). */
 #ifndef RG_SRC_EMU_ADDRSPACE_H
 #define RG_SRC_EMU_ADDRSPACE_H
 

@@ -14,7 +14,7 @@ void rg__screen_decide(rg__screen *s, const rg__core_io *io, const char *library
     size_t n = rom_path ? strlen(rom_path) : 0;
     char last = n ? rom_path[n - 1] : '\0';
     const char *lib = library_name ? library_name : "";
-    /* stable-retro's corrections (compat spec §2.3): GPGX reports its boot geometry, Stella a doubled width,
+    /* stable-retro's corrections (docs/formats.md, "Screen"): GPGX reports its boot geometry, Stella a doubled width,
      * Mednafen PCE Fast its largest mode. Debian names the PCE core "Beetle PCE Fast". */
     if (strcmp(lib, "Genesis Plus GX") == 0) {
         if (last == 'd')

@@ -1,5 +1,5 @@
 /* The screen as stable-retro observes it: a size fixed once the game is loaded, read from every frame at that size
- * with the frame's pitch (compat spec §2.3; docs/compat.md "Observation size"). */
+ * with the frame's pitch (docs/formats.md, "Screen"; docs/compat.md, "Host"). */
 #ifndef RG_SRC_EMU_SCREEN_H
 #define RG_SRC_EMU_SCREEN_H
 

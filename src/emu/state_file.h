@@ -1,4 +1,5 @@
-/* Gzipped save-state files, the `.state` format of Gym Retro integrations (compat spec §2.9). */
+/* Gzipped save-state files, the `.state` format of Gym Retro integrations (docs/formats.md,
+ * "Save states and reload"). */
 #ifndef RG_SRC_EMU_STATE_FILE_H
 #define RG_SRC_EMU_STATE_FILE_H
 

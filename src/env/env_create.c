@@ -1,5 +1,5 @@
 /* Creating an environment: find the game's files, open the emulator, load variables, scenario and start state
- * (compat spec §7.1 order of work). */
+ * (docs/formats.md, "Environment", order of work). */
 #include "env_internal.h"
 
 #include "emu/state_core.h"
@@ -187,9 +187,10 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
         goto out;
     env->sys = rg_emu_system(env->emu);
     /* Stella does not clear all of itself when it loads a state, so a start state loaded into a core that has run
-     * goes on otherwise than in a fresh one; stable-retro reloads Stella before loading a state (compat spec §2.7)
-     * and so does a reset here, for stable-retro's episodes from an integration's start state. Restores
-     * (rg_env_restore, rg_emu_state_load) load into the running core, which replays exactly (docs/determinism.md). */
+     * goes on otherwise than in a fresh one; stable-retro reloads Stella before loading a state (docs/formats.md, "Save
+     * states and reload") and so does a reset here, for stable-retro's episodes from an integration's start state.
+     * Restores (rg_env_restore, rg_emu_state_load) load into the running core, which replays exactly
+     * (docs/determinism.md). */
     env->reload_for_start = strcmp(rg_emu_core_library(env->emu), "Stella") == 0;
     /* Gym Retro runs two frames while it builds the environment; the screen size is taken after them. */
     if ((rc = rg_emu_run(env->emu)) != RG_OK || (rc = rg_emu_run(env->emu)) != RG_OK)

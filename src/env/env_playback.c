@@ -1,4 +1,4 @@
-/* Playing a movie back through an environment (stable-retro's playback_movie, compat spec §8.6): the game and
+/* Playing a movie back through an environment (stable-retro's playback_movie, docs/formats.md, "Movies"): the game and
  * players the movie names, its Core.bin as start state, every frame a step of one frame with its buttons. */
 #include "env_internal.h"
 

@@ -1,4 +1,5 @@
-/* Episodes: reset and step (compat spec §7.2-7.4), with frame skip, sticky actions, max-pooling and no-op starts. */
+/* Episodes: reset and step (docs/formats.md, "Environment"), with frame skip, sticky actions, max-pooling and no-op
+ * starts. */
 #include "env_internal.h"
 
 #include "game/snapshot.h"

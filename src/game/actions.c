@@ -1,4 +1,4 @@
-/* Action groups in Gym Retro's order (compat spec §3.3, §7.2). */
+/* Action groups in Gym Retro's order (docs/formats.md, "Action groups"). */
 #include "base/base.h"
 
 #include <retrogym/actions.h>

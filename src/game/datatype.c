@@ -1,4 +1,4 @@
-/* Data-type descriptors: parsing, decoding and encoding (compat spec §4.2-4.4). */
+/* Data-type descriptors: parsing, decoding and encoding (docs/formats.md, "Data types"). */
 #include "base/base.h"
 
 #include <retrogym/datatype.h>
@@ -57,7 +57,8 @@ int rg_datatype_parse(const char *desc, rg_datatype *out)
     return RG_OK;
 }
 
-/* Significance rank of byte position k (0 = lowest address) for a width and byte order (spec §4.3 table). */
+/* Significance rank of byte position k (0 = lowest address) for a width and byte order (docs/formats.md,
+ * "Data types"). */
 static unsigned rank_of(rg_endian e, unsigned w, unsigned k)
 {
     switch (e) {

@@ -1,4 +1,4 @@
-/* data.json: loading (lenient like Gym Retro, with warnings; or strict) and saving (compat spec §4.1). */
+/* data.json: loading (lenient like Gym Retro, with warnings; or strict) and saving (docs/formats.md, "Data types"). */
 #include "base/base.h"
 #include "gamedata_types.h"
 #include "json_util.h"

@@ -1,4 +1,4 @@
-/* Scenario evaluation: reset and the per-frame update (compat spec §5.2-5.5, §9 call order). */
+/* Scenario evaluation: reset and the per-frame update (docs/formats.md, "Scenarios", "Lua scripts"). */
 #include "gamedata_internal.h"
 #include "scenario_types.h"
 #include "snapshot.h"

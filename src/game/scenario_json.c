@@ -1,4 +1,4 @@
-/* scenario.json loading (compat spec §5.1-5.3, §9): lenient like Gym Retro, every fallback reported. */
+/* scenario.json loading (docs/formats.md, "Scenarios"): lenient like Gym Retro, every fallback reported. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "json_util.h"
 #include "scenario_types.h"

@@ -1,4 +1,4 @@
-/* The operations of scenario variables (compat spec §5.4). */
+/* The operations of scenario variables (docs/formats.md, "Scenarios"). */
 #include "base/base.h"
 
 #include <retrogym/scenario.h>

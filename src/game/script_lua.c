@@ -1,5 +1,5 @@
-/* Lua 5.1 scripting for scenarios (compat spec §9). PUC Lua is used rather than LuaJIT because its count hook
- * fires in every loop, which is what makes the instruction and time limits reliable. */
+/* Lua 5.1 scripting for scenarios (docs/formats.md, "Lua scripts"). PUC Lua is used rather than LuaJIT because its
+ * count hook fires in every loop, which is what makes the instruction and time limits reliable. */
 #define _POSIX_C_SOURCE 200809L
 #include "script_lua.h"
 

@@ -1,5 +1,5 @@
 /* A sandboxed Lua 5.1 interpreter for one scenario: base/table/string/math only, the `data` and `scenario`
- * globals of compat spec §9, and limits on instructions, time and memory for every call. */
+ * globals of docs/formats.md "Lua scripts", and limits on instructions, time and memory for every call. */
 #ifndef RG_SRC_GAME_SCRIPT_LUA_H
 #define RG_SRC_GAME_SCRIPT_LUA_H
 

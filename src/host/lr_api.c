@@ -3,7 +3,7 @@
  * Callbacks of the libretro ABI carry no instance pointer and cores keep their machine in globals, so two instances
  * must never share one mapping of the shared object: dlopen of the same path returns the same mapping. Each instance
  * therefore copies the .so to a private temporary file, dlopens the copy and unlinks it at once (the mapping stays).
- * See shared/docs/libretro-hosting.md §6 for why this beats dlmopen (no namespace limit). */
+ * See docs/formats.md, "libretro hosting" for why this beats dlmopen (no namespace limit). */
 #define _GNU_SOURCE
 #include "lr_internal.h"
 

@@ -1,4 +1,4 @@
-/* The environment callback: the commands the Debian cores need (shared/docs/libretro-hosting.md §3.2, §9).
+/* The environment callback: the commands the Debian cores need (docs/formats.md, "libretro hosting").
  * Unknown commands return false, which every core tested tolerates. */
 #include "lr_internal.h"
 

@@ -1,5 +1,5 @@
-/* The Movie type: one rg_movie (include/retrogym/movie.h) with stable-retro's Movie methods (compat spec §8.3):
- * Movie(path, record=False, players=1), step, get_key, set_key, get_state, set_state, players, get_game,
+/* The Movie type: one rg_movie (include/retrogym/movie.h) with stable-retro's Movie methods (docs/formats.md,
+ * "Movies"): Movie(path, record=False, players=1), step, get_key, set_key, get_state, set_state, players, get_game,
  * configure, close, plus a context manager and a few readers of our own. A movie being recorded is written by
  * close(), by the end of a `with` block, or when the object goes away (as stable-retro writes it at destruction). */
 #include "ext.h"
