@@ -110,6 +110,26 @@ static int open_game_on(play_game *g, const play_args *a, const rg_datapaths *dp
         cli_fail("%s", rg_error_last());
         goto out;
     }
+    /* The start state: named, metadata.json's default, or none ("none", or no default: power-on). A damaged
+     * metadata.json is an error. */
+    const char *want = a->state;
+    if (!want) {
+        int drc = rg_data_default_state(dp, a->game, 1, flags, &state_name);
+        if (drc == RG_OK) {
+            want = state_name;
+        } else if (drc != RG_ENOTFOUND) {
+            cli_fail("%s", rg_error_last());
+            goto out;
+        }
+    }
+    if (want && strcmp(want, "none") != 0 && game_file(dp, a->game, want, ".state", flags, &state) != RG_OK) {
+        cli_fail("game %s has no state \"%s\" (see retrogym states %s)", a->game, want, a->game);
+        goto out;
+    }
+    /* No core named: the one that saved the start state, when its file says so (as rg_env_create picks it). */
+    const rg_system_info *game_sys;
+    if (!core && state && rg_data_game_system(a->game, &game_sys) == RG_OK)
+        core = rg_core_for_state_file(state, game_sys);
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
     o.core = core;
     o.core_options = a->core_options.items;
@@ -138,21 +158,7 @@ static int open_game_on(play_game *g, const play_args *a, const rg_datapaths *dp
         fprintf(stderr, "retrogym: warning: data.json: %s\n", rg_gamedata_warning(g->gd, i));
     for (size_t i = 0; i < rg_scenario_warning_count(g->sc); i++)
         fprintf(stderr, "retrogym: warning: %s: %s\n", a->scenario, rg_scenario_warning(g->sc, i));
-    const char *want = a->state;
-    if (!want) { /* metadata.json's default; none (or no metadata.json): power-on; a damaged one: an error */
-        int drc = rg_data_default_state(dp, a->game, 1, flags, &state_name);
-        if (drc == RG_OK) {
-            want = state_name;
-        } else if (drc != RG_ENOTFOUND) {
-            cli_fail("%s", rg_error_last());
-            goto out;
-        }
-    }
-    if (want && strcmp(want, "none") != 0) {
-        if (game_file(dp, a->game, want, ".state", flags, &state) != RG_OK) {
-            cli_fail("game %s has no state \"%s\" (see retrogym states %s)", a->game, want, a->game);
-            goto out;
-        }
+    if (state) {
         /* Keep the state in memory: every episode starts from it. */
         int lrc = rg_emu_state_load_file(g->emu, state);
         if (lrc == RG_ESTATE) {
@@ -176,8 +182,8 @@ out:
     return rc;
 }
 
-/* As rg_env_create: a start state the system's first installed core refuses is tried with its next installed
- * cores, unless --core names one. */
+/* As rg_env_create: a start state the chosen core refuses (its file names no core we know, or it is damaged) is
+ * tried with the system's other installed cores, unless --core names one. */
 static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, unsigned flags)
 {
     int rc = open_game_on(g, a, dp, flags, a->core);
@@ -198,8 +204,8 @@ static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, u
         rc = open_game_on(g, a, dp, flags, sys->cores[i]);
         if (rc != 2) {
             if (rc == 0)
-                fprintf(stderr, "retrogym: %s: the start state does not load in the default core (%s); using core "
-                        "%s\n", a->game, first_error, sys->cores[i]);
+                fprintf(stderr, "retrogym: %s: the start state does not load in core %s, so core %s runs the game "
+                        "instead (reason: %s)\n", a->game, first_core, sys->cores[i], first_error);
             return rc;
         }
         close_game(g);

@@ -75,6 +75,16 @@ const char *rg_core_origin(const char *path);
  */
 int rg_core_install_hint(const char *const *cores, size_t n, char *buf, size_t cap);
 
+struct rg_system_info;
+
+/**
+ * The installed core of sys's list that saved the state file at path, when the file starts with a signature known to
+ * be that core's (nestopia "NST\x1a", FCEUmm "FCS", Genesis Plus GX "GENPLUS-GX", Snes9x "#!s9xsnp"); gzip or raw.
+ * NULL: no signature known, not a regular file, or that core is not installed. The environment runs a game on it
+ * when no core is named; so do the CLI and `retrogym library`. Static string (an entry of sys).
+ */
+const char *rg_core_for_state_file(const char *path, const struct rg_system_info *sys);
+
 #ifdef __cplusplus
 }
 #endif

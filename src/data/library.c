@@ -90,7 +90,7 @@ static void state_core(rg_library *lib, const rg_datapaths *dp, unsigned flags, 
     const char *core = NULL;
     char core_path[4096];
     if (file && rg_data_file_path(dp, g->game, file, flags, &path) == RG_OK)
-        core = rg__state_file_core(path, sys);
+        core = rg_core_for_state_file(path, sys);
     if (core && strcmp(core, g->core) != 0 && rg_core_resolve(core, core_path, sizeof core_path) == RG_OK) {
         g->core = keep(lib, core, rc);
         g->core_path = keep(lib, core_path, rc);

@@ -54,7 +54,7 @@ static size_t state_head(const char *path, unsigned char *buf, size_t cap)
     return n > 0 ? (size_t)n : 0;
 }
 
-const char *rg__state_file_core(const char *path, const rg_system_info *sys)
+const char *rg_core_for_state_file(const char *path, const rg_system_info *sys)
 {
     if (!path || !sys)
         return NULL;

@@ -4,6 +4,7 @@
 
 #include "emu/state_core.h"
 #include "emu/state_file.h"
+#include "retrogym/core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,7 +175,7 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
     const rg_system_info *game_sys;
     if (!o->core && start_state_path(env, dp, flags, o->state, &state_name, &state_path) == RG_OK && state_path &&
         rg_data_game_system(o->game, &game_sys) == RG_OK)
-        eo.core = rg__state_file_core(state_path, game_sys);
+        eo.core = rg_core_for_state_file(state_path, game_sys);
     free(state_name);
     free(state_path);
     eo.core_options = o->core_options;

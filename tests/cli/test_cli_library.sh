@@ -124,8 +124,31 @@ if [ -d "$sr/data" ] && [ -x "$py" ]; then
   grep -q 'game Airstriker-Genesis has no state "Nowhere" (see retrogym states Airstriker-Genesis)' "$tmp/err"
   check "play: a missing state in rg_env_create's words" $?
   if "$cli" cores | grep -q '^nestopia '; then
-    expect_rc "play fallback" 0 "${found[@]}" "$cli" play StarCatcher-Nes --frames 60
-    grep -q "does not load in the default core (.*fceumm.*); using core nestopia" "$tmp/err"
+    expect_rc "play StarCatcher" 0 "${found[@]}" "$cli" play StarCatcher-Nes --frames 60
+    ! grep -q "runs the game instead" "$tmp/err"
+    check "play: a nestopia start state picks nestopia over stable-retro's fceumm, no fallback" $?
+  fi
+  if [ -d "$ale" ] && "${found[@]}" "$cli" cores | grep -q '^stella '; then
+    # Pong with its Stella state damaged where Stella does not look (a false CPU flag written 0x00, which Stella
+    # reads as false and our core refuses): our core refuses it, and play falls back to Stella as rg_env_create does
+    fb="$tmp/fallback"
+    mkdir -p "$fb/stable"
+    cp -r "$sr/data/stable/Pong-Atari2600-v0" "$fb/stable/"
+    chmod -R u+w "$fb"
+    cp "$ale/pong.bin" "$fb/stable/Pong-Atari2600-v0/rom.a26"
+    "$py" - "$fb/stable/Pong-Atari2600-v0/Start.state" <<'PY'
+import gzip, sys
+path = sys.argv[1]
+with gzip.open(path) as f:
+    b = bytearray(f.read())
+flags = b.index(b"\x05\0\0\0M6502") + 9 + 7  # after the name: A X Y SP IR, PC (2 bytes), then 7 flags
+b[next(j for j in range(flags, flags + 7) if b[j] == 1)] = 0
+with gzip.open(path, "wb") as f:
+    f.write(bytes(b))
+PY
+    expect_rc "play fallback" 0 "${found[@]}" "$cli" play Pong-Atari2600-v0 --data-path "$fb" --frames 60
+    grep -q "Pong-Atari2600-v0: the start state does not load in core atari2600, so core stella runs the game" \
+      "$tmp/err"
     check "play: a refused start state moves to the next core (as rg_env_create)" $?
   fi
   if [ -d "$ale" ]; then
