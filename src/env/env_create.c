@@ -115,29 +115,31 @@ static void keep_start_file(rg_env *env, const char *path)
     }
 }
 
-/* The start state: loaded into the emulator and kept serialized for every reset. */
+/* The start state from its file (name: how it was named, NULL for a path): loaded into the emulator and kept
+ * serialized for every reset. */
+static int load_start_file(rg_env *env, const char *name, const char *path)
+{
+    int rc;
+    if ((rc = rg_emu_state_load_file(env->emu, path)) != RG_OK ||
+        (rc = rg_emu_state_size(env->emu, &env->start_len)) != RG_OK)
+        return rc;
+    if (!(env->start_state = malloc(env->start_len ? env->start_len : 1)))
+        return rg__error(RG_ENOMEM, "out of memory");
+    if ((rc = rg_emu_state_save(env->emu, env->start_state, env->start_len, &env->start_len)) != RG_OK)
+        return rc;
+    keep_start_file(env, path);
+    const char *base = strrchr(name ? name : path, '/');
+    free(env->state_name);
+    env->state_name = rg__strdup(base ? base + 1 : (name ? name : path), &rc);
+    return rc;
+}
+
 int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state)
 {
     char *name = NULL, *path = NULL;
     int rc = start_state_path(env, dp, flags, state, &name, &path);
-    if (rc != RG_OK || !path)
-        goto out;
-    if ((rc = rg_emu_state_load_file(env->emu, path)) != RG_OK ||
-        (rc = rg_emu_state_size(env->emu, &env->start_len)) != RG_OK)
-        goto out;
-    if (!(env->start_state = malloc(env->start_len ? env->start_len : 1))) {
-        rc = rg__error(RG_ENOMEM, "out of memory");
-        goto out;
-    }
-    rc = rg_emu_state_save(env->emu, env->start_state, env->start_len, &env->start_len);
-    if (rc == RG_OK)
-        keep_start_file(env, path);
-    if (rc == RG_OK) {
-        const char *base = strrchr(name ? name : path, '/');
-        free(env->state_name);
-        env->state_name = rg__strdup(base ? base + 1 : (name ? name : path), &rc);
-    }
-out:
+    if (rc == RG_OK && path)
+        rc = load_start_file(env, name, path);
     free(name);
     free(path);
     return rc;
@@ -153,7 +155,7 @@ static int find_rom(const rg_datapaths *dp, const char *game, unsigned flags, ch
 int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
 {
     const unsigned flags = o->integrations;
-    char *rom = NULL, *data = NULL, *scen = NULL;
+    char *rom = NULL, *data = NULL, *scen = NULL, *state_name = NULL, *state_path = NULL;
     int rc = RG_OK;
     if (o->rom) { /* the caller's ROM; the game's folder, when it has one, still holds its states */
         rom = rg__strdup(o->rom, &rc);
@@ -170,14 +172,13 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
         *strrchr(env->game_dir, '/') = '\0';
     rg_emu_options eo = RG_EMU_OPTIONS_INIT;
     eo.core = o->core;
-    /* No core named: the core that saved the start state, when its file says so and that core is installed. */
-    char *state_name = NULL, *state_path = NULL;
+    /* The start state's file, found once: no core named, the core that saved it runs the game when its file says
+     * so and that core is installed. */
+    if ((rc = start_state_path(env, dp, flags, o->state, &state_name, &state_path)) != RG_OK)
+        goto out;
     const rg_system_info *game_sys;
-    if (!o->core && start_state_path(env, dp, flags, o->state, &state_name, &state_path) == RG_OK && state_path &&
-        rg_data_game_system(o->game, &game_sys) == RG_OK)
+    if (!o->core && state_path && rg_data_game_system(o->game, &game_sys) == RG_OK)
         eo.core = rg_core_for_state_file(state_path, game_sys);
-    free(state_name);
-    free(state_path);
     eo.core_options = o->core_options;
     eo.n_core_options = o->n_core_options;
     eo.log = o->log;
@@ -222,7 +223,7 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
                        (unsigned long long)RG_ACTIONS_MAX_DISCRETE);
         goto out;
     }
-    if ((rc = rg__env_load_start_state(env, dp, flags, o->state)) != RG_OK)
+    if (state_path && (rc = load_start_file(env, state_name, state_path)) != RG_OK)
         goto out;
     /* Said here rather than as an unmapped address at the first reset. */
     const rg_mem_block *blocks;
@@ -264,5 +265,7 @@ out:
     free(rom);
     free(data);
     free(scen);
+    free(state_name);
+    free(state_path);
     return rc;
 }
