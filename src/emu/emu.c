@@ -400,10 +400,11 @@ int rg_emu_state_save_file(rg_emu *emu, const char *path)
     return rc;
 }
 
-int rg_emu_state_load_file(rg_emu *emu, const char *path)
+int rg__emu_state_read_file(rg_emu *emu, const char *path, uint8_t **data, size_t *size, int *gzipped)
 {
-    if (!emu || !path)
-        return rg__error(RG_EINVAL, "rg_emu_state_load_file: NULL argument");
+    *data = NULL;
+    *size = 0;
+    *gzipped = 0;
     size_t limit;
     int rc = rg_emu_state_size(emu, &limit);
     if (rc != RG_OK)
@@ -414,21 +415,34 @@ int rg_emu_state_load_file(rg_emu *emu, const char *path)
     if (rc != RG_OK)
         return rg__error_context(rc, "cannot read the state");
     if (!rg__is_gzip(file, file_size)) {
-        rc = rg_emu_state_load(emu, file, file_size);
-        free(file);
-        return rc == RG_OK ? RG_OK : rg__error_context(rc, "%s (read as an uncompressed state)", path);
+        *data = file;
+        *size = file_size;
+        return RG_OK;
     }
-    uint8_t *raw;
-    size_t raw_size;
+    *gzipped = 1;
     /* Bounded (a gzip bomb stops here) with room to spare: files saved by other builds of a core can be larger
      * than its own states (stable-retro's Atari states hold 512 bytes where its Stella asks for 481). */
-    rc = rg__gzip_decompress(file, file_size, limit * 2 + 65536, &raw, &raw_size);
+    rc = rg__gzip_decompress(file, file_size, limit * 2 + 65536, data, size);
     free(file);
+    return rc == RG_OK ? RG_OK : rg__error_context(RG_ESTATE, "state %s", path);
+}
+
+int rg_emu_state_load_file(rg_emu *emu, const char *path)
+{
+    if (!emu || !path)
+        return rg__error(RG_EINVAL, "rg_emu_state_load_file: NULL argument");
+    uint8_t *raw;
+    size_t raw_size;
+    int gzipped;
+    int rc = rg__emu_state_read_file(emu, path, &raw, &raw_size, &gzipped);
     if (rc != RG_OK)
-        return rg__error_context(RG_ESTATE, "state %s", path);
+        return rc;
     rc = rg_emu_state_load(emu, raw, raw_size);
     free(raw);
-    return rc == RG_OK ? RG_OK : rg__error_context(rc, "state %s", path);
+    if (rc == RG_OK)
+        return RG_OK;
+    return gzipped ? rg__error_context(rc, "state %s", path)
+                   : rg__error_context(rc, "%s (read as an uncompressed state)", path);
 }
 
 const rg_system_info *rg_emu_system(const rg_emu *emu)

@@ -16,4 +16,10 @@ int rg__gzip_decompress(const uint8_t *data, size_t size, size_t max_out, uint8_
 /* True when data starts with the gzip magic. */
 int rg__is_gzip(const uint8_t *data, size_t size);
 
+struct rg_emu;
+
+/* A state file (gzip or raw) as the core gets it, inflated with the bound rg_emu_state_load_file uses (twice the
+ * core's state size plus 64 KiB): *data freed with free(); *gzipped tells which it was. */
+int rg__emu_state_read_file(struct rg_emu *emu, const char *path, uint8_t **data, size_t *size, int *gzipped);
+
 #endif

@@ -90,44 +90,35 @@ out:
     return rc;
 }
 
-/* The state file's bytes as the core read them (inflated when gzip), when they differ from what the core saves of
- * the same state (env->start_state): kept in env->start_file. Nothing is kept when the file cannot be read again. */
-static void keep_start_file(rg_env *env, const char *path)
+/* The start state from its file (name: how it was named, NULL for a path): loaded into the emulator and kept
+ * serialized for every reset. */
+static int load_start_file(rg_env *env, const char *name, const char *path)
 {
-    uint8_t *file = NULL, *raw = NULL;
-    size_t file_size = 0, raw_size = 0;
-    const size_t bound = env->start_len * 2 + 65536; /* as the emulator bounds a state file */
-    if (rg__read_file(path, bound, &file, &file_size) != RG_OK)
-        return;
-    if (rg__is_gzip(file, file_size)) {
-        if (rg__gzip_decompress(file, file_size, bound, &raw, &raw_size) != RG_OK)
-            raw = NULL;
-        free(file);
-    } else {
-        raw = file;
-        raw_size = file_size;
+    uint8_t *raw;
+    size_t raw_size;
+    int gzipped;
+    int rc = rg__emu_state_read_file(env->emu, path, &raw, &raw_size, &gzipped);
+    if (rc != RG_OK)
+        return rc;
+    if ((rc = rg_emu_state_load(env->emu, raw, raw_size)) != RG_OK) {
+        free(raw);
+        return gzipped ? rg__error_context(rc, "state %s", path)
+                       : rg__error_context(rc, "%s (read as an uncompressed state)", path);
     }
-    if (raw && (raw_size != env->start_len || memcmp(raw, env->start_state, raw_size) != 0)) {
+    if ((rc = rg_emu_state_size(env->emu, &env->start_len)) != RG_OK ||
+        !(env->start_state = malloc(env->start_len ? env->start_len : 1)) ||
+        (rc = rg_emu_state_save(env->emu, env->start_state, env->start_len, &env->start_len)) != RG_OK) {
+        free(raw);
+        return rc != RG_OK ? rc : rg__error(RG_ENOMEM, "out of memory");
+    }
+    /* The file's own bytes are kept when the core saves the state otherwise (our Atari core converts Stella's):
+     * recordings store them as Core.bin and env.initial_state gives them, as stable-retro does. */
+    if (raw_size != env->start_len || memcmp(raw, env->start_state, raw_size) != 0) {
         env->start_file = raw;
         env->start_file_len = raw_size;
     } else {
         free(raw);
     }
-}
-
-/* The start state from its file (name: how it was named, NULL for a path): loaded into the emulator and kept
- * serialized for every reset. */
-static int load_start_file(rg_env *env, const char *name, const char *path)
-{
-    int rc;
-    if ((rc = rg_emu_state_load_file(env->emu, path)) != RG_OK ||
-        (rc = rg_emu_state_size(env->emu, &env->start_len)) != RG_OK)
-        return rc;
-    if (!(env->start_state = malloc(env->start_len ? env->start_len : 1)))
-        return rg__error(RG_ENOMEM, "out of memory");
-    if ((rc = rg_emu_state_save(env->emu, env->start_state, env->start_len, &env->start_len)) != RG_OK)
-        return rc;
-    keep_start_file(env, path);
     const char *base = strrchr(name ? name : path, '/');
     free(env->state_name);
     env->state_name = rg__strdup(base ? base + 1 : (name ? name : path), &rc);
