@@ -438,6 +438,7 @@ static int start_core(rg__lr *lr)
     snprintf(lr->library_version, sizeof lr->library_version, "%s",
              info.library_version ? info.library_version : "");
     lr->need_fullpath = info.need_fullpath;
+    rg__lr_write_game_db(lr);
     int rc = load_game(lr);
     LEAVE();
     if (rc == RG_OK)

@@ -101,4 +101,8 @@ extern _Thread_local rg__lr *rg__lr_current;
 
 bool rg__lr_environment(unsigned cmd, void *data);
 
+/* Before a game loads: writes the built-in game database of a core that leaks it on every load (nestopia) to the
+ * instance's own system folder, where the core reads it without leaking (lr_gamedb.c). Best effort, never fails. */
+void rg__lr_write_game_db(rg__lr *lr);
+
 #endif
