@@ -56,8 +56,8 @@ fail:
 static int dlopen_flags(void)
 {
 #ifdef RG_SANITIZED
-    /* Sanitizer builds keep unloaded cores mapped so that leaks inside third-party cores (nestopia leaks ~1 MB
-     * per instance) can be attributed to the core's module and suppressed (tests/lsan.supp). */
+    /* Sanitizer builds keep unloaded cores mapped so that leaks inside third-party cores (bsnes-mercury leaks
+     * ~520 KiB per instance) can be attributed to the core's module and suppressed (tests/lsan.supp). */
     return RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE;
 #else
     return RTLD_NOW | RTLD_LOCAL;

@@ -207,8 +207,8 @@ static int start_core(rg__lr *lr);
 /* Cores that leak memory on every load (measured by the soak, docs/reliability.md: bsnes-mercury ~520 KiB) and whose
  * save state reproduces boot exactly, picture and audio included (the determinism suite and host_states check it):
  * they power on by loading the state saved right after their game loaded, once per instance, instead of a fresh
- * copy per episode. nestopia leaks too (~970 KiB) but is not one of them: its first frame after a state load still
- * shows pixels of the previous episode, so it reloads (docs/determinism.md). */
+ * copy per episode. nestopia is not one of them: its first frame after a state load still shows pixels of the
+ * previous episode, so it reloads (docs/determinism.md); its leak per load is avoided otherwise (lr_gamedb.c). */
 static bool boots_from_state(const char *name)
 {
     static const char *const names[] = {"bsnes_mercury_performance", "bsnes_mercury_balanced",
