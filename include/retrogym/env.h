@@ -167,6 +167,8 @@ int rg_env_set_start_state_data(rg_env *env, const void *data, size_t len);
  * count, and the image observation of the moment (a state load does not redraw the screen: after a restore,
  * rg_env_observe shows the snapshot's observation until the next step or reset). Flat bytes: they can be stored and restored into any env of the same game and core with the same players,
  * action and observation modes, frame skip and sticky probability (others are refused with RG_ECORRUPT).
+ * @return RG_OK; RG_ETOOBIG when the scripts' globals would take more than 1 MiB of it (docs/reliability.md: large
+ *         data belongs in locals or tables, which snapshots do not hold); RG_ERANGE (rg_env_clone: cap too small)
  */
 int rg_env_clone_size(rg_env *env, size_t *size);
 int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written);

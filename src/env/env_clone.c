@@ -49,6 +49,9 @@ static int write_obs(const rg_env *env, rg__wbuf *w)
 /* Everything (the emulator bytes are given; their size heads them). */
 static int write_all(rg_env *env, rg__wbuf *w, const void *emu, size_t emu_len)
 {
+    int limit_rc = rg__scenario_snapshot_check(env->sc); /* scripts' globals over the snapshot limit */
+    if (limit_rc != RG_OK)
+        return limit_rc;
     rg__w_bytes(w, magic, sizeof magic);
     write_kind(env, w);
     rg__w_u64(w, emu_len);

@@ -18,6 +18,13 @@
 #include <time.h>
 
 #define HOOK_EVERY 1000
+/* The VM's own `..` (and `<` on strings) copies or compares its operands inside one instruction, which the
+ * allocator does not see when an equal string already exists (the operands go into a reused buffer, the result is
+ * found, not made): such a loop is bounded by the time budget alone. So that the bytes one clock read can miss stay
+ * about HOOK_EVERY x HOOK_HEAP whatever the heap, the hook comes twice as often each time the heap doubles past
+ * HOOK_HEAP (down to every HOOK_MIN instructions); scripts of normal size never reach it. */
+#define HOOK_HEAP ((size_t)1 << 20)
+#define HOOK_MIN 8
 /* Work inside library calls, in instruction-sized steps (issue 16): the count hook sees only VM instructions, so
  * C functions whose work grows with their input are charged by it (and the clock read when it is large). */
 #define BYTES_PER_STEP 16           /* bytes copied, compared or allocated */
@@ -46,6 +53,7 @@ struct rg__lua {
     size_t alloc_since_clock;
     unsigned counted_calls; /* comparisons and callbacks of table.sort/foreach: the clock every 1024 */
     uint64_t rng;           /* math.random's splitmix64 state: this interpreter's own, saved in snapshots */
+    int hook_every;         /* the count hook's interval now (HOOK_EVERY, less for a large heap) */
 };
 
 static double now_seconds(void)
@@ -53,6 +61,30 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void budget_hook(lua_State *L, lua_Debug *ar);
+
+/* The count hook's interval for a heap of this size: HOOK_EVERY, halved for each doubling past HOOK_HEAP. */
+static int hook_interval(size_t heap)
+{
+    int every = HOOK_EVERY;
+    for (size_t h = HOOK_HEAP; heap > h && every / 2 >= HOOK_MIN; h *= 2)
+        every /= 2;
+    return every;
+}
+
+/* Sets the interval for the heap now. Lua restarts the count when it is set: the instructions since the last hook
+ * are charged as a whole interval (at most HOOK_EVERY more than ran; it happens once per doubling of the heap). */
+static void adapt_hook(rg__lua *ctx, size_t heap, int charge_partial)
+{
+    int every = hook_interval(heap);
+    if (every == ctx->hook_every)
+        return;
+    if (charge_partial)
+        ctx->instr += (uint64_t)ctx->hook_every;
+    ctx->hook_every = every;
+    lua_sethook(ctx->L, budget_hook, LUA_MASKCOUNT, every);
 }
 
 static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -78,6 +110,8 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
             ctx->alloc_since_clock = 0;
             if (!ctx->over_budget && now_seconds() > ctx->deadline)
                 ctx->over_budget = 2;
+            else if (hook_interval(ctx->mem_used + grow) < ctx->hook_every) /* copies of a larger heap to come */
+                adapt_hook(ctx, ctx->mem_used + grow, 1);
         }
         if (ctx->over_budget) /* refused once; the error's own allocations then go through */
             return NULL;
@@ -111,7 +145,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     rg__lua *ctx = ctx_of(L);
-    ctx->instr += HOOK_EVERY;
+    ctx->instr += (uint64_t)ctx->hook_every;
     if (ctx->instr > ctx->max_instr) {
         ctx->over_budget = 1;
         raise_error(L, "script exceeded its budget of %llu instructions", (unsigned long long)ctx->max_instr);
@@ -120,6 +154,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
         ctx->over_budget = 2;
         raise_error(L, "script exceeded its time budget of %g s", ctx->max_seconds);
     }
+    adapt_hook(ctx, ctx->mem_used, 0);
 }
 
 /* Work done inside one C function (the hook only counts VM instructions between calls) is charged to the
@@ -657,6 +692,7 @@ static void arm(rg__lua *ctx)
     ctx->over_budget = 0;
     ctx->out_of_memory = 0;
     ctx->deadline = now_seconds() + ctx->max_seconds;
+    adapt_hook(ctx, ctx->mem_used, 0);
 }
 
 /* Maps a failed pcall to an error code and message, and pops the message. */
@@ -675,6 +711,10 @@ static int call_error(rg__lua *ctx, int status, const char *what)
     int code = ctx->over_budget ? RG_ERANGE : (status == LUA_ERRMEM || ctx->out_of_memory) ? RG_ENOMEM : RG_ECORRUPT;
     rg__error(code, "Lua %s failed: %s", what, msg ? msg : "(error object is not a string)");
     lua_pop(ctx->L, 1);
+    /* A call cut short by a budget or the memory limit leaves its garbage (Lua 5.1 collects nothing when an
+     * allocation fails): collected now, so the next call starts with the memory the script really holds. */
+    if (code != RG_ECORRUPT)
+        lua_gc(ctx->L, LUA_GCCOLLECT, 0);
     return code;
 }
 
@@ -699,6 +739,7 @@ int rg__lua_create(rg__lua **out, const rg_script_limits *limits, const uint64_t
         rg__lua_free(ctx);
         return rc;
     }
+    ctx->hook_every = HOOK_EVERY;
     lua_sethook(ctx->L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
     *out = ctx;
     return RG_OK;
@@ -823,6 +864,19 @@ void rg__lua_snapshot(rg__lua *lua, rg__wbuf *w)
         }
         lua_pop(L, 1);
     }
+}
+
+int rg__lua_snapshot_check(rg__lua *lua)
+{
+    rg__wbuf count = {NULL, 0, 0, 0};
+    rg__lua_snapshot(lua, &count);
+    if (count.len <= RG__LUA_SNAPSHOT_MAX)
+        return RG_OK;
+    return rg__error(RG_ETOOBIG,
+                     "the scenario scripts' global numbers, strings and booleans take %.1f MiB in a snapshot, more "
+                     "than its limit of %zu KiB: keep large strings in local variables or tables, which snapshots "
+                     "do not hold",
+                     (double)count.len / (1 << 20), RG__LUA_SNAPSHOT_MAX >> 10);
 }
 
 static int clear_plain_globals(lua_State *L)

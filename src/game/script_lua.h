@@ -28,5 +28,11 @@ uint64_t rg__lua_random(const rg__lua *lua);
 void rg__lua_snapshot(rg__lua *lua, rg__wbuf *w);
 /* Globals of those kinds not in the snapshot become nil; the snapshot's come back. */
 int rg__lua_restore(rg__lua *lua, rg__rbuf *r);
+/* The most bytes the globals may take in a snapshot for rg_env_clone (docs/reliability.md): a script that keeps a
+ * 12 MB string in a global made every snapshot 12 MB. */
+#define RG__LUA_SNAPSHOT_MAX ((size_t)1 << 20)
+/* RG_OK, or RG_ETOOBIG naming the size and the limit when rg__lua_snapshot would write more than
+ * RG__LUA_SNAPSHOT_MAX bytes. */
+int rg__lua_snapshot_check(rg__lua *lua);
 
 #endif

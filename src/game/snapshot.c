@@ -78,6 +78,11 @@ void rg__scenario_snapshot(const rg_scenario *sc, rg__wbuf *w)
     }
 }
 
+int rg__scenario_snapshot_check(const rg_scenario *sc)
+{
+    return sc->lua ? rg__lua_snapshot_check(sc->lua) : RG_OK;
+}
+
 int rg__scenario_restore(rg_scenario *sc, rg_gamedata *gd, rg__rbuf *r)
 {
     uint64_t frame = rg__r_u64(r), done = rg__r_u64(r);

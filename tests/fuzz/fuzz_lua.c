@@ -2,12 +2,14 @@
  *
  * The input is Lua source, added to a scenario whose reward (players 1 and 2) and done come from the script's
  * functions `reward`, `reward2` and `done`, over a gamedata with a few variables bound to a memory block. The
- * scenario is reset (the script's top level runs), scored for a few frames, snapshot and restored, reset again.
+ * scenario is reset (the script's top level runs), scored for a few frames, snapshot (the snapshot limit checked)
+ * and restored, reset again.
  * The budgets (instructions, time, memory) must hold: every call returns, within the time budget plus a margin
  * (libFuzzer's -timeout and -rss_limit_mb are the outer guards), and errors are reported as codes. */
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz.h"
 
+#include "game/script_lua.h"
 #include "game/snapshot.h"
 
 #include <retrogym/error.h>
@@ -79,9 +81,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rg_scenario_reward(sc, 1);
             rg_scenario_done(sc);
         }
-        rg__wbuf count = {0};
+        rg__wbuf count = {0}, part = {0};
         rg__gamedata_snapshot(gd, &count);
         rg__scenario_snapshot(sc, &count);
+        /* the limit of the scripts' part of a user's snapshot (rg_env_clone) refuses exactly what exceeds it */
+        rg__scenario_snapshot(sc, &part);
+        int limit_rc = rg__scenario_snapshot_check(sc);
+        FUZZ_CHECK(limit_rc == RG_OK || limit_rc == RG_ETOOBIG);
+        FUZZ_CHECK(limit_rc == RG_OK ? part.len <= RG__LUA_SNAPSHOT_MAX + 1024 /* the scenario's own fields */
+                                     : part.len > RG__LUA_SNAPSHOT_MAX);
         uint8_t *snap = malloc(count.len ? count.len : 1);
         FUZZ_CHECK(snap != NULL);
         rg__wbuf w = {snap, 0, count.len, 0};

@@ -13,3 +13,5 @@ rg_test(game_starcatcher game/test_starcatcher.c)
 rg_test(game_lua_sandbox game/test_lua_sandbox.c)
 # NaN and infinite results of Lua reward and done functions are errors of the step (issue 16).
 rg_test(game_lua_nonfinite game/test_lua_nonfinite.c)
+# What a hostile script can make us hold or spend beyond a call's budget (issue 16): snapshot size, the VM's `..`.
+rg_test(game_lua_bounds game/test_lua_bounds.c)
