@@ -29,7 +29,14 @@ typedef enum rg_autoreset_mode {
     RG_AUTORESET_DISABLED = 2   /**< the caller resets ended envs (rg_pool_reset with their ids) */
 } rg_autoreset_mode;
 
-#define RG_POOL_OPTIONS_VERSION 1
+/** Where a pool's environments run. */
+typedef enum rg_pool_isolation {
+    RG_POOL_THREADS = 0,  /**< worker threads of the calling process (the default; the fastest hand-over) */
+    RG_POOL_PROCESSES = 1 /**< worker processes: a core that crashes, aborts, exits or hangs loses only its own
+                               process's environments, which are reported (rg_pool_batch.failed) and reset */
+} rg_pool_isolation;
+
+#define RG_POOL_OPTIONS_VERSION 2
 
 typedef struct rg_pool_options {
     unsigned version;              /**< RG_POOL_OPTIONS_VERSION */
@@ -51,9 +58,20 @@ typedef struct rg_pool_options {
     unsigned resize_height;
     unsigned frame_stack;          /**< last K observations stacked (0 or 1: none) */
     float reward_clip;             /**< rewards clipped to [-c, c] (0: none) */
+    /* Version 2. Process isolation (docs/python.md, docs/reliability.md): the environments are created in the calling process (as
+     * rg_env_create does: use `retrogym validate --states` for untrusted states), then num_threads worker processes
+     * are forked, each owning environments i % num_threads; they write results into shared-memory batch buffers.
+     * Results equal the threaded pool's. A worker that crashes, aborts, exits, or runs one job longer than
+     * worker_timeout_ms is killed and forked again; each of its environments then gives one failed row (failed = 1,
+     * truncated = 1, zero observation and reward; SAME_STEP: the row is already the reset one) and is reset by its
+     * next job, while the other workers' environments go on. Recording movies is not available in this mode. */
+    rg_pool_isolation isolation;
+    unsigned worker_timeout_ms;    /**< RG_POOL_PROCESSES: the longest one job may take (0: no limit; crashes are
+                                        caught all the same) */
 } rg_pool_options;
 
-#define RG_POOL_OPTIONS_INIT {RG_POOL_OPTIONS_VERSION, NULL, 0, 0, 0, 0, RG_AUTORESET_NEXT_STEP, 0, 0, 0, 0, 0, 0.0f}
+#define RG_POOL_OPTIONS_INIT \
+    {RG_POOL_OPTIONS_VERSION, NULL, 0, 0, 0, 0, RG_AUTORESET_NEXT_STEP, 0, 0, 0, 0, 0, 0.0f, RG_POOL_THREADS, 0}
 
 /** The shape of one environment's observation in the batch: stack, height, width, channels. */
 void rg_pool_obs_shape(const rg_pool *pool, unsigned *stack, unsigned *height, unsigned *width, unsigned *channels);
@@ -78,6 +96,9 @@ typedef struct rg_pool_batch {
     const uint8_t *info_valid;        /**< count x n_info */
     const int64_t *final_info;        /**< SAME_STEP: count x n_info, the ended episode's last info (has_final rows) */
     const uint8_t *final_info_valid;  /**< SAME_STEP: count x n_info */
+    /** 1 in rows whose environment was lost with its worker process (RG_POOL_PROCESSES; rg_pool_failure says why):
+     *  the row ends its episode (truncated) and the environment's next job resets it. Always 0 with threads. */
+    const uint8_t *failed;
 } rg_pool_batch;
 
 /**
@@ -105,8 +126,22 @@ void rg_pool_free(rg_pool *pool);
 size_t rg_pool_num_envs(const rg_pool *pool);
 size_t rg_pool_obs_size(const rg_pool *pool);
 size_t rg_pool_action_length(const rg_pool *pool);
-/** An environment of the pool, for its spaces and data; do not step it while the pool may. */
+/**
+ * An environment of the pool, for its spaces and data; do not step it while the pool may. With RG_POOL_PROCESSES it
+ * is the calling process's copy, as created: the running one lives in a worker process.
+ */
 rg_env *rg_pool_env(rg_pool *pool, size_t i);
+/** Steps since environment i's last reset (read where the environment runs; nothing may be in flight for it). */
+uint64_t rg_pool_episode_steps(const rg_pool *pool, size_t i);
+/** The pool's isolation mode. */
+rg_pool_isolation rg_pool_isolation_mode(const rg_pool *pool);
+/**
+ * Why environment i's last failed row failed ("worker process 2 was killed by signal 11 (Segmentation fault)", ...),
+ * or NULL when none did. Valid until the next call on the pool.
+ */
+const char *rg_pool_failure(const rg_pool *pool, size_t i);
+/** Worker processes forked again after a failure since the pool was created (0 with threads). */
+uint64_t rg_pool_respawns(const rg_pool *pool);
 
 /**
  * Resets every environment (ids NULL) or the given ones, in parallel; the batch has their rows in the given order.

@@ -1,5 +1,6 @@
 """Vector environments: N games stepped by worker threads in C (the rg_pool of include/retrogym/pool.h) behind
-Gymnasium 1.x's ``VectorEnv`` API, plus EnvPool's asynchronous ``send``/``recv``.
+Gymnasium 1.x's ``VectorEnv`` API, plus EnvPool's asynchronous ``send``/``recv``. With ``isolation="process"`` the
+workers are processes: a core that crashes, aborts, exits or hangs loses only its worker's environments.
 
     envs = retrogym.make_vec("StarCatcher-Nes", 8, use_restricted_actions=retrogym.Actions.DISCRETE, frameskip=4)
     obs, infos = envs.reset(seed=0)
@@ -88,6 +89,8 @@ class RetroVectorEnv(VectorEnv):
         reward_clip=None,
         seed=None,
         env_kwargs=None,
+        isolation="threads",
+        worker_timeout=None,
         state=State.DEFAULT,
         scenario=None,
         info=None,
@@ -111,6 +114,23 @@ class RetroVectorEnv(VectorEnv):
         if batch_size is not None and batch_size > num_envs:
             raise ValueError(f"batch_size must be at most num_envs ({num_envs}), not {batch_size}")
         num_threads = _positive_int(num_threads, "num_threads")
+        if isolation not in ("threads", "process"):
+            raise ValueError(f'isolation must be "threads" or "process", not {isolation!r}')
+        timeout_ms = 0
+        if worker_timeout is not None:
+            if isolation != "process":
+                raise ValueError('worker_timeout applies to isolation="process" (a thread cannot be killed)')
+            try:
+                seconds = float(worker_timeout)
+            except (TypeError, ValueError):
+                raise ValueError(f"worker_timeout must be a positive number of seconds or None, not "
+                                 f"{worker_timeout!r}") from None
+            if not 0 < seconds <= 86400:
+                raise ValueError(f"worker_timeout must be in (0, 86400] seconds, not {worker_timeout!r}")
+            timeout_ms = max(1, round(seconds * 1000))
+        if isolation == "process" and not (record is False or record is None):
+            raise ValueError('a vector environment with isolation="process" does not record movies: record with '
+                             'isolation="threads"')
         mode = _autoreset_mode(autoreset_mode)
         frame_stack = _positive_int(frame_stack, "frame_stack", allow_none=False)
         if reward_clip is not None:
@@ -164,6 +184,8 @@ class RetroVectorEnv(VectorEnv):
             frame_stack=frame_stack,
             reward_clip=reward_clip or 0.0,
             log=_logging.forward,
+            processes=isolation == "process",
+            worker_timeout_ms=timeout_ms,
         )
         pool = self._pool
         desc = [pool.describe(i) for i in range(num_envs)]
@@ -178,6 +200,8 @@ class RetroVectorEnv(VectorEnv):
         self.autoreset_mode = mode
         self.batch_size = pool.batch_size
         self.num_threads = num_threads
+        self.isolation = isolation
+        self.worker_timeout = worker_timeout
         self.gamename = d0["game"]
         self.system = d0["system"]
         self.statename = d0["state_name"] or None
@@ -235,7 +259,9 @@ class RetroVectorEnv(VectorEnv):
     def step(self, actions):
         """Steps every environment (``actions``: the batched action space's shape, int-like). Returns
         (observations, rewards (float32), terminations, truncations, infos); infos hold every game variable
-        (int64 arrays with their "_name" masks) and, in SAME_STEP mode, "final_obs"/"_final_obs"."""
+        (int64 arrays with their "_name" masks), in SAME_STEP mode "final_obs"/"_final_obs", and with
+        isolation="process", when a worker process was lost, "failure"/"_failure" (why, for the rows it cost: they
+        are truncated, and their environments reset)."""
         pool = self._check_open()
         self._pending = None
         obs, rewards, terminated, truncated, infos, final_obs, has_final = pool.step(actions)
@@ -406,7 +432,7 @@ class RetroVectorEnv(VectorEnv):
 
 def make_vec(game, num_envs, *, batch_size=None, num_threads=None, autoreset_mode=AutoresetMode.NEXT_STEP,
              grayscale=False, resize=None, frame_stack=1, reward_clip=None, seed=None, env_kwargs=None,
-             **make_kwargs):
+             isolation="threads", worker_timeout=None, **make_kwargs):
     """Makes a ``RetroVectorEnv`` (a ``gymnasium.vector.VectorEnv``) of ``num_envs`` copies of a game.
 
     ``make_kwargs`` are ``retrogym.make``'s (state, scenario, info, use_restricted_actions, obs_type, players,
@@ -418,7 +444,15 @@ def make_vec(game, num_envs, *, batch_size=None, num_threads=None, autoreset_mod
     width), area average), ``frame_stack`` (last K observations on a new first axis), ``reward_clip`` (rewards
     clipped to [-c, c]); ``seed``: environment i's first reset uses seed + i (default: a random seed);
     ``record`` (make()'s: True for the current folder, or a folder): every episode as a movie, environment i's in the
-    subfolder ``env-<i>`` (see ``RetroVectorEnv.auto_record``)."""
+    subfolder ``env-<i>`` (see ``RetroVectorEnv.auto_record``).
+
+    ``isolation="process"``: the environments run in ``num_threads`` worker processes (forked after the environments
+    are created here) that write into shared-memory batches; results are the same as with threads. A worker whose
+    core crashes, aborts, exits, or runs one step longer than ``worker_timeout`` seconds (default None: no limit) is
+    replaced; each of its environments gives one row with ``infos["failure"]`` set (truncated, zero observation and
+    reward; in SAME_STEP mode already the reset observation) and starts a new episode, while the others go on. No
+    movies in this mode, and custom variables that scripts add are not in the infos."""
     return RetroVectorEnv(game, num_envs, batch_size=batch_size, num_threads=num_threads,
                           autoreset_mode=autoreset_mode, grayscale=grayscale, resize=resize, frame_stack=frame_stack,
-                          reward_clip=reward_clip, seed=seed, env_kwargs=env_kwargs, **make_kwargs)
+                          reward_clip=reward_clip, seed=seed, env_kwargs=env_kwargs, isolation=isolation,
+                          worker_timeout=worker_timeout, **make_kwargs)

@@ -3,7 +3,8 @@
 though the core never returns; the pool is then refused ("interrupted ... close it"), close() returns (the stuck
 worker is detached, not joined), and the process exits normally. The hanging core is the fault core run_hang
 (tests/faults/fake_core.c, built by `make build` into build/fault-cores), in environment 0: lane 0, the lane a
-synchronous pool's caller would run itself without the slices. Each scenario runs in a child process."""
+synchronous pool's caller would run itself without the slices. Each scenario runs in a child process, with worker
+threads and with worker processes (isolation="process": close() kills the stuck worker)."""
 import os
 import subprocess
 import sys
@@ -22,9 +23,9 @@ import os, signal, sys, threading, time
 import numpy as np
 import retrogym
 
-mode, hang, good = sys.argv[1], sys.argv[2], sys.argv[3]
+mode, hang, good, isolation = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 vec = retrogym.make_vec("StarCatcher-Nes", 3, num_threads=2, seed=1, batch_size=1 if mode == "recv" else None,
-                        env_kwargs=[{"core": hang}, {"core": good}, {"core": good}])
+                        env_kwargs=[{"core": hang}, {"core": good}, {"core": good}], isolation=isolation)
 vec.reset(seed=1)
 actions = np.zeros(vec.action_space.shape, dtype=vec.action_space.dtype)
 sent = {}
@@ -66,11 +67,12 @@ print("OK")
 
 @pytest.mark.skipif(not (os.path.isfile(HANG) and os.path.isfile(GOOD)),
                     reason="the fault cores are not built (make build)")
+@pytest.mark.parametrize("isolation", ["threads", "process"])
 @pytest.mark.parametrize("mode", ["step", "recv"])
-def test_ctrl_c_while_a_core_hangs(mode, tmp_path):
+def test_ctrl_c_while_a_core_hangs(mode, isolation, tmp_path):
     env = dict(os.environ, RETROGYM_DATA_PATH=os.path.join(SOURCE, "data"), FAULT_FRAME="40", TMPDIR=str(tmp_path))
     t = time.monotonic()
-    run = subprocess.run([sys.executable, "-c", CHILD, mode, HANG, GOOD], env=env, capture_output=True, text=True,
+    run = subprocess.run([sys.executable, "-c", CHILD, mode, HANG, GOOD, isolation], env=env, capture_output=True, text=True,
                          timeout=60)
     elapsed = time.monotonic() - t
     print(run.stdout)

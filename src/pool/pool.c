@@ -10,49 +10,57 @@
 /* How long a thread with nothing to do spins before it sleeps (see rg_pool.work_seq). */
 #define RG__POOL_SPIN_NS 50000L
 
-int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size, size_t n_info)
+int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size, size_t n_info, int shared)
 {
     memset(r, 0, sizeof *r);
     r->cap = rows;
-    r->obs = calloc(rows, obs_size);
-    r->final_obs = calloc(rows, obs_size);
-    r->terminated = calloc(rows, 1);
-    r->truncated = calloc(rows, 1);
-    r->has_final = calloc(rows, 1);
-    r->rewards = calloc(rows * RG_SCENARIO_MAX_PLAYERS, sizeof *r->rewards);
-    r->ids = calloc(rows, sizeof *r->ids);
+    r->shared = shared;
+    r->obs = rg__pool_calloc(rows, obs_size, shared);
+    r->final_obs = rg__pool_calloc(rows, obs_size, shared);
+    r->terminated = rg__pool_calloc(rows, 1, shared);
+    r->truncated = rg__pool_calloc(rows, 1, shared);
+    r->has_final = rg__pool_calloc(rows, 1, shared);
+    r->failed = rg__pool_calloc(rows, 1, shared);
+    r->done = rg__pool_calloc(rows, 1, shared);
+    r->rewards = rg__pool_calloc(rows * RG_SCENARIO_MAX_PLAYERS, sizeof *r->rewards, shared);
+    r->ids = rg__pool_calloc(rows, sizeof *r->ids, shared);
     size_t cells = rows * (n_info ? n_info : 1);
-    r->info = calloc(cells, sizeof *r->info);
-    r->final_info = calloc(cells, sizeof *r->final_info);
-    r->info_valid = calloc(cells, 1);
-    r->final_info_valid = calloc(cells, 1);
-    if (!r->obs || !r->final_obs || !r->terminated || !r->truncated || !r->has_final || !r->rewards || !r->ids ||
-        !r->info || !r->final_info || !r->info_valid || !r->final_info_valid)
+    r->info = rg__pool_calloc(cells, sizeof *r->info, shared);
+    r->final_info = rg__pool_calloc(cells, sizeof *r->final_info, shared);
+    r->info_valid = rg__pool_calloc(cells, 1, shared);
+    r->final_info_valid = rg__pool_calloc(cells, 1, shared);
+    if (!r->obs || !r->final_obs || !r->terminated || !r->truncated || !r->has_final || !r->failed || !r->done ||
+        !r->rewards || !r->ids || !r->info || !r->final_info || !r->info_valid || !r->final_info_valid)
         return rg__error(RG_ENOMEM, "out of memory for %zu result rows", rows);
     return RG_OK;
 }
 
 void rg__rows_free(rg__rows *r)
 {
-    free(r->obs);
-    free(r->final_obs);
-    free(r->terminated);
-    free(r->truncated);
-    free(r->has_final);
-    free(r->rewards);
-    free(r->ids);
-    free(r->info);
-    free(r->final_info);
-    free(r->info_valid);
-    free(r->final_info_valid);
+    int sh = r->shared;
+    rg__pool_free_mem(r->obs, sh);
+    rg__pool_free_mem(r->final_obs, sh);
+    rg__pool_free_mem(r->terminated, sh);
+    rg__pool_free_mem(r->truncated, sh);
+    rg__pool_free_mem(r->has_final, sh);
+    rg__pool_free_mem(r->failed, sh);
+    rg__pool_free_mem(r->done, sh);
+    rg__pool_free_mem(r->rewards, sh);
+    rg__pool_free_mem(r->ids, sh);
+    rg__pool_free_mem(r->info, sh);
+    rg__pool_free_mem(r->final_info, sh);
+    rg__pool_free_mem(r->info_valid, sh);
+    rg__pool_free_mem(r->final_info_valid, sh);
     memset(r, 0, sizeof *r);
 }
 
 static int check_options(const rg_pool_options *o)
 {
-    if (o->version != RG_POOL_OPTIONS_VERSION)
-        return rg__error(RG_EINVAL, "rg_pool_options version %u, this library knows %d", o->version,
+    if (o->version < 1 || o->version > RG_POOL_OPTIONS_VERSION)
+        return rg__error(RG_EINVAL, "rg_pool_options version %u, this library knows 1..%d", o->version,
                          RG_POOL_OPTIONS_VERSION);
+    if (o->version >= 2 && (unsigned)o->isolation > RG_POOL_PROCESSES)
+        return rg__error(RG_EINVAL, "unknown isolation mode %d", (int)o->isolation);
     if (o->num_envs < 1 || o->num_envs > 65536)
         return rg__error(RG_EINVAL, "num_envs must be 1..65536, not %zu", o->num_envs);
     if (!o->envs || (o->n_env_options != 1 && o->n_env_options != o->num_envs))
@@ -68,7 +76,10 @@ static int check_options(const rg_pool_options *o)
 static int open_envs(rg_pool *p, const rg_pool_options *o)
 {
     for (size_t i = 0; i < p->n; i++) {
-        int rc = rg_env_create(&p->envs[i], &o->envs[o->n_env_options == 1 ? 0 : i]);
+        rg_env_options eo = o->envs[o->n_env_options == 1 ? 0 : i];
+        if (p->isolated)
+            rg__proc_tap_log(p, i, &eo);
+        int rc = rg_env_create(&p->envs[i], &eo);
         if (rc != RG_OK)
             return rg__error_context(rc, "environment %zu", i);
         size_t obs = rg_env_obs_size(p->envs[i]), act = rg_env_action_length(p->envs[i]);
@@ -143,31 +154,44 @@ int rg_pool_create(rg_pool **out, const rg_pool_options *opts)
     p->autoreset = opts->autoreset;
     p->seed = opts->seed;
     p->ring_len = (p->n + p->batch - 1) / p->batch + 1;
+    p->isolated = opts->version >= 2 && opts->isolation == RG_POOL_PROCESSES;
+    int sh = p->isolated; /* what the workers write is shared with them */
     p->envs = calloc(p->n, sizeof *p->envs);
-    p->job = calloc(p->n, 1);
-    p->row = calloc(p->n, sizeof *p->row);
-    p->ended = calloc(p->n, 1);
-    p->seeded = calloc(p->n, 1);
+    p->job = rg__pool_calloc(p->n, 1, sh);
+    p->row = rg__pool_calloc(p->n, sizeof *p->row, sh);
+    p->ended = rg__pool_calloc(p->n, 1, sh);
+    p->seeded = rg__pool_calloc(p->n, 1, sh);
     p->flying = calloc(p->n, 1);
-    p->failed = calloc(p->n, 1);
+    p->failed = rg__pool_calloc(p->n, 1, sh);
     p->ring = calloc(p->ring_len, sizeof *p->ring);
     p->ring_done = calloc(p->ring_len, sizeof *p->ring_done);
     if (!p->envs || !p->job || !p->row || !p->ended || !p->seeded || !p->flying || !p->failed || !p->ring || !p->ring_done)
         rc = rg__error(RG_ENOMEM, "out of memory");
+    if (rc == RG_OK && sh) {
+        p->lost = rg__pool_calloc(p->n, 1, sh);
+        p->steps = rg__pool_calloc(p->n, sizeof *p->steps, sh);
+        p->taps = calloc(p->n, sizeof *p->taps);
+        if (!p->lost || !p->steps || !p->taps)
+            rc = rg__error(RG_ENOMEM, "out of memory");
+    }
     if (rc == RG_OK)
         rc = open_envs(p, opts);
     if (rc == RG_OK)
         rc = rg__pre_init(p, opts);
     if (rc == RG_OK)
         rc = rg__info_init(p);
-    if (rc == RG_OK && !(p->actions = calloc(p->n * (p->act_len ? p->act_len : 1), sizeof *p->actions)))
+    if (rc == RG_OK && !(p->actions = rg__pool_calloc(p->n * (p->act_len ? p->act_len : 1), sizeof *p->actions, sh)))
         rc = rg__error(RG_ENOMEM, "out of memory");
     if (rc == RG_OK)
-        rc = rg__rows_alloc(&p->sync, p->n, p->obs_size, p->n_info);
+        rc = rg__rows_alloc(&p->sync, p->n, p->obs_size, p->n_info, sh);
     for (size_t r = 0; rc == RG_OK && r < p->ring_len; r++)
-        rc = rg__rows_alloc(&p->ring[r], p->batch, p->obs_size, p->n_info);
-    if (rc == RG_OK)
+        rc = rg__rows_alloc(&p->ring[r], p->batch, p->obs_size, p->n_info, sh);
+    if (rc == RG_OK && sh) {
+        p->worker_timeout_ms = opts->worker_timeout_ms;
+        rc = rg__proc_start(p, opts->num_threads);
+    } else if (rc == RG_OK) {
         rc = start_workers(p, opts->num_threads);
+    }
     if (rc != RG_OK) {
         rg_pool_free(p);
         return rc;
@@ -180,6 +204,8 @@ void rg_pool_free(rg_pool *p)
 {
     if (!p)
         return;
+    if (p->isolated)
+        rg__proc_stop(p); /* kills what does not stop: nothing of the pool is used by a worker afterwards */
     pthread_mutex_lock(&p->lock);
     p->stop = 1;
     rg__pool_wake(p);
@@ -214,13 +240,17 @@ void rg_pool_free(rg_pool *p)
     free(p->ring);
     free(p->ring_done);
     free(p->envs);
-    free(p->actions);
-    free(p->job);
-    free(p->row);
-    free(p->ended);
-    free(p->seeded);
+    int sh = p->isolated;
+    rg__pool_free_mem(p->actions, sh);
+    rg__pool_free_mem(p->job, sh);
+    rg__pool_free_mem(p->row, sh);
+    rg__pool_free_mem(p->ended, sh);
+    rg__pool_free_mem(p->seeded, sh);
     free(p->flying);
-    free(p->failed);
+    rg__pool_free_mem(p->failed, sh);
+    rg__pool_free_mem(p->lost, sh);
+    rg__pool_free_mem(p->steps, sh);
+    free(p->taps);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->done);
@@ -247,11 +277,37 @@ rg_env *rg_pool_env(rg_pool *p, size_t i)
     return p && i < p->n ? p->envs[i] : NULL;
 }
 
+uint64_t rg_pool_episode_steps(const rg_pool *p, size_t i)
+{
+    if (!p || i >= p->n)
+        return 0;
+    return p->isolated ? __atomic_load_n(&p->steps[i], __ATOMIC_ACQUIRE) : rg_env_episode_steps(p->envs[i]);
+}
+
+rg_pool_isolation rg_pool_isolation_mode(const rg_pool *p)
+{
+    return p && p->isolated ? RG_POOL_PROCESSES : RG_POOL_THREADS;
+}
+
+const char *rg_pool_failure(const rg_pool *p, size_t i)
+{
+    return p && p->isolated && i < p->n ? rg__proc_failure(p, i) : NULL;
+}
+
+uint64_t rg_pool_respawns(const rg_pool *p)
+{
+    return p && p->isolated ? rg__proc_respawns(p) : 0;
+}
+
 /* Queues a job for env id (lock held). */
 static void enqueue(rg_pool *p, int32_t id, int job, int64_t row)
 {
-    p->job[id] = (uint8_t)job;
     p->row[id] = row;
+    if (p->isolated) { /* the job byte last: a worker that sees it sees the rest (rg__proc_post wakes it) */
+        __atomic_store_n(&p->job[id], (uint8_t)job, __ATOMIC_RELEASE);
+        return;
+    }
+    p->job[id] = (uint8_t)job;
     rg__queue *q = &p->queues[p->caller_lane ? (size_t)id % p->m : 1 + (size_t)id % (p->m - 1)];
     q->ids[(q->head + q->count) % p->n] = id;
     q->count++;
@@ -260,6 +316,8 @@ static void enqueue(rg_pool *p, int32_t id, int job, int64_t row)
 /* The first worker error since the last call, reported on the caller's thread (lock held). */
 static int take_error(rg_pool *p)
 {
+    if (p->isolated)
+        rg__proc_collect(p);
     int rc = p->err_rc;
     if (rc != RG_OK) {
         rg__error(rc, "environment %d: %s", p->err_env, p->err_msg);
@@ -282,6 +340,7 @@ static void fill_batch(const rg_pool *p, const rg__rows *r, size_t count, rg_poo
     out->terminated = r->terminated;
     out->truncated = r->truncated;
     out->has_final = r->has_final;
+    out->failed = r->failed;
     out->env_ids = r->ids;
 }
 
@@ -328,8 +387,10 @@ int rg_pool_seed(rg_pool *p, uint64_t seed)
 /* Runs one synchronous job per listed env (all when ids is NULL) and waits for them; observations go to obs_dst
  * when given (the caller's array), else to the pool's rows. */
 /* Whether the pending call's rows are all done (lock held). */
-static int pending_done(const rg_pool *p)
+static int pending_done(rg_pool *p)
 {
+    if (p->isolated)
+        return rg__proc_done(p);
     return p->pending == PENDING_SYNC ? p->sync_left == 0 : p->ring_done[p->pending_ring] >= p->batch;
 }
 
@@ -337,6 +398,12 @@ static int pending_done(const rg_pool *p)
  * deadline (0: none). Returns whether they are done. */
 static int wait_rows(rg_pool *p, long deadline_ns)
 {
+    if (p->isolated) {
+        pthread_mutex_unlock(&p->lock); /* the workers are processes: the lock orders nothing for them */
+        int done = rg__proc_wait(p, deadline_ns);
+        pthread_mutex_lock(&p->lock);
+        return done;
+    }
     while (!pending_done(p)) {
         if (p->caller_lane && !p->lane0_thread && rg__pool_run_next(p, 0)) /* synchronous pools */
             continue;
@@ -355,13 +422,28 @@ static int finish(rg_pool *p, rg_pool_batch *out)
     int rc = take_error(p);
     pthread_mutex_unlock(&p->lock);
     if (kind == PENDING_SYNC) {
+        if (p->isolated && p->pending_own) { /* workers cannot write into the caller's array: one copy */
+            memcpy(p->pending_own, p->sync.obs, p->pending_n * p->obs_size);
+            uint8_t *shared = p->sync.obs;
+            p->sync.obs = p->pending_own;
+            if (out)
+                fill_batch(p, &p->sync, p->pending_n, out);
+            p->sync.obs = shared;
+            p->pending_own = NULL;
+            return rc;
+        }
         if (out)
             fill_batch(p, &p->sync, p->pending_n, out);
-        p->sync.obs = p->pending_own;
+        if (!p->isolated)
+            p->sync.obs = p->pending_own;
         return rc;
     }
     size_t r = p->pending_ring;
     p->ring_done[r] = 0;
+    if (p->isolated) { /* the slots are claimed again only after this call */
+        memset(p->ring[r].done, 0, p->batch);
+        rg__proc_consumed(p, r);
+    }
     p->consumed += p->batch;
     p->in_flight -= p->batch;
     for (size_t k = 0; k < p->batch; k++)
@@ -390,13 +472,29 @@ static int run_sync(rg_pool *p, int job, const int32_t *ids, size_t n, uint8_t *
     pthread_mutex_lock(&p->lock);
     p->pending = PENDING_SYNC;
     p->pending_n = n;
-    p->pending_own = p->sync.obs;
-    if (obs_dst)
-        p->sync.obs = obs_dst; /* read by the workers when their jobs start, all before the call finishes */
+    if (p->isolated) {
+        p->pending_own = obs_dst; /* copied there when done (rg_pool_step_into) */
+        memset(p->sync.done, 0, n);
+    } else {
+        p->pending_own = p->sync.obs;
+        if (obs_dst)
+            p->sync.obs = obs_dst; /* read by the workers when their jobs start, all before the call finishes */
+    }
     p->sync_left = n;
     for (size_t k = 0; k < n; k++)
         enqueue(p, ids ? ids[k] : (int32_t)k, job, (int64_t)k);
-    rg__pool_wake(p);
+    if (p->isolated) {
+        int rc = rg__proc_post(p, ids, n);
+        if (rc != RG_OK) { /* no worker could be started: nothing was run */
+            for (size_t k = 0; k < n; k++)
+                __atomic_store_n(&p->job[ids ? ids[k] : (int32_t)k], 0, __ATOMIC_RELAXED);
+            p->pending = PENDING_NONE;
+            pthread_mutex_unlock(&p->lock);
+            return rc;
+        }
+    } else {
+        rg__pool_wake(p);
+    }
     return wait_pending(p, p->timeout_ms, out);
 }
 
@@ -406,7 +504,7 @@ int rg_pool_set_timeout(rg_pool *p, unsigned timeout_ms)
         return rg__error(RG_EINVAL, "rg_pool_set_timeout: NULL argument");
     if (p->pending)
         return rg__pool_check_pending(p);
-    if (timeout_ms && p->caller_lane && !p->lane0_thread) {
+    if (timeout_ms && !p->isolated && p->caller_lane && !p->lane0_thread) {
         rg__worker_arg *arg = malloc(sizeof *arg);
         if (!arg)
             return rg__error(RG_ENOMEM, "out of memory");
@@ -489,9 +587,20 @@ int rg_pool_send(rg_pool *p, const int64_t *actions, const int32_t *ids, size_t 
         enqueue(p, ids[k], JOB_STEP, -1);
     }
     p->in_flight += n;
-    rg__pool_wake(p);
+    if (p->isolated) {
+        rc = rg__proc_post(p, ids, n);
+        if (rc != RG_OK) {
+            for (size_t k = 0; k < n; k++) {
+                __atomic_store_n(&p->job[ids[k]], 0, __ATOMIC_RELAXED);
+                p->flying[ids[k]] = 0;
+            }
+            p->in_flight -= n;
+        }
+    } else {
+        rg__pool_wake(p);
+    }
     pthread_mutex_unlock(&p->lock);
-    return RG_OK;
+    return rc;
 }
 
 int rg_pool_recv(rg_pool *p, rg_pool_batch *out)

@@ -19,7 +19,10 @@ typedef struct rg__rows {
     int64_t *info, *final_info; /* rows x n_info */
     uint8_t *info_valid, *final_info_valid;
     int32_t *ids;
+    uint8_t *failed;        /* the row's env was lost with its worker process */
+    uint8_t *done;          /* processes: the row is written (set by the worker, cleared by the caller) */
     size_t cap;
+    int shared;             /* the columns are in shared memory (processes) */
 } rg__rows;
 
 typedef struct rg__queue {
@@ -85,6 +88,23 @@ struct rg_pool {
     /* the first error since the last call */
     int err_rc, err_env;
     char err_msg[512];
+    /* process isolation (pool_proc.c); the per-env arrays above that workers write (actions, job, row, ended,
+     * seeded, failed, the rows) are then in shared memory */
+    int isolated;
+    int in_child;           /* this copy of the pool runs in a worker process */
+    struct rg__proc *proc;  /* the workers and their shared control blocks */
+    uint8_t *lost;          /* the env's worker process died: its next job reports it (shared) */
+    uint64_t *steps;        /* processes: episode steps after the env's last job (shared) */
+    struct rg__log_tap *taps; /* processes: per env, its own log callback (messages of workers go through a ring) */
+    unsigned worker_timeout_ms;
+};
+
+/* A worker process's way to an env's log callback (pool_proc.c). */
+struct rg__log_tap {
+    rg_pool *pool;
+    int32_t id;
+    rg_log_fn fn;
+    void *user;
 };
 
 /* The argument of a worker thread (freed by the worker). */
@@ -115,7 +135,34 @@ void rg__pre_push(rg_pool *p, int32_t id, int reset);
 /* Writes env id's stacked observation, oldest frame first. */
 void rg__pre_gather(const rg_pool *p, int32_t id, uint8_t *dst);
 void rg__pre_clip(const rg_pool *p, float *rewards);
-int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size, size_t n_info);
+int rg__rows_alloc(rg__rows *r, size_t rows, size_t obs_size, size_t n_info, int shared);
+/* One job of env id into rows/row, outside any lock (pool_worker.c). Returns RG_OK or the env's error. */
+int rg__pool_run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row);
+/* Zeroed memory, in shared memory (MAP_SHARED, kept by forked workers) when shared; freed by rg__pool_free_mem. */
+void *rg__pool_calloc(size_t n, size_t size, int shared);
+void rg__pool_free_mem(void *ptr, int shared);
+
+/* ---- process isolation (pool_proc.c) ---- */
+/* Points env i's log (when it has one) at its tap: in a worker process messages go through the worker's ring to the
+ * calling process, which forwards them to the env's own callback (p->taps is allocated). */
+void rg__proc_tap_log(rg_pool *p, size_t i, rg_env_options *eo);
+/* Forks the workers (after everything else exists). */
+int rg__proc_start(rg_pool *p, unsigned workers);
+/* Stops, kills if needed, and reaps the workers; frees their control blocks. */
+void rg__proc_stop(rg_pool *p);
+/* Tells the workers that own the given envs (all when ids is NULL) about the jobs just written for them. */
+int rg__proc_post(rg_pool *p, const int32_t *ids, size_t n);
+/* Whether every row of the pending call is written. */
+int rg__proc_done(rg_pool *p);
+/* Waits for the pending call's rows until the deadline (0: none), watching the workers (crash, hang) and respawning
+ * them. Returns whether the rows are done. */
+int rg__proc_wait(rg_pool *p, long deadline_ns);
+/* Forwards the workers' log messages and takes their first env error into p->err_* (caller's thread). */
+void rg__proc_collect(rg_pool *p);
+/* The caller took ring batch r: its rows may be claimed again. */
+void rg__proc_consumed(rg_pool *p, size_t r);
+const char *rg__proc_failure(const rg_pool *p, size_t env);
+uint64_t rg__proc_respawns(const rg_pool *p);
 int rg__info_init(rg_pool *p);
 void rg__info_free(rg_pool *p);
 /* Writes env id's current info into one row's columns. */

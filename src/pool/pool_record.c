@@ -66,6 +66,9 @@ int rg_pool_record_dir(rg_pool *p, const char *dir)
 {
     if (!p || !dir || !*dir)
         return rg__error(RG_EINVAL, "rg_pool_record_dir: NULL argument");
+    if (p->isolated)
+        return rg__error(RG_EINVAL, "a pool of worker processes (RG_POOL_PROCESSES) does not record movies: record "
+                                    "with worker threads, or with single environments");
     int rc = check_idle(p, "rg_pool_record_dir");
     if (rc != RG_OK)
         return rc;
@@ -101,6 +104,8 @@ int rg_pool_record_stop(rg_pool *p)
 {
     if (!p)
         return rg__error(RG_EINVAL, "rg_pool_record_stop: NULL argument");
+    if (p->isolated)
+        return RG_OK; /* never records */
     int rc = check_idle(p, "rg_pool_record_stop");
     return rc == RG_OK ? stop_all(p) : rc;
 }

@@ -23,14 +23,14 @@ static void claim(rg_pool *p, int32_t id, rg__rows **rows, size_t *row, size_t *
 }
 
 /* One job, outside the lock. Returns RG_OK or the env's error (message in this thread's rg_error_last). */
-static int run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
+int rg__pool_run_job(rg_pool *p, int32_t id, int job, rg__rows *rows, size_t row)
 {
     rg_env *env = p->envs[id];
     uint8_t *obs = rows->obs + row * p->obs_size;
     uint8_t *raw = rg__pre_target(p, id, obs);
     float *rewards = rows->rewards + row * RG_SCENARIO_MAX_PLAYERS;
     memset(rewards, 0, RG_SCENARIO_MAX_PLAYERS * sizeof *rewards);
-    rows->terminated[row] = rows->truncated[row] = rows->has_final[row] = 0;
+    rows->terminated[row] = rows->truncated[row] = rows->has_final[row] = rows->failed[row] = 0;
     rows->ids[row] = id;
     int64_t *info = rows->info + row * p->n_info;
     uint8_t *valid = rows->info_valid + row * p->n_info;
@@ -111,7 +111,7 @@ int rg__pool_run_next(rg_pool *p, unsigned lane)
     claim(p, id, &rows, &row, &ring_batch);
     p->running++;
     pthread_mutex_unlock(&p->lock);
-    int rc = run_job(p, id, job, rows, row);
+    int rc = rg__pool_run_job(p, id, job, rows, row);
     pthread_mutex_lock(&p->lock);
     p->running--;
     if (rc != RG_OK) {

@@ -192,6 +192,10 @@ API(void, retro_run, (void))
     if (at_fault)
         abort();
 #endif
+#ifdef FAULT_RUN_EXIT
+    if (at_fault)
+        exit(3); /* a core that ends the process it runs in */
+#endif
 #ifdef FAULT_RUN_SLOW
     if (at_fault) { /* a slow core: 2 ms per frame (tests/pool/test_pool_wait.c) */
         struct timespec slow = {0, 2000000};

@@ -4,7 +4,7 @@
 # The fault cores: one real libretro core (tests/faults/fake_core.c) built once per way of misbehaving, named
 # fault_<name>_libretro.so in one folder; "good" is the well-behaved reference.
 set(RG_FAULT_CORE_DIR "${CMAKE_BINARY_DIR}/fault-cores")
-set(RG_FAULT_CORES good run_segv run_abort run_hang load_fail sersize_zero sersize_huge sersize_changes serialize_false
+set(RG_FAULT_CORES good run_segv run_abort run_exit run_hang load_fail sersize_zero sersize_huge sersize_changes serialize_false
     unserialize_false mem_null mem_size0 video_dupe video_short_pitch video_empty video_none env_unknown shutdown
     api_version missing_symbol)
 set(RG_FAULT_CORE_TARGETS "")

@@ -16,3 +16,9 @@ if(RG_SANITIZE)
   target_compile_options(rg_fault_core_run_slow PRIVATE -fno-sanitize=all)
 endif()
 add_dependencies(pool_wait rg_fault_core_run_slow)
+# Process isolation (src/pool/pool_proc.c): results equal to threads; crashing, aborting, exiting and hanging fault
+# cores lose only their worker's environments (issue 16).
+rg_test(pool_proc pool/test_pool_proc.c TIMEOUT 300)
+target_compile_definitions(pool_proc PRIVATE "FAULT_CORE_DIR=\"${CMAKE_BINARY_DIR}/fault-cores\"")
+add_dependencies(pool_proc rg_fault_core_good rg_fault_core_run_hang rg_fault_core_run_segv rg_fault_core_run_abort
+                 rg_fault_core_run_exit)

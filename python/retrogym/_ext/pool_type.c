@@ -410,7 +410,9 @@ static PyObject *new_infos(rgpy_Pool *self, const rg_pool_batch *b, size_t len, 
             mask[pos] = (npy_bool)ok;
         }
     }
-    for (size_t k = 0; !final && k < b->count; k++) {
+    /* (worker processes: the envs that run are theirs, and their custom variables are not reported) */
+    int isolated = rg_pool_isolation_mode(self->pool) == RG_POOL_PROCESSES;
+    for (size_t k = 0; !final && !isolated && k < b->count; k++) {
         rg_env *env = rg_pool_env(self->pool, (size_t)b->env_ids[k]);
         size_t pos = by_id ? (size_t)b->env_ids[k] : k;
         size_t nd = rg_gamedata_variable_count(rg_env_gamedata(env)), nv = rg_env_info_count(env);
@@ -441,6 +443,45 @@ static int add_final_info(rgpy_Pool *self, PyObject *infos, const rg_pool_batch 
     return bad ? -1 : 0;
 }
 
+/* Worker processes: infos["failure"] (an object array: why the row's env was lost with its worker, None elsewhere)
+ * and infos["_failure"], only when some row failed. */
+static int add_failures(rgpy_Pool *self, PyObject *infos, const rg_pool_batch *b, size_t len, int by_id)
+{
+    int any = 0;
+    for (size_t k = 0; b->failed && k < b->count && !any; k++)
+        any = b->failed[k] != 0;
+    if (!any)
+        return 0;
+    npy_intp n = (npy_intp)len;
+    PyObject *list = PyList_New(n); /* None everywhere but the failed rows */
+    PyObject *mask = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
+    int bad = !list || !mask;
+    for (npy_intp i = 0; !bad && i < n; i++) {
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(list, i, Py_None);
+    }
+    for (size_t k = 0; !bad && k < b->count; k++) {
+        if (!b->failed[k])
+            continue;
+        size_t pos = by_id ? (size_t)b->env_ids[k] : k;
+        const char *msg = rg_pool_failure(self->pool, (size_t)b->env_ids[k]);
+        PyObject *str = PyUnicode_FromString(msg ? msg : "its worker process was lost");
+        if (!str)
+            bad = 1;
+        else
+            PyList_SetItem(list, (Py_ssize_t)pos, str); /* steals str, drops the None */
+        if (!bad)
+            ((npy_bool *)PyArray_DATA((PyArrayObject *)mask))[pos] = 1;
+    }
+    PyObject *why = bad ? NULL : PyArray_FromAny(list, PyArray_DescrFromType(NPY_OBJECT), 1, 1, 0, NULL);
+    Py_XDECREF(list);
+    bad = bad || !why;
+    bad = bad || PyDict_SetItemString(infos, "failure", why) || PyDict_SetItemString(infos, "_failure", mask);
+    Py_XDECREF(why);
+    Py_XDECREF(mask);
+    return bad ? -1 : 0;
+}
+
 /* (obs, rewards, terminated, truncated, infos, final_obs, has_final[, env_ids]) of a batch; final_obs and has_final
  * are None unless some row's episode ended and was reset in the same step (SAME_STEP). */
 static PyObject *batch_result(rgpy_Pool *self, const rg_pool_batch *b, int by_row, PyObject *obs_ready)
@@ -458,6 +499,8 @@ static PyObject *batch_result(rgpy_Pool *self, const rg_pool_batch *b, int by_ro
     PyObject *fin = any_final ? new_obs(self, b->final_obs, count) : (Py_INCREF(Py_None), Py_None);
     PyObject *has = any_final ? new_flags(b->has_final, count) : (Py_INCREF(Py_None), Py_None);
     if (any_final && infos && has && add_final_info(self, infos, b, has) < 0)
+        Py_CLEAR(infos);
+    if (infos && add_failures(self, infos, b, by_row ? count : self->n, !by_row) < 0)
         Py_CLEAR(infos);
     PyObject *ids = NULL;
     if (by_row) {
@@ -487,14 +530,19 @@ static PyObject *batch_result(rgpy_Pool *self, const rg_pool_batch *b, int by_ro
 static int Pool_init(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
 {
     static char *kw[] = {"envs", "num_envs", "num_threads", "batch_size", "autoreset", "seed", "grayscale",
-                         "resize", "frame_stack", "reward_clip", "log", NULL};
+                         "resize", "frame_stack", "reward_clip", "log", "processes", "worker_timeout_ms", NULL};
     PyObject *envs, *seed = Py_None, *resize = Py_None, *log = Py_None;
-    Py_ssize_t num_envs, threads = 0, batch = 0, stack = 0;
-    int autoreset = RG_AUTORESET_NEXT_STEP, gray = 0;
+    Py_ssize_t num_envs, threads = 0, batch = 0, stack = 0, timeout_ms = 0;
+    int autoreset = RG_AUTORESET_NEXT_STEP, gray = 0, processes = 0;
     double clip = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "On|$nniOpOndO", kw, &envs, &num_envs, &threads, &batch,
-                                     &autoreset, &seed, &gray, &resize, &stack, &clip, &log))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "On|$nniOpOndOpn", kw, &envs, &num_envs, &threads, &batch,
+                                     &autoreset, &seed, &gray, &resize, &stack, &clip, &log, &processes,
+                                     &timeout_ms))
         return -1;
+    if (timeout_ms < 0 || timeout_ms > 86400000) {
+        PyErr_Format(PyExc_ValueError, "worker_timeout_ms must be 0..86400000, not %zd", timeout_ms);
+        return -1;
+    }
     if (self->pool || self->env_dicts) {
         PyErr_SetString(PyExc_RuntimeError, "Pool.__init__ called twice");
         return -1;
@@ -581,6 +629,8 @@ static int Pool_init(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
     po.resize_width = rw;
     po.frame_stack = (unsigned)stack;
     po.reward_clip = (float)clip;
+    po.isolation = processes ? RG_POOL_PROCESSES : RG_POOL_THREADS;
+    po.worker_timeout_ms = (unsigned)timeout_ms;
     self->popts = po;
     self->slice_ms = RGPY_WAIT_SLICE_MS;
     self->batch = batch ? (size_t)batch : (size_t)num_envs;
@@ -788,7 +838,7 @@ static PyObject *Pool_episode_steps(rgpy_Pool *self, PyObject *unused)
     }
     PyObject *out = PyList_New((Py_ssize_t)self->n);
     for (size_t i = 0; out && i < self->n; i++) {
-        PyObject *v = PyLong_FromUnsignedLongLong(rg_env_episode_steps(rg_pool_env(self->pool, i)));
+        PyObject *v = PyLong_FromUnsignedLongLong(rg_pool_episode_steps(self->pool, i));
         if (!v)
             Py_CLEAR(out);
         else
