@@ -5,9 +5,10 @@ first in odd ones), same game, seed, actions and settings, 4 frames per step.
 Games: Pong on our own Atari 2600 core with the ALE preprocessing (84x84 grayscale, max-pool, 4 stacked frames: the
 lightest emulation, where the hand-over costs most), StarCatcher-Nes on nestopia (RGB 224x256) and Airstriker-Genesis
 on genesis_plus_gx (RGB 224x320, the heaviest), where present. Each round makes a vector env, resets it, steps it 20
-times untimed, then for --seconds with random actions; steps/s are env steps (x4 frames). CPU per step: this
-process's CPU time (process_time: the caller and, with threads, the workers) plus, with processes, the workers' CPU
-time (RUSAGE_CHILDREN, read after close() reaps them: it includes their 20 warm-up steps). Reported: medians over the
+times untimed, then for --seconds with random actions; steps/s are env steps (x4 frames). CPU per step, from the
+reset to the last step, over all those steps: this process's CPU time (process_time: the caller and, with threads,
+the workers) plus, with processes, the workers' CPU time over their lives (RUSAGE_CHILDREN: they are forked after the
+environments are made and reaped by close()). Reported: medians over the
 rounds with min..max, and the median of the per-round ratios. The workload is checked: rewards must be non-zero and
 episodes must run (Pong's last several thousand frames).
 
@@ -67,16 +68,17 @@ def children_cpu():
 
 
 def one_round(game, kwargs, isolation, envs, threads, seconds, seed):
+    c_before = children_cpu()  # the workers' whole lives (forked after creation, reaped by close)
     vec = retrogym.make_vec(game, envs, num_threads=threads, isolation=isolation, seed=seed, **kwargs)
     rng = np.random.default_rng(seed)
     k = vec.single_action_space.n
     acts = rng.integers(0, k, size=(256, envs))
+    cpu0 = time.process_time()
     vec.reset(seed=seed)
     for i in range(20):
         vec.step(acts[i])
     steps, reward, ends = 0, 0.0, 0
-    c_before = children_cpu()
-    cpu0, t0 = time.process_time(), time.perf_counter()
+    t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         _, r, term, trunc, _ = vec.step(acts[steps % 256])
         reward += float(np.abs(r).sum())
@@ -85,7 +87,8 @@ def one_round(game, kwargs, isolation, envs, threads, seconds, seed):
     wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     vec.close()
     cpu += children_cpu() - c_before
-    return dict(rate=steps * envs / wall, cpu_us=1e6 * cpu / (steps * envs), reward=reward, ends=ends)
+    # CPU per step over the reset, the 20 warm-up steps and the timed ones (all of a worker process's life)
+    return dict(rate=steps * envs / wall, cpu_us=1e6 * cpu / ((steps + 21) * envs), reward=reward, ends=ends)
 
 
 def fmt(values, unit=""):
