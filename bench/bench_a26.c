@@ -9,8 +9,16 @@
  * thread), so other processes on a shared machine do not count; --wall measures elapsed time instead.
  *
  *   bench_a26 [--rounds N] [--frames N] [--wall] [ROM ...]
+ *   bench_a26 --serve
  * Default ROMs: ../shared/roms/automaton.a26 and, when ale-py is installed in .venv, a few of its ROMs. Stella is
- * found through $RETROGYM_CORE_PATH (make bench-a26 points it at .venv's stable_retro/cores). */
+ * found through $RETROGYM_CORE_PATH (make bench-a26 points it at .venv's stable_retro/cores).
+ *
+ * --serve: blocks on request, so that bench/bench_ale_emu.py can alternate them with ALE's emulator in its own
+ * process. One command a line on stdin, one answer a line on stdout:
+ *   open ROM            -> "ok" (both cores opened, 60 frames run, the console's Reset held 4 frames as ALE does at
+ *                          a reset) or "skip <why>"
+ *   block MODE FRAMES   -> "<ours fps> <stella fps>" (MODE raw, rgb or fs4; the two cores one after the other)
+ *   close               -> "ok" */
 #define _POSIX_C_SOURCE 200809L
 #include "retrogym/retrogym.h"
 
@@ -53,25 +61,89 @@ static double block(rg_emu *emu, int mode, int frames, uint8_t *rgb, size_t cap,
     return frames / (now() - t0);
 }
 
-static void bench(const char *rom, int rounds, int frames)
+static const char *const core_name[2] = {"atari2600", "stella"};
+
+/* Opens both cores on the ROM and runs `warm` frames; the first frames after `press` hold the console's Reset
+ * switch (START) for 4 frames. 0 or -1 with the failing core's message in why. */
+static int open_pair(rg_emu *emu[2], const char *rom, int warm, int press, char *why, size_t cap)
 {
-    static const char *const cores[2] = {"atari2600", "stella"};
-    const char *name = strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom;
-    rg_emu *emu[2];
     for (int c = 0; c < 2; c++) {
         rg_emu_options o = RG_EMU_OPTIONS_INIT;
         o.log = bench_quiet;
-        o.core = cores[c];
+        o.core = core_name[c];
         o.system = "Atari2600";
         if (rg_emu_open(&emu[c], rom, &o) != RG_OK) {
-            printf("%-22s skipped: %s: %s\n", name, cores[c], rg_error_last());
+            snprintf(why, cap, "%s: %s", core_name[c], rg_error_last());
             if (c == 1)
                 rg_emu_free(emu[0]);
-            return;
+            return -1;
         }
         rg_emu_set_av_enable(emu[c], 1, 0);
-        for (int i = 0; i < 120; i++)
+        for (int i = 0; i < warm; i++) {
+            rg_emu_set_buttons(emu[c], 0, press >= 0 && i >= press && i < press + 4 ? 1u << 3 : 0);
             rg_emu_run(emu[c]);
+        }
+        rg_emu_set_buttons(emu[c], 0, 0);
+    }
+    return 0;
+}
+
+static int mode_of(const char *name)
+{
+    for (int m = 0; m < MODES; m++)
+        if (strcmp(name, mode_name[m]) == 0)
+            return m;
+    return -1;
+}
+
+/* --serve (see the top of the file). */
+static int serve(void)
+{
+    char line[4200], arg[4096], why[512];
+    rg_emu *emu[2] = {NULL, NULL};
+    size_t cap = 160 * 320 * 3;
+    uint8_t *rgb = malloc(cap);
+    unsigned tick[2] = {0, 0};
+    int frames;
+    if (!rgb)
+        return 1;
+    while (fgets(line, sizeof line, stdin)) {
+        if (sscanf(line, "open %4095[^\n]", arg) == 1) {
+            for (int c = 0; c < 2; c++)
+                rg_emu_free(emu[c]), emu[c] = NULL;
+            tick[0] = tick[1] = 0;
+            if (open_pair(emu, arg, 64, 60, why, sizeof why) != 0)
+                printf("skip %s\n", why);
+            else
+                printf("ok\n");
+        } else if (sscanf(line, "block %4095s %d", arg, &frames) == 2 && mode_of(arg) >= 0 && frames >= 4 &&
+                   emu[0]) {
+            double f0 = block(emu[0], mode_of(arg), frames, rgb, cap, &tick[0]);
+            double f1 = block(emu[1], mode_of(arg), frames, rgb, cap, &tick[1]);
+            printf("%.1f %.1f\n", f0, f1);
+        } else if (strncmp(line, "close", 5) == 0) {
+            for (int c = 0; c < 2; c++)
+                rg_emu_free(emu[c]), emu[c] = NULL;
+            printf("ok\n");
+        } else {
+            printf("error bad command\n");
+        }
+        fflush(stdout);
+    }
+    for (int c = 0; c < 2; c++)
+        rg_emu_free(emu[c]);
+    free(rgb);
+    return 0;
+}
+
+static void bench(const char *rom, int rounds, int frames)
+{
+    const char *name = strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom;
+    rg_emu *emu[2];
+    char why[512];
+    if (open_pair(emu, rom, 120, -1, why, sizeof why) != 0) {
+        printf("%-22s skipped: %s\n", name, why);
+        return;
     }
     size_t cap = 160 * 320 * 3;
     uint8_t *rgb = malloc(cap);
@@ -102,6 +174,8 @@ static void bench(const char *rom, int rounds, int frames)
 int main(int argc, char **argv)
 {
     int rounds = 5, frames = 600, first = 1;
+    if (argc == 2 && strcmp(argv[1], "--serve") == 0)
+        return serve();
     for (; first < argc && strncmp(argv[first], "--", 2) == 0; first += 2) {
         if (strcmp(argv[first], "--wall") == 0) {
             clock_id = CLOCK_MONOTONIC;
