@@ -219,12 +219,12 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #define M6502__ISB_V do { M6502__INC_V; M6502__SBC_V; } while (0)
 
 /* ---- instruction shapes ---- */
-#define M6502__READ(MODE, OP) MODE; v = M6502__RD(ea); OP; break
-#define M6502__STORE(MODE, val) MODE; M6502__WR(ea, (val)); break
+#define M6502__READ(MODE, OP) MODE; v = M6502__RD(ea); OP; M6502__NEXT
+#define M6502__STORE(MODE, val) MODE; M6502__WR(ea, (val)); M6502__NEXT
 /* Read-modify-write: the chip writes the unmodified value back before the result. */
-#define M6502__RMW(MODE, OP) MODE; v = M6502__RD(ea); M6502__WR(ea, v); OP; M6502__WR(ea, v); break
-#define M6502__ACC(OP) (void)M6502__RD(pc); v = a; OP; a = (uint8_t)v; break
-#define M6502__IMPLIED(stmt) (void)M6502__RD(pc); stmt; break
+#define M6502__RMW(MODE, OP) MODE; v = M6502__RD(ea); M6502__WR(ea, v); OP; M6502__WR(ea, v); M6502__NEXT
+#define M6502__ACC(OP) (void)M6502__RD(pc); v = a; OP; a = (uint8_t)v; M6502__NEXT
+#define M6502__IMPLIED(stmt) (void)M6502__RD(pc); stmt; M6502__NEXT
 
 #if M6502__INT
 /* The decision a plain poll would make now. */
@@ -253,7 +253,7 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
             else M6502__BRANCH_NOPOLL; \
             pc = (uint16_t)t; \
         } \
-    } while (0); break
+    } while (0); M6502__NEXT
 
 /* Vector fetch of BRK, IRQ and NMI; an NMI pending by now takes over the sequence. */
 #define M6502__VECTOR(vec) do { \
@@ -261,6 +261,33 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
         if (M6502__INT && cpu->nmi_pending) { cpu->nmi_pending = 0; t = 0xFFFAu; } \
         ea = M6502__RD(t); ea |= (unsigned)M6502__RD(t + 1u) << 8; pc = (uint16_t)ea; \
     } while (0)
+
+/* ---- dispatch ----
+ * With GCC/Clang the opcodes are threaded: every instruction ends with its own copy of the next instruction's stop
+ * test, fetch and indirect jump through a table of label addresses (each jump site predicted on its own, instead of
+ * the switch's single one), so the next opcode's handler is found without going back to the loop head. The switch
+ * stays for the first opcode of a run (and is all there is with other compilers). */
+#if defined(__GNUC__) && !defined(M6502_NO_THREADED)
+#define M6502__THREADED 1
+#define M6502__OP(n) case n: m6502_op_##n:
+#define M6502__OP_KIL default: m6502_kil_:
+#if M6502__INT
+#define M6502__NEXT_INT if (RG__M6502_UNLIKELY(poll | cpu->nmi_pending | cpu->irq_line)) goto m6502_poll_;
+#else
+#define M6502__NEXT_INT
+#endif
+#define M6502__NEXT do { \
+        if (M6502_STOP(ctx)) goto out; \
+        M6502__NEXT_INT \
+        M6502__FETCH(op); \
+        goto *m6502_table_[op]; \
+    } while (0)
+#else
+#define M6502__THREADED 0
+#define M6502__OP(n) case n:
+#define M6502__OP_KIL default:
+#define M6502__NEXT break
+#endif
 
 static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
 {
@@ -280,11 +307,53 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
     const uint8_t dec_ok = M6502__DEC && !cpu->no_decimal;
     unsigned ea, v, t, op;
     int jammed = 0;
+#if M6502__THREADED
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+    static const void *const m6502_table_[256] = {
+        &&m6502_op_0x00, &&m6502_op_0x01, &&m6502_kil_, &&m6502_op_0x03, &&m6502_op_0x04, &&m6502_op_0x05, &&m6502_op_0x06, &&m6502_op_0x07,
+        &&m6502_op_0x08, &&m6502_op_0x09, &&m6502_op_0x0A, &&m6502_op_0x0B, &&m6502_op_0x0C, &&m6502_op_0x0D, &&m6502_op_0x0E, &&m6502_op_0x0F,
+        &&m6502_op_0x10, &&m6502_op_0x11, &&m6502_kil_, &&m6502_op_0x13, &&m6502_op_0x14, &&m6502_op_0x15, &&m6502_op_0x16, &&m6502_op_0x17,
+        &&m6502_op_0x18, &&m6502_op_0x19, &&m6502_op_0x1A, &&m6502_op_0x1B, &&m6502_op_0x1C, &&m6502_op_0x1D, &&m6502_op_0x1E, &&m6502_op_0x1F,
+        &&m6502_op_0x20, &&m6502_op_0x21, &&m6502_kil_, &&m6502_op_0x23, &&m6502_op_0x24, &&m6502_op_0x25, &&m6502_op_0x26, &&m6502_op_0x27,
+        &&m6502_op_0x28, &&m6502_op_0x29, &&m6502_op_0x2A, &&m6502_op_0x2B, &&m6502_op_0x2C, &&m6502_op_0x2D, &&m6502_op_0x2E, &&m6502_op_0x2F,
+        &&m6502_op_0x30, &&m6502_op_0x31, &&m6502_kil_, &&m6502_op_0x33, &&m6502_op_0x34, &&m6502_op_0x35, &&m6502_op_0x36, &&m6502_op_0x37,
+        &&m6502_op_0x38, &&m6502_op_0x39, &&m6502_op_0x3A, &&m6502_op_0x3B, &&m6502_op_0x3C, &&m6502_op_0x3D, &&m6502_op_0x3E, &&m6502_op_0x3F,
+        &&m6502_op_0x40, &&m6502_op_0x41, &&m6502_kil_, &&m6502_op_0x43, &&m6502_op_0x44, &&m6502_op_0x45, &&m6502_op_0x46, &&m6502_op_0x47,
+        &&m6502_op_0x48, &&m6502_op_0x49, &&m6502_op_0x4A, &&m6502_op_0x4B, &&m6502_op_0x4C, &&m6502_op_0x4D, &&m6502_op_0x4E, &&m6502_op_0x4F,
+        &&m6502_op_0x50, &&m6502_op_0x51, &&m6502_kil_, &&m6502_op_0x53, &&m6502_op_0x54, &&m6502_op_0x55, &&m6502_op_0x56, &&m6502_op_0x57,
+        &&m6502_op_0x58, &&m6502_op_0x59, &&m6502_op_0x5A, &&m6502_op_0x5B, &&m6502_op_0x5C, &&m6502_op_0x5D, &&m6502_op_0x5E, &&m6502_op_0x5F,
+        &&m6502_op_0x60, &&m6502_op_0x61, &&m6502_kil_, &&m6502_op_0x63, &&m6502_op_0x64, &&m6502_op_0x65, &&m6502_op_0x66, &&m6502_op_0x67,
+        &&m6502_op_0x68, &&m6502_op_0x69, &&m6502_op_0x6A, &&m6502_op_0x6B, &&m6502_op_0x6C, &&m6502_op_0x6D, &&m6502_op_0x6E, &&m6502_op_0x6F,
+        &&m6502_op_0x70, &&m6502_op_0x71, &&m6502_kil_, &&m6502_op_0x73, &&m6502_op_0x74, &&m6502_op_0x75, &&m6502_op_0x76, &&m6502_op_0x77,
+        &&m6502_op_0x78, &&m6502_op_0x79, &&m6502_op_0x7A, &&m6502_op_0x7B, &&m6502_op_0x7C, &&m6502_op_0x7D, &&m6502_op_0x7E, &&m6502_op_0x7F,
+        &&m6502_op_0x80, &&m6502_op_0x81, &&m6502_op_0x82, &&m6502_op_0x83, &&m6502_op_0x84, &&m6502_op_0x85, &&m6502_op_0x86, &&m6502_op_0x87,
+        &&m6502_op_0x88, &&m6502_op_0x89, &&m6502_op_0x8A, &&m6502_op_0x8B, &&m6502_op_0x8C, &&m6502_op_0x8D, &&m6502_op_0x8E, &&m6502_op_0x8F,
+        &&m6502_op_0x90, &&m6502_op_0x91, &&m6502_kil_, &&m6502_op_0x93, &&m6502_op_0x94, &&m6502_op_0x95, &&m6502_op_0x96, &&m6502_op_0x97,
+        &&m6502_op_0x98, &&m6502_op_0x99, &&m6502_op_0x9A, &&m6502_op_0x9B, &&m6502_op_0x9C, &&m6502_op_0x9D, &&m6502_op_0x9E, &&m6502_op_0x9F,
+        &&m6502_op_0xA0, &&m6502_op_0xA1, &&m6502_op_0xA2, &&m6502_op_0xA3, &&m6502_op_0xA4, &&m6502_op_0xA5, &&m6502_op_0xA6, &&m6502_op_0xA7,
+        &&m6502_op_0xA8, &&m6502_op_0xA9, &&m6502_op_0xAA, &&m6502_op_0xAB, &&m6502_op_0xAC, &&m6502_op_0xAD, &&m6502_op_0xAE, &&m6502_op_0xAF,
+        &&m6502_op_0xB0, &&m6502_op_0xB1, &&m6502_kil_, &&m6502_op_0xB3, &&m6502_op_0xB4, &&m6502_op_0xB5, &&m6502_op_0xB6, &&m6502_op_0xB7,
+        &&m6502_op_0xB8, &&m6502_op_0xB9, &&m6502_op_0xBA, &&m6502_op_0xBB, &&m6502_op_0xBC, &&m6502_op_0xBD, &&m6502_op_0xBE, &&m6502_op_0xBF,
+        &&m6502_op_0xC0, &&m6502_op_0xC1, &&m6502_op_0xC2, &&m6502_op_0xC3, &&m6502_op_0xC4, &&m6502_op_0xC5, &&m6502_op_0xC6, &&m6502_op_0xC7,
+        &&m6502_op_0xC8, &&m6502_op_0xC9, &&m6502_op_0xCA, &&m6502_op_0xCB, &&m6502_op_0xCC, &&m6502_op_0xCD, &&m6502_op_0xCE, &&m6502_op_0xCF,
+        &&m6502_op_0xD0, &&m6502_op_0xD1, &&m6502_kil_, &&m6502_op_0xD3, &&m6502_op_0xD4, &&m6502_op_0xD5, &&m6502_op_0xD6, &&m6502_op_0xD7,
+        &&m6502_op_0xD8, &&m6502_op_0xD9, &&m6502_op_0xDA, &&m6502_op_0xDB, &&m6502_op_0xDC, &&m6502_op_0xDD, &&m6502_op_0xDE, &&m6502_op_0xDF,
+        &&m6502_op_0xE0, &&m6502_op_0xE1, &&m6502_op_0xE2, &&m6502_op_0xE3, &&m6502_op_0xE4, &&m6502_op_0xE5, &&m6502_op_0xE6, &&m6502_op_0xE7,
+        &&m6502_op_0xE8, &&m6502_op_0xE9, &&m6502_op_0xEA, &&m6502_op_0xEB, &&m6502_op_0xEC, &&m6502_op_0xED, &&m6502_op_0xEE, &&m6502_op_0xEF,
+        &&m6502_op_0xF0, &&m6502_op_0xF1, &&m6502_kil_, &&m6502_op_0xF3, &&m6502_op_0xF4, &&m6502_op_0xF5, &&m6502_op_0xF6, &&m6502_op_0xF7,
+        &&m6502_op_0xF8, &&m6502_op_0xF9, &&m6502_op_0xFA, &&m6502_op_0xFB, &&m6502_op_0xFC, &&m6502_op_0xFD, &&m6502_op_0xFE, &&m6502_op_0xFF,
+    };
+#pragma GCC diagnostic pop
+#endif
 
     for (;;) {
         if (M6502_STOP(ctx))
             break;
 #if M6502__INT
+#if M6502__THREADED
+    m6502_poll_:
+#endif
         if (RG__M6502_UNLIKELY(poll | cpu->nmi_pending | cpu->irq_line)) {
             int take;
             switch (poll) {
@@ -310,190 +379,190 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
         M6502__FETCH(op);
         switch (op) {
         /* ---- loads, logic and arithmetic (read instructions) ---- */
-        case 0x09: M6502__IMM; M6502__ORA_V; break;
-        case 0x05: M6502__READ(M6502__ZP, M6502__ORA_V);
-        case 0x15: M6502__READ(M6502__ZPI(x), M6502__ORA_V);
-        case 0x0D: M6502__READ(M6502__ABS, M6502__ORA_V);
-        case 0x1D: M6502__READ(M6502__ABI_R(x), M6502__ORA_V);
-        case 0x19: M6502__READ(M6502__ABI_R(y), M6502__ORA_V);
-        case 0x01: M6502__READ(M6502__IZX, M6502__ORA_V);
-        case 0x11: M6502__READ(M6502__IZY_R, M6502__ORA_V);
+        M6502__OP(0x09) M6502__IMM; M6502__ORA_V; M6502__NEXT;
+        M6502__OP(0x05) M6502__READ(M6502__ZP, M6502__ORA_V);
+        M6502__OP(0x15) M6502__READ(M6502__ZPI(x), M6502__ORA_V);
+        M6502__OP(0x0D) M6502__READ(M6502__ABS, M6502__ORA_V);
+        M6502__OP(0x1D) M6502__READ(M6502__ABI_R(x), M6502__ORA_V);
+        M6502__OP(0x19) M6502__READ(M6502__ABI_R(y), M6502__ORA_V);
+        M6502__OP(0x01) M6502__READ(M6502__IZX, M6502__ORA_V);
+        M6502__OP(0x11) M6502__READ(M6502__IZY_R, M6502__ORA_V);
 
-        case 0x29: M6502__IMM; M6502__AND_V; break;
-        case 0x25: M6502__READ(M6502__ZP, M6502__AND_V);
-        case 0x35: M6502__READ(M6502__ZPI(x), M6502__AND_V);
-        case 0x2D: M6502__READ(M6502__ABS, M6502__AND_V);
-        case 0x3D: M6502__READ(M6502__ABI_R(x), M6502__AND_V);
-        case 0x39: M6502__READ(M6502__ABI_R(y), M6502__AND_V);
-        case 0x21: M6502__READ(M6502__IZX, M6502__AND_V);
-        case 0x31: M6502__READ(M6502__IZY_R, M6502__AND_V);
+        M6502__OP(0x29) M6502__IMM; M6502__AND_V; M6502__NEXT;
+        M6502__OP(0x25) M6502__READ(M6502__ZP, M6502__AND_V);
+        M6502__OP(0x35) M6502__READ(M6502__ZPI(x), M6502__AND_V);
+        M6502__OP(0x2D) M6502__READ(M6502__ABS, M6502__AND_V);
+        M6502__OP(0x3D) M6502__READ(M6502__ABI_R(x), M6502__AND_V);
+        M6502__OP(0x39) M6502__READ(M6502__ABI_R(y), M6502__AND_V);
+        M6502__OP(0x21) M6502__READ(M6502__IZX, M6502__AND_V);
+        M6502__OP(0x31) M6502__READ(M6502__IZY_R, M6502__AND_V);
 
-        case 0x49: M6502__IMM; M6502__EOR_V; break;
-        case 0x45: M6502__READ(M6502__ZP, M6502__EOR_V);
-        case 0x55: M6502__READ(M6502__ZPI(x), M6502__EOR_V);
-        case 0x4D: M6502__READ(M6502__ABS, M6502__EOR_V);
-        case 0x5D: M6502__READ(M6502__ABI_R(x), M6502__EOR_V);
-        case 0x59: M6502__READ(M6502__ABI_R(y), M6502__EOR_V);
-        case 0x41: M6502__READ(M6502__IZX, M6502__EOR_V);
-        case 0x51: M6502__READ(M6502__IZY_R, M6502__EOR_V);
+        M6502__OP(0x49) M6502__IMM; M6502__EOR_V; M6502__NEXT;
+        M6502__OP(0x45) M6502__READ(M6502__ZP, M6502__EOR_V);
+        M6502__OP(0x55) M6502__READ(M6502__ZPI(x), M6502__EOR_V);
+        M6502__OP(0x4D) M6502__READ(M6502__ABS, M6502__EOR_V);
+        M6502__OP(0x5D) M6502__READ(M6502__ABI_R(x), M6502__EOR_V);
+        M6502__OP(0x59) M6502__READ(M6502__ABI_R(y), M6502__EOR_V);
+        M6502__OP(0x41) M6502__READ(M6502__IZX, M6502__EOR_V);
+        M6502__OP(0x51) M6502__READ(M6502__IZY_R, M6502__EOR_V);
 
-        case 0x69: M6502__IMM; M6502__ADC_V; break;
-        case 0x65: M6502__READ(M6502__ZP, M6502__ADC_V);
-        case 0x75: M6502__READ(M6502__ZPI(x), M6502__ADC_V);
-        case 0x6D: M6502__READ(M6502__ABS, M6502__ADC_V);
-        case 0x7D: M6502__READ(M6502__ABI_R(x), M6502__ADC_V);
-        case 0x79: M6502__READ(M6502__ABI_R(y), M6502__ADC_V);
-        case 0x61: M6502__READ(M6502__IZX, M6502__ADC_V);
-        case 0x71: M6502__READ(M6502__IZY_R, M6502__ADC_V);
+        M6502__OP(0x69) M6502__IMM; M6502__ADC_V; M6502__NEXT;
+        M6502__OP(0x65) M6502__READ(M6502__ZP, M6502__ADC_V);
+        M6502__OP(0x75) M6502__READ(M6502__ZPI(x), M6502__ADC_V);
+        M6502__OP(0x6D) M6502__READ(M6502__ABS, M6502__ADC_V);
+        M6502__OP(0x7D) M6502__READ(M6502__ABI_R(x), M6502__ADC_V);
+        M6502__OP(0x79) M6502__READ(M6502__ABI_R(y), M6502__ADC_V);
+        M6502__OP(0x61) M6502__READ(M6502__IZX, M6502__ADC_V);
+        M6502__OP(0x71) M6502__READ(M6502__IZY_R, M6502__ADC_V);
 
-        case 0xE9:
-        case 0xEB: M6502__IMM; M6502__SBC_V; break;
-        case 0xE5: M6502__READ(M6502__ZP, M6502__SBC_V);
-        case 0xF5: M6502__READ(M6502__ZPI(x), M6502__SBC_V);
-        case 0xED: M6502__READ(M6502__ABS, M6502__SBC_V);
-        case 0xFD: M6502__READ(M6502__ABI_R(x), M6502__SBC_V);
-        case 0xF9: M6502__READ(M6502__ABI_R(y), M6502__SBC_V);
-        case 0xE1: M6502__READ(M6502__IZX, M6502__SBC_V);
-        case 0xF1: M6502__READ(M6502__IZY_R, M6502__SBC_V);
+        M6502__OP(0xE9)
+        M6502__OP(0xEB) M6502__IMM; M6502__SBC_V; M6502__NEXT;
+        M6502__OP(0xE5) M6502__READ(M6502__ZP, M6502__SBC_V);
+        M6502__OP(0xF5) M6502__READ(M6502__ZPI(x), M6502__SBC_V);
+        M6502__OP(0xED) M6502__READ(M6502__ABS, M6502__SBC_V);
+        M6502__OP(0xFD) M6502__READ(M6502__ABI_R(x), M6502__SBC_V);
+        M6502__OP(0xF9) M6502__READ(M6502__ABI_R(y), M6502__SBC_V);
+        M6502__OP(0xE1) M6502__READ(M6502__IZX, M6502__SBC_V);
+        M6502__OP(0xF1) M6502__READ(M6502__IZY_R, M6502__SBC_V);
 
-        case 0xC9: M6502__IMM; M6502__CMP_V(a); break;
-        case 0xC5: M6502__READ(M6502__ZP, M6502__CMP_V(a));
-        case 0xD5: M6502__READ(M6502__ZPI(x), M6502__CMP_V(a));
-        case 0xCD: M6502__READ(M6502__ABS, M6502__CMP_V(a));
-        case 0xDD: M6502__READ(M6502__ABI_R(x), M6502__CMP_V(a));
-        case 0xD9: M6502__READ(M6502__ABI_R(y), M6502__CMP_V(a));
-        case 0xC1: M6502__READ(M6502__IZX, M6502__CMP_V(a));
-        case 0xD1: M6502__READ(M6502__IZY_R, M6502__CMP_V(a));
+        M6502__OP(0xC9) M6502__IMM; M6502__CMP_V(a); M6502__NEXT;
+        M6502__OP(0xC5) M6502__READ(M6502__ZP, M6502__CMP_V(a));
+        M6502__OP(0xD5) M6502__READ(M6502__ZPI(x), M6502__CMP_V(a));
+        M6502__OP(0xCD) M6502__READ(M6502__ABS, M6502__CMP_V(a));
+        M6502__OP(0xDD) M6502__READ(M6502__ABI_R(x), M6502__CMP_V(a));
+        M6502__OP(0xD9) M6502__READ(M6502__ABI_R(y), M6502__CMP_V(a));
+        M6502__OP(0xC1) M6502__READ(M6502__IZX, M6502__CMP_V(a));
+        M6502__OP(0xD1) M6502__READ(M6502__IZY_R, M6502__CMP_V(a));
 
-        case 0xE0: M6502__IMM; M6502__CMP_V(x); break;
-        case 0xE4: M6502__READ(M6502__ZP, M6502__CMP_V(x));
-        case 0xEC: M6502__READ(M6502__ABS, M6502__CMP_V(x));
-        case 0xC0: M6502__IMM; M6502__CMP_V(y); break;
-        case 0xC4: M6502__READ(M6502__ZP, M6502__CMP_V(y));
-        case 0xCC: M6502__READ(M6502__ABS, M6502__CMP_V(y));
+        M6502__OP(0xE0) M6502__IMM; M6502__CMP_V(x); M6502__NEXT;
+        M6502__OP(0xE4) M6502__READ(M6502__ZP, M6502__CMP_V(x));
+        M6502__OP(0xEC) M6502__READ(M6502__ABS, M6502__CMP_V(x));
+        M6502__OP(0xC0) M6502__IMM; M6502__CMP_V(y); M6502__NEXT;
+        M6502__OP(0xC4) M6502__READ(M6502__ZP, M6502__CMP_V(y));
+        M6502__OP(0xCC) M6502__READ(M6502__ABS, M6502__CMP_V(y));
 
-        case 0x24: M6502__READ(M6502__ZP, M6502__BIT_V);
-        case 0x2C: M6502__READ(M6502__ABS, M6502__BIT_V);
+        M6502__OP(0x24) M6502__READ(M6502__ZP, M6502__BIT_V);
+        M6502__OP(0x2C) M6502__READ(M6502__ABS, M6502__BIT_V);
 
-        case 0xA9: M6502__IMM; M6502__LDA_V; break;
-        case 0xA5: M6502__READ(M6502__ZP, M6502__LDA_V);
-        case 0xB5: M6502__READ(M6502__ZPI(x), M6502__LDA_V);
-        case 0xAD: M6502__READ(M6502__ABS, M6502__LDA_V);
-        case 0xBD: M6502__READ(M6502__ABI_R(x), M6502__LDA_V);
-        case 0xB9: M6502__READ(M6502__ABI_R(y), M6502__LDA_V);
-        case 0xA1: M6502__READ(M6502__IZX, M6502__LDA_V);
-        case 0xB1: M6502__READ(M6502__IZY_R, M6502__LDA_V);
+        M6502__OP(0xA9) M6502__IMM; M6502__LDA_V; M6502__NEXT;
+        M6502__OP(0xA5) M6502__READ(M6502__ZP, M6502__LDA_V);
+        M6502__OP(0xB5) M6502__READ(M6502__ZPI(x), M6502__LDA_V);
+        M6502__OP(0xAD) M6502__READ(M6502__ABS, M6502__LDA_V);
+        M6502__OP(0xBD) M6502__READ(M6502__ABI_R(x), M6502__LDA_V);
+        M6502__OP(0xB9) M6502__READ(M6502__ABI_R(y), M6502__LDA_V);
+        M6502__OP(0xA1) M6502__READ(M6502__IZX, M6502__LDA_V);
+        M6502__OP(0xB1) M6502__READ(M6502__IZY_R, M6502__LDA_V);
 
-        case 0xA2: M6502__IMM; M6502__LDX_V; break;
-        case 0xA6: M6502__READ(M6502__ZP, M6502__LDX_V);
-        case 0xB6: M6502__READ(M6502__ZPI(y), M6502__LDX_V);
-        case 0xAE: M6502__READ(M6502__ABS, M6502__LDX_V);
-        case 0xBE: M6502__READ(M6502__ABI_R(y), M6502__LDX_V);
+        M6502__OP(0xA2) M6502__IMM; M6502__LDX_V; M6502__NEXT;
+        M6502__OP(0xA6) M6502__READ(M6502__ZP, M6502__LDX_V);
+        M6502__OP(0xB6) M6502__READ(M6502__ZPI(y), M6502__LDX_V);
+        M6502__OP(0xAE) M6502__READ(M6502__ABS, M6502__LDX_V);
+        M6502__OP(0xBE) M6502__READ(M6502__ABI_R(y), M6502__LDX_V);
 
-        case 0xA0: M6502__IMM; M6502__LDY_V; break;
-        case 0xA4: M6502__READ(M6502__ZP, M6502__LDY_V);
-        case 0xB4: M6502__READ(M6502__ZPI(x), M6502__LDY_V);
-        case 0xAC: M6502__READ(M6502__ABS, M6502__LDY_V);
-        case 0xBC: M6502__READ(M6502__ABI_R(x), M6502__LDY_V);
+        M6502__OP(0xA0) M6502__IMM; M6502__LDY_V; M6502__NEXT;
+        M6502__OP(0xA4) M6502__READ(M6502__ZP, M6502__LDY_V);
+        M6502__OP(0xB4) M6502__READ(M6502__ZPI(x), M6502__LDY_V);
+        M6502__OP(0xAC) M6502__READ(M6502__ABS, M6502__LDY_V);
+        M6502__OP(0xBC) M6502__READ(M6502__ABI_R(x), M6502__LDY_V);
 
         /* ---- stores ---- */
-        case 0x85: M6502__STORE(M6502__ZP, a);
-        case 0x95: M6502__STORE(M6502__ZPI(x), a);
-        case 0x8D: M6502__STORE(M6502__ABS, a);
-        case 0x9D: M6502__STORE(M6502__ABI_W(x), a);
-        case 0x99: M6502__STORE(M6502__ABI_W(y), a);
-        case 0x81: M6502__STORE(M6502__IZX, a);
-        case 0x91: M6502__STORE(M6502__IZY_W, a);
-        case 0x86: M6502__STORE(M6502__ZP, x);
-        case 0x96: M6502__STORE(M6502__ZPI(y), x);
-        case 0x8E: M6502__STORE(M6502__ABS, x);
-        case 0x84: M6502__STORE(M6502__ZP, y);
-        case 0x94: M6502__STORE(M6502__ZPI(x), y);
-        case 0x8C: M6502__STORE(M6502__ABS, y);
+        M6502__OP(0x85) M6502__STORE(M6502__ZP, a);
+        M6502__OP(0x95) M6502__STORE(M6502__ZPI(x), a);
+        M6502__OP(0x8D) M6502__STORE(M6502__ABS, a);
+        M6502__OP(0x9D) M6502__STORE(M6502__ABI_W(x), a);
+        M6502__OP(0x99) M6502__STORE(M6502__ABI_W(y), a);
+        M6502__OP(0x81) M6502__STORE(M6502__IZX, a);
+        M6502__OP(0x91) M6502__STORE(M6502__IZY_W, a);
+        M6502__OP(0x86) M6502__STORE(M6502__ZP, x);
+        M6502__OP(0x96) M6502__STORE(M6502__ZPI(y), x);
+        M6502__OP(0x8E) M6502__STORE(M6502__ABS, x);
+        M6502__OP(0x84) M6502__STORE(M6502__ZP, y);
+        M6502__OP(0x94) M6502__STORE(M6502__ZPI(x), y);
+        M6502__OP(0x8C) M6502__STORE(M6502__ABS, y);
 
         /* ---- read-modify-write ---- */
-        case 0x0A: M6502__ACC(M6502__ASL_V);
-        case 0x06: M6502__RMW(M6502__ZP, M6502__ASL_V);
-        case 0x16: M6502__RMW(M6502__ZPI(x), M6502__ASL_V);
-        case 0x0E: M6502__RMW(M6502__ABS, M6502__ASL_V);
-        case 0x1E: M6502__RMW(M6502__ABI_W(x), M6502__ASL_V);
-        case 0x4A: M6502__ACC(M6502__LSR_V);
-        case 0x46: M6502__RMW(M6502__ZP, M6502__LSR_V);
-        case 0x56: M6502__RMW(M6502__ZPI(x), M6502__LSR_V);
-        case 0x4E: M6502__RMW(M6502__ABS, M6502__LSR_V);
-        case 0x5E: M6502__RMW(M6502__ABI_W(x), M6502__LSR_V);
-        case 0x2A: M6502__ACC(M6502__ROL_V);
-        case 0x26: M6502__RMW(M6502__ZP, M6502__ROL_V);
-        case 0x36: M6502__RMW(M6502__ZPI(x), M6502__ROL_V);
-        case 0x2E: M6502__RMW(M6502__ABS, M6502__ROL_V);
-        case 0x3E: M6502__RMW(M6502__ABI_W(x), M6502__ROL_V);
-        case 0x6A: M6502__ACC(M6502__ROR_V);
-        case 0x66: M6502__RMW(M6502__ZP, M6502__ROR_V);
-        case 0x76: M6502__RMW(M6502__ZPI(x), M6502__ROR_V);
-        case 0x6E: M6502__RMW(M6502__ABS, M6502__ROR_V);
-        case 0x7E: M6502__RMW(M6502__ABI_W(x), M6502__ROR_V);
-        case 0xE6: M6502__RMW(M6502__ZP, M6502__INC_V);
-        case 0xF6: M6502__RMW(M6502__ZPI(x), M6502__INC_V);
-        case 0xEE: M6502__RMW(M6502__ABS, M6502__INC_V);
-        case 0xFE: M6502__RMW(M6502__ABI_W(x), M6502__INC_V);
-        case 0xC6: M6502__RMW(M6502__ZP, M6502__DEC_V);
-        case 0xD6: M6502__RMW(M6502__ZPI(x), M6502__DEC_V);
-        case 0xCE: M6502__RMW(M6502__ABS, M6502__DEC_V);
-        case 0xDE: M6502__RMW(M6502__ABI_W(x), M6502__DEC_V);
+        M6502__OP(0x0A) M6502__ACC(M6502__ASL_V);
+        M6502__OP(0x06) M6502__RMW(M6502__ZP, M6502__ASL_V);
+        M6502__OP(0x16) M6502__RMW(M6502__ZPI(x), M6502__ASL_V);
+        M6502__OP(0x0E) M6502__RMW(M6502__ABS, M6502__ASL_V);
+        M6502__OP(0x1E) M6502__RMW(M6502__ABI_W(x), M6502__ASL_V);
+        M6502__OP(0x4A) M6502__ACC(M6502__LSR_V);
+        M6502__OP(0x46) M6502__RMW(M6502__ZP, M6502__LSR_V);
+        M6502__OP(0x56) M6502__RMW(M6502__ZPI(x), M6502__LSR_V);
+        M6502__OP(0x4E) M6502__RMW(M6502__ABS, M6502__LSR_V);
+        M6502__OP(0x5E) M6502__RMW(M6502__ABI_W(x), M6502__LSR_V);
+        M6502__OP(0x2A) M6502__ACC(M6502__ROL_V);
+        M6502__OP(0x26) M6502__RMW(M6502__ZP, M6502__ROL_V);
+        M6502__OP(0x36) M6502__RMW(M6502__ZPI(x), M6502__ROL_V);
+        M6502__OP(0x2E) M6502__RMW(M6502__ABS, M6502__ROL_V);
+        M6502__OP(0x3E) M6502__RMW(M6502__ABI_W(x), M6502__ROL_V);
+        M6502__OP(0x6A) M6502__ACC(M6502__ROR_V);
+        M6502__OP(0x66) M6502__RMW(M6502__ZP, M6502__ROR_V);
+        M6502__OP(0x76) M6502__RMW(M6502__ZPI(x), M6502__ROR_V);
+        M6502__OP(0x6E) M6502__RMW(M6502__ABS, M6502__ROR_V);
+        M6502__OP(0x7E) M6502__RMW(M6502__ABI_W(x), M6502__ROR_V);
+        M6502__OP(0xE6) M6502__RMW(M6502__ZP, M6502__INC_V);
+        M6502__OP(0xF6) M6502__RMW(M6502__ZPI(x), M6502__INC_V);
+        M6502__OP(0xEE) M6502__RMW(M6502__ABS, M6502__INC_V);
+        M6502__OP(0xFE) M6502__RMW(M6502__ABI_W(x), M6502__INC_V);
+        M6502__OP(0xC6) M6502__RMW(M6502__ZP, M6502__DEC_V);
+        M6502__OP(0xD6) M6502__RMW(M6502__ZPI(x), M6502__DEC_V);
+        M6502__OP(0xCE) M6502__RMW(M6502__ABS, M6502__DEC_V);
+        M6502__OP(0xDE) M6502__RMW(M6502__ABI_W(x), M6502__DEC_V);
 
         /* ---- register transfers, increments, flags (implied: read of the next byte) ---- */
-        case 0xAA: M6502__IMPLIED(x = a; M6502__NZ(x));
-        case 0xA8: M6502__IMPLIED(y = a; M6502__NZ(y));
-        case 0x8A: M6502__IMPLIED(a = x; M6502__NZ(a));
-        case 0x98: M6502__IMPLIED(a = y; M6502__NZ(a));
-        case 0xBA: M6502__IMPLIED(x = s; M6502__NZ(x));
-        case 0x9A: M6502__IMPLIED(s = x);
-        case 0xE8: M6502__IMPLIED(x++; M6502__NZ(x));
-        case 0xC8: M6502__IMPLIED(y++; M6502__NZ(y));
-        case 0xCA: M6502__IMPLIED(x--; M6502__NZ(x));
-        case 0x88: M6502__IMPLIED(y--; M6502__NZ(y));
-        case 0x18: M6502__IMPLIED(fc = 0);
-        case 0x38: M6502__IMPLIED(fc = 1);
-        case 0xD8: M6502__IMPLIED(fd = 0);
-        case 0xF8: M6502__IMPLIED(fd = 1);
-        case 0xB8: M6502__IMPLIED(fv = 0);
-        case 0x58: M6502__IMPLIED(M6502__I_CHANGE(fi = 0));
-        case 0x78: M6502__IMPLIED(M6502__I_CHANGE(fi = 1));
-        case 0xEA:
-        case 0x1A: case 0x3A: case 0x5A: case 0x7A: case 0xDA: case 0xFA:
+        M6502__OP(0xAA) M6502__IMPLIED(x = a; M6502__NZ(x));
+        M6502__OP(0xA8) M6502__IMPLIED(y = a; M6502__NZ(y));
+        M6502__OP(0x8A) M6502__IMPLIED(a = x; M6502__NZ(a));
+        M6502__OP(0x98) M6502__IMPLIED(a = y; M6502__NZ(a));
+        M6502__OP(0xBA) M6502__IMPLIED(x = s; M6502__NZ(x));
+        M6502__OP(0x9A) M6502__IMPLIED(s = x);
+        M6502__OP(0xE8) M6502__IMPLIED(x++; M6502__NZ(x));
+        M6502__OP(0xC8) M6502__IMPLIED(y++; M6502__NZ(y));
+        M6502__OP(0xCA) M6502__IMPLIED(x--; M6502__NZ(x));
+        M6502__OP(0x88) M6502__IMPLIED(y--; M6502__NZ(y));
+        M6502__OP(0x18) M6502__IMPLIED(fc = 0);
+        M6502__OP(0x38) M6502__IMPLIED(fc = 1);
+        M6502__OP(0xD8) M6502__IMPLIED(fd = 0);
+        M6502__OP(0xF8) M6502__IMPLIED(fd = 1);
+        M6502__OP(0xB8) M6502__IMPLIED(fv = 0);
+        M6502__OP(0x58) M6502__IMPLIED(M6502__I_CHANGE(fi = 0));
+        M6502__OP(0x78) M6502__IMPLIED(M6502__I_CHANGE(fi = 1));
+        M6502__OP(0xEA)
+        M6502__OP(0x1A) M6502__OP(0x3A) M6502__OP(0x5A) M6502__OP(0x7A) M6502__OP(0xDA) M6502__OP(0xFA)
             M6502__IMPLIED((void)0);
 
         /* ---- branches ---- */
-        case 0x10: M6502__BRANCH(!(fn & 0x80u));
-        case 0x30: M6502__BRANCH(fn & 0x80u);
-        case 0x50: M6502__BRANCH(!fv);
-        case 0x70: M6502__BRANCH(fv);
-        case 0x90: M6502__BRANCH(!fc);
-        case 0xB0: M6502__BRANCH(fc);
-        case 0xD0: M6502__BRANCH(fz);
-        case 0xF0: M6502__BRANCH(!fz);
+        M6502__OP(0x10) M6502__BRANCH(!(fn & 0x80u));
+        M6502__OP(0x30) M6502__BRANCH(fn & 0x80u);
+        M6502__OP(0x50) M6502__BRANCH(!fv);
+        M6502__OP(0x70) M6502__BRANCH(fv);
+        M6502__OP(0x90) M6502__BRANCH(!fc);
+        M6502__OP(0xB0) M6502__BRANCH(fc);
+        M6502__OP(0xD0) M6502__BRANCH(fz);
+        M6502__OP(0xF0) M6502__BRANCH(!fz);
 
         /* ---- jumps, stack, interrupts ---- */
-        case 0x4C: /* JMP abs: the high byte is fetched straight into PCH */
+        M6502__OP(0x4C) /* JMP abs: the high byte is fetched straight into PCH */
             M6502__FETCH(ea);
             t = M6502__RD(pc);
             pc = (uint16_t)(ea | t << 8);
-            break;
-        case 0x6C: /* JMP (ind): the pointer's high byte is read without carry into its page */
+            M6502__NEXT;
+        M6502__OP(0x6C) /* JMP (ind): the pointer's high byte is read without carry into its page */
             M6502__ABS;
             v = M6502__RD(ea);
             t = M6502__RD((ea & 0xFF00u) | ((ea + 1u) & 0xFFu));
             pc = (uint16_t)(v | t << 8);
-            break;
-        case 0x20: /* JSR: pushes the address of its own last byte, then fetches it */
+            M6502__NEXT;
+        M6502__OP(0x20) /* JSR: pushes the address of its own last byte, then fetches it */
             M6502__FETCH(ea);
             (void)M6502__RD(0x100u | s);
             M6502__PUSH(pc >> 8);
             M6502__PUSH(pc & 0xFFu);
             t = M6502__RD(pc);
             pc = (uint16_t)(ea | t << 8);
-            break;
-        case 0x60: /* RTS */
+            M6502__NEXT;
+        M6502__OP(0x60) /* RTS */
             (void)M6502__RD(pc);
             (void)M6502__RD(0x100u | s);
             M6502__PULL(ea);
@@ -501,8 +570,8 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             pc = (uint16_t)(ea | t << 8);
             (void)M6502__RD(pc);
             pc++;
-            break;
-        case 0x40: /* RTI: the restored I applies to the very next poll */
+            M6502__NEXT;
+        M6502__OP(0x40) /* RTI: the restored I applies to the very next poll */
             (void)M6502__RD(pc);
             (void)M6502__RD(0x100u | s);
             M6502__PULL(v);
@@ -510,8 +579,8 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             M6502__PULL(ea);
             M6502__PULL(t);
             pc = (uint16_t)(ea | t << 8);
-            break;
-        case 0x00: /* BRK: skips a padding byte, pushes P with B set */
+            M6502__NEXT;
+        M6502__OP(0x00) /* BRK: skips a padding byte, pushes P with B set */
             (void)M6502__RD(pc);
             pc++;
             M6502__PUSH(pc >> 8);
@@ -522,101 +591,101 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
 #if M6502__INT
             poll = RG__M6502_POLL_SKIP;
 #endif
-            break;
-        case 0x48: (void)M6502__RD(pc); M6502__PUSH(a); break;
-        case 0x08: (void)M6502__RD(pc); M6502__PUSH(M6502__PACK() | RG_M6502_B); break;
-        case 0x68:
+            M6502__NEXT;
+        M6502__OP(0x48) (void)M6502__RD(pc); M6502__PUSH(a); M6502__NEXT;
+        M6502__OP(0x08) (void)M6502__RD(pc); M6502__PUSH(M6502__PACK() | RG_M6502_B); M6502__NEXT;
+        M6502__OP(0x68)
             (void)M6502__RD(pc);
             (void)M6502__RD(0x100u | s);
             M6502__PULL(a);
             M6502__NZ(a);
-            break;
-        case 0x28:
+            M6502__NEXT;
+        M6502__OP(0x28)
             (void)M6502__RD(pc);
             (void)M6502__RD(0x100u | s);
             M6502__PULL(v);
             M6502__I_CHANGE(M6502__UNPACK(v));
-            break;
+            M6502__NEXT;
 
         /* ---- undocumented: combined read-modify-write ---- */
-        case 0x07: M6502__RMW(M6502__ZP, M6502__SLO_V);
-        case 0x17: M6502__RMW(M6502__ZPI(x), M6502__SLO_V);
-        case 0x0F: M6502__RMW(M6502__ABS, M6502__SLO_V);
-        case 0x1F: M6502__RMW(M6502__ABI_W(x), M6502__SLO_V);
-        case 0x1B: M6502__RMW(M6502__ABI_W(y), M6502__SLO_V);
-        case 0x03: M6502__RMW(M6502__IZX, M6502__SLO_V);
-        case 0x13: M6502__RMW(M6502__IZY_W, M6502__SLO_V);
-        case 0x27: M6502__RMW(M6502__ZP, M6502__RLA_V);
-        case 0x37: M6502__RMW(M6502__ZPI(x), M6502__RLA_V);
-        case 0x2F: M6502__RMW(M6502__ABS, M6502__RLA_V);
-        case 0x3F: M6502__RMW(M6502__ABI_W(x), M6502__RLA_V);
-        case 0x3B: M6502__RMW(M6502__ABI_W(y), M6502__RLA_V);
-        case 0x23: M6502__RMW(M6502__IZX, M6502__RLA_V);
-        case 0x33: M6502__RMW(M6502__IZY_W, M6502__RLA_V);
-        case 0x47: M6502__RMW(M6502__ZP, M6502__SRE_V);
-        case 0x57: M6502__RMW(M6502__ZPI(x), M6502__SRE_V);
-        case 0x4F: M6502__RMW(M6502__ABS, M6502__SRE_V);
-        case 0x5F: M6502__RMW(M6502__ABI_W(x), M6502__SRE_V);
-        case 0x5B: M6502__RMW(M6502__ABI_W(y), M6502__SRE_V);
-        case 0x43: M6502__RMW(M6502__IZX, M6502__SRE_V);
-        case 0x53: M6502__RMW(M6502__IZY_W, M6502__SRE_V);
-        case 0x67: M6502__RMW(M6502__ZP, M6502__RRA_V);
-        case 0x77: M6502__RMW(M6502__ZPI(x), M6502__RRA_V);
-        case 0x6F: M6502__RMW(M6502__ABS, M6502__RRA_V);
-        case 0x7F: M6502__RMW(M6502__ABI_W(x), M6502__RRA_V);
-        case 0x7B: M6502__RMW(M6502__ABI_W(y), M6502__RRA_V);
-        case 0x63: M6502__RMW(M6502__IZX, M6502__RRA_V);
-        case 0x73: M6502__RMW(M6502__IZY_W, M6502__RRA_V);
-        case 0xC7: M6502__RMW(M6502__ZP, M6502__DCP_V);
-        case 0xD7: M6502__RMW(M6502__ZPI(x), M6502__DCP_V);
-        case 0xCF: M6502__RMW(M6502__ABS, M6502__DCP_V);
-        case 0xDF: M6502__RMW(M6502__ABI_W(x), M6502__DCP_V);
-        case 0xDB: M6502__RMW(M6502__ABI_W(y), M6502__DCP_V);
-        case 0xC3: M6502__RMW(M6502__IZX, M6502__DCP_V);
-        case 0xD3: M6502__RMW(M6502__IZY_W, M6502__DCP_V);
-        case 0xE7: M6502__RMW(M6502__ZP, M6502__ISB_V);
-        case 0xF7: M6502__RMW(M6502__ZPI(x), M6502__ISB_V);
-        case 0xEF: M6502__RMW(M6502__ABS, M6502__ISB_V);
-        case 0xFF: M6502__RMW(M6502__ABI_W(x), M6502__ISB_V);
-        case 0xFB: M6502__RMW(M6502__ABI_W(y), M6502__ISB_V);
-        case 0xE3: M6502__RMW(M6502__IZX, M6502__ISB_V);
-        case 0xF3: M6502__RMW(M6502__IZY_W, M6502__ISB_V);
+        M6502__OP(0x07) M6502__RMW(M6502__ZP, M6502__SLO_V);
+        M6502__OP(0x17) M6502__RMW(M6502__ZPI(x), M6502__SLO_V);
+        M6502__OP(0x0F) M6502__RMW(M6502__ABS, M6502__SLO_V);
+        M6502__OP(0x1F) M6502__RMW(M6502__ABI_W(x), M6502__SLO_V);
+        M6502__OP(0x1B) M6502__RMW(M6502__ABI_W(y), M6502__SLO_V);
+        M6502__OP(0x03) M6502__RMW(M6502__IZX, M6502__SLO_V);
+        M6502__OP(0x13) M6502__RMW(M6502__IZY_W, M6502__SLO_V);
+        M6502__OP(0x27) M6502__RMW(M6502__ZP, M6502__RLA_V);
+        M6502__OP(0x37) M6502__RMW(M6502__ZPI(x), M6502__RLA_V);
+        M6502__OP(0x2F) M6502__RMW(M6502__ABS, M6502__RLA_V);
+        M6502__OP(0x3F) M6502__RMW(M6502__ABI_W(x), M6502__RLA_V);
+        M6502__OP(0x3B) M6502__RMW(M6502__ABI_W(y), M6502__RLA_V);
+        M6502__OP(0x23) M6502__RMW(M6502__IZX, M6502__RLA_V);
+        M6502__OP(0x33) M6502__RMW(M6502__IZY_W, M6502__RLA_V);
+        M6502__OP(0x47) M6502__RMW(M6502__ZP, M6502__SRE_V);
+        M6502__OP(0x57) M6502__RMW(M6502__ZPI(x), M6502__SRE_V);
+        M6502__OP(0x4F) M6502__RMW(M6502__ABS, M6502__SRE_V);
+        M6502__OP(0x5F) M6502__RMW(M6502__ABI_W(x), M6502__SRE_V);
+        M6502__OP(0x5B) M6502__RMW(M6502__ABI_W(y), M6502__SRE_V);
+        M6502__OP(0x43) M6502__RMW(M6502__IZX, M6502__SRE_V);
+        M6502__OP(0x53) M6502__RMW(M6502__IZY_W, M6502__SRE_V);
+        M6502__OP(0x67) M6502__RMW(M6502__ZP, M6502__RRA_V);
+        M6502__OP(0x77) M6502__RMW(M6502__ZPI(x), M6502__RRA_V);
+        M6502__OP(0x6F) M6502__RMW(M6502__ABS, M6502__RRA_V);
+        M6502__OP(0x7F) M6502__RMW(M6502__ABI_W(x), M6502__RRA_V);
+        M6502__OP(0x7B) M6502__RMW(M6502__ABI_W(y), M6502__RRA_V);
+        M6502__OP(0x63) M6502__RMW(M6502__IZX, M6502__RRA_V);
+        M6502__OP(0x73) M6502__RMW(M6502__IZY_W, M6502__RRA_V);
+        M6502__OP(0xC7) M6502__RMW(M6502__ZP, M6502__DCP_V);
+        M6502__OP(0xD7) M6502__RMW(M6502__ZPI(x), M6502__DCP_V);
+        M6502__OP(0xCF) M6502__RMW(M6502__ABS, M6502__DCP_V);
+        M6502__OP(0xDF) M6502__RMW(M6502__ABI_W(x), M6502__DCP_V);
+        M6502__OP(0xDB) M6502__RMW(M6502__ABI_W(y), M6502__DCP_V);
+        M6502__OP(0xC3) M6502__RMW(M6502__IZX, M6502__DCP_V);
+        M6502__OP(0xD3) M6502__RMW(M6502__IZY_W, M6502__DCP_V);
+        M6502__OP(0xE7) M6502__RMW(M6502__ZP, M6502__ISB_V);
+        M6502__OP(0xF7) M6502__RMW(M6502__ZPI(x), M6502__ISB_V);
+        M6502__OP(0xEF) M6502__RMW(M6502__ABS, M6502__ISB_V);
+        M6502__OP(0xFF) M6502__RMW(M6502__ABI_W(x), M6502__ISB_V);
+        M6502__OP(0xFB) M6502__RMW(M6502__ABI_W(y), M6502__ISB_V);
+        M6502__OP(0xE3) M6502__RMW(M6502__IZX, M6502__ISB_V);
+        M6502__OP(0xF3) M6502__RMW(M6502__IZY_W, M6502__ISB_V);
 
         /* ---- undocumented: loads and stores ---- */
-        case 0xA7: M6502__READ(M6502__ZP, M6502__LAX_V);
-        case 0xB7: M6502__READ(M6502__ZPI(y), M6502__LAX_V);
-        case 0xAF: M6502__READ(M6502__ABS, M6502__LAX_V);
-        case 0xBF: M6502__READ(M6502__ABI_R(y), M6502__LAX_V);
-        case 0xA3: M6502__READ(M6502__IZX, M6502__LAX_V);
-        case 0xB3: M6502__READ(M6502__IZY_R, M6502__LAX_V);
-        case 0x87: M6502__STORE(M6502__ZP, a & x);
-        case 0x97: M6502__STORE(M6502__ZPI(y), a & x);
-        case 0x8F: M6502__STORE(M6502__ABS, a & x);
-        case 0x83: M6502__STORE(M6502__IZX, a & x);
-        case 0xBB: /* LAS */
+        M6502__OP(0xA7) M6502__READ(M6502__ZP, M6502__LAX_V);
+        M6502__OP(0xB7) M6502__READ(M6502__ZPI(y), M6502__LAX_V);
+        M6502__OP(0xAF) M6502__READ(M6502__ABS, M6502__LAX_V);
+        M6502__OP(0xBF) M6502__READ(M6502__ABI_R(y), M6502__LAX_V);
+        M6502__OP(0xA3) M6502__READ(M6502__IZX, M6502__LAX_V);
+        M6502__OP(0xB3) M6502__READ(M6502__IZY_R, M6502__LAX_V);
+        M6502__OP(0x87) M6502__STORE(M6502__ZP, a & x);
+        M6502__OP(0x97) M6502__STORE(M6502__ZPI(y), a & x);
+        M6502__OP(0x8F) M6502__STORE(M6502__ABS, a & x);
+        M6502__OP(0x83) M6502__STORE(M6502__IZX, a & x);
+        M6502__OP(0xBB) /* LAS */
             M6502__ABI_R(y);
             v = M6502__RD(ea) & s;
             a = x = s = (uint8_t)v;
             M6502__NZ(a);
-            break;
-        case 0x9F: M6502__SH_ABS(y); M6502__SH_STORE(a & x); break;      /* SHA abs,Y */
-        case 0x93: /* SHA (zp),Y */
+            M6502__NEXT;
+        M6502__OP(0x9F) M6502__SH_ABS(y); M6502__SH_STORE(a & x); M6502__NEXT;      /* SHA abs,Y */
+        M6502__OP(0x93) /* SHA (zp),Y */
             M6502__FETCH(t);
             ea = M6502__RD(t);
             t = M6502__RD((t + 1u) & 0xFFu);
             ea += y;
             (void)M6502__RD(t << 8 | (ea & 0xFFu));
             M6502__SH_STORE(a & x);
-            break;
-        case 0x9E: M6502__SH_ABS(y); M6502__SH_STORE(x); break;          /* SHX abs,Y */
-        case 0x9C: M6502__SH_ABS(x); M6502__SH_STORE(y); break;          /* SHY abs,X */
-        case 0x9B: M6502__SH_ABS(y); s = a & x; M6502__SH_STORE(s); break; /* TAS abs,Y */
+            M6502__NEXT;
+        M6502__OP(0x9E) M6502__SH_ABS(y); M6502__SH_STORE(x); M6502__NEXT;          /* SHX abs,Y */
+        M6502__OP(0x9C) M6502__SH_ABS(x); M6502__SH_STORE(y); M6502__NEXT;          /* SHY abs,X */
+        M6502__OP(0x9B) M6502__SH_ABS(y); s = a & x; M6502__SH_STORE(s); M6502__NEXT; /* TAS abs,Y */
 
         /* ---- undocumented: immediate ---- */
-        case 0x0B:
-        case 0x2B: M6502__IMM; M6502__AND_V; fc = a >> 7; break;        /* ANC */
-        case 0x4B: M6502__IMM; a &= (uint8_t)v; fc = a & 1u; a >>= 1; M6502__NZ(a); break; /* ALR */
-        case 0x6B: /* ARR: AND, then ROR with flags from the adder; in decimal mode a BCD-like correction */
+        M6502__OP(0x0B)
+        M6502__OP(0x2B) M6502__IMM; M6502__AND_V; fc = a >> 7; M6502__NEXT;        /* ANC */
+        M6502__OP(0x4B) M6502__IMM; a &= (uint8_t)v; fc = a & 1u; a >>= 1; M6502__NZ(a); M6502__NEXT; /* ALR */
+        M6502__OP(0x6B) /* ARR: AND, then ROR with flags from the adder; in decimal mode a BCD-like correction */
             M6502__IMM;
             v &= a;
             t = (v >> 1) | (unsigned)fc << 7;
@@ -638,26 +707,26 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
                 fv = ((t >> 6) ^ (t >> 5)) & 1u;
             }
             a = (uint8_t)t;
-            break;
-        case 0xCB: /* SBX: X = (A & X) - imm, flags like CMP, D ignored */
+            M6502__NEXT;
+        M6502__OP(0xCB) /* SBX: X = (A & X) - imm, flags like CMP, D ignored */
             M6502__IMM;
             t = (unsigned)(a & x) + (v ^ 0xFFu) + 1u;
             fc = (uint8_t)(t >> 8);
             x = (uint8_t)t;
             M6502__NZ(x);
-            break;
-        case 0x8B: M6502__IMM; a = (uint8_t)((a | 0xEEu) & x & v); M6502__NZ(a); break;     /* ANE */
-        case 0xAB: M6502__IMM; a = x = (uint8_t)((a | 0xEEu) & v); M6502__NZ(a); break;     /* LXA */
+            M6502__NEXT;
+        M6502__OP(0x8B) M6502__IMM; a = (uint8_t)((a | 0xEEu) & x & v); M6502__NZ(a); M6502__NEXT;     /* ANE */
+        M6502__OP(0xAB) M6502__IMM; a = x = (uint8_t)((a | 0xEEu) & v); M6502__NZ(a); M6502__NEXT;     /* LXA */
 
         /* ---- undocumented NOPs with their reads ---- */
-        case 0x80: case 0x82: case 0x89: case 0xC2: case 0xE2: M6502__IMM; break;
-        case 0x04: case 0x44: case 0x64: M6502__READ(M6502__ZP, (void)0);
-        case 0x14: case 0x34: case 0x54: case 0x74: case 0xD4: case 0xF4: M6502__READ(M6502__ZPI(x), (void)0);
-        case 0x0C: M6502__READ(M6502__ABS, (void)0);
-        case 0x1C: case 0x3C: case 0x5C: case 0x7C: case 0xDC: case 0xFC: M6502__READ(M6502__ABI_R(x), (void)0);
+        M6502__OP(0x80) M6502__OP(0x82) M6502__OP(0x89) M6502__OP(0xC2) M6502__OP(0xE2) M6502__IMM; M6502__NEXT;
+        M6502__OP(0x04) M6502__OP(0x44) M6502__OP(0x64) M6502__READ(M6502__ZP, (void)0);
+        M6502__OP(0x14) M6502__OP(0x34) M6502__OP(0x54) M6502__OP(0x74) M6502__OP(0xD4) M6502__OP(0xF4) M6502__READ(M6502__ZPI(x), (void)0);
+        M6502__OP(0x0C) M6502__READ(M6502__ABS, (void)0);
+        M6502__OP(0x1C) M6502__OP(0x3C) M6502__OP(0x5C) M6502__OP(0x7C) M6502__OP(0xDC) M6502__OP(0xFC) M6502__READ(M6502__ABI_R(x), (void)0);
 
         /* ---- KIL: the chip stops; pc stays at the opcode ---- */
-        default:
+        M6502__OP_KIL
             (void)M6502__RD(pc);
             pc--;
             jammed = 1;
@@ -742,3 +811,8 @@ out:
 #undef M6502__I_CHANGE
 #undef M6502__BRANCH
 #undef M6502__VECTOR
+#undef M6502__THREADED
+#undef M6502__OP
+#undef M6502__OP_KIL
+#undef M6502__NEXT_INT
+#undef M6502__NEXT
