@@ -69,12 +69,22 @@ typedef struct rg_env_options {
     rg_log_level log_level;     /**< default RG_LOG_WARN */
     const char *rom;            /**< NULL: the game's rom.<ext> found over `paths`; else this ROM file, and `game`
                                      may then name no integration (its data files are still looked up by name) */
+    /** A console's own start sequence from power-on, e.g. ALE's reset on the Atari 2600 (60 no-op frames, then the
+     *  console's RESET switch held, docs/python.md "Atari (ALE conventions)"): player 1's buttons (bit i = button i
+     *  of the system) for each of n_reset_sequence frames (at most RG_ENV_MAX_RESET_SEQUENCE), run after a power-on
+     *  reset. Needs a power-on start (state RG_STATE_NONE). The sequence is deterministic, so it runs once at
+     *  creation and its end becomes the start state every reset loads (rg_env_start_state gives it; setting another
+     *  start state replaces it). NULL/0: none. Copied during create. */
+    const uint16_t *reset_sequence;
+    size_t n_reset_sequence;
 } rg_env_options;
+
+#define RG_ENV_MAX_RESET_SEQUENCE 100000
 
 #define RG_ENV_OPTIONS_INIT                                                                                        \
     {                                                                                                              \
         RG_ENV_OPTIONS_VERSION, NULL, RG_STATE_DEFAULT, NULL, NULL, RG_ACTIONS_FILTERED, RG_OBS_IMAGE, 1, NULL, 0,   \
-            NULL, NULL, 0, 1, 0.0, 0, 0, 0, NULL, NULL, RG_LOG_WARN, NULL                                         \
+            NULL, NULL, 0, 1, 0.0, 0, 0, 0, NULL, NULL, RG_LOG_WARN, NULL, NULL, 0                                \
     }
 
 /** The result of a step. */

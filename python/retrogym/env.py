@@ -28,6 +28,8 @@ OPTIONS = {
     "core_options": "dict of core option values overriding the core's defaults",
     "log_level": "core and library messages forwarded to the 'retrogym' logger: debug, info, warn (default), "
     "error, none",
+    "reset_sequence": "player 1's button masks, one per frame, run after a power-on reset (state=State.NONE), e.g. "
+    "ALE's reset on the Atari 2600 (retrogym.atari); default None",
 }
 
 
@@ -102,6 +104,13 @@ def _c_options(options):
             raise ValueError(f"log_level must be one of {sorted(_logging.LEVEL_NUMBERS)}, not {level!r}")
         level = _logging.LEVEL_NUMBERS[level.lower()]
     out["log_level"] = int(level)
+    seq = options.pop("reset_sequence", None)
+    if seq is not None:
+        try:
+            seq = [int(m) for m in seq]
+        except (TypeError, ValueError):
+            raise ValueError("reset_sequence must be a sequence of button masks (ints) or None") from None
+        out["reset_sequence"] = seq
     if options:
         raise TypeError(f"unknown option(s) {sorted(options)}; known: {sorted(OPTIONS)}")
     return out

@@ -39,6 +39,11 @@ static int check_options(const rg_env_options *o)
         return rg__error(RG_EINVAL, "sticky action probability %g is not in [0, 1]", o->sticky_prob);
     if (o->frameskip > 1000)
         return rg__error(RG_EINVAL, "frameskip %u is not in 1..1000", o->frameskip);
+    if (o->n_reset_sequence && !o->reset_sequence)
+        return rg__error(RG_EINVAL, "reset_sequence is NULL but n_reset_sequence is %zu", o->n_reset_sequence);
+    if (o->n_reset_sequence > RG_ENV_MAX_RESET_SEQUENCE)
+        return rg__error(RG_EINVAL, "a reset sequence of %zu frames (at most %d)", o->n_reset_sequence,
+                         RG_ENV_MAX_RESET_SEQUENCE);
     return RG_OK;
 }
 

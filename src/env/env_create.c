@@ -136,6 +136,32 @@ int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags
     return rc;
 }
 
+/* A console's start sequence from power-on (rg_env_options.reset_sequence, e.g. ALE's reset on the Atari 2600): run
+ * once, unobserved, and kept as the start state, which every reset loads (the sequence is deterministic, so that is
+ * the same as running it at every reset). */
+static int run_reset_sequence(rg_env *env, const uint16_t *seq, size_t n)
+{
+    int rc = rg_emu_reset(env->emu);
+    if (rc != RG_OK)
+        return rc;
+    for (unsigned p = 0; p < RG_MAX_PORTS; p++)
+        rg_emu_set_buttons(env->emu, p, 0);
+    rg_emu_set_av_enable(env->emu, 0, 0);
+    for (size_t i = 0; i < n && rc == RG_OK; i++) {
+        rg_emu_set_buttons(env->emu, 0, seq[i]);
+        rc = rg_emu_run(env->emu);
+    }
+    rg_emu_set_buttons(env->emu, 0, 0);
+    rg_emu_set_av_enable(env->emu, 1, 1);
+    if (rc != RG_OK)
+        return rg__error_context(rc, "the reset sequence (%zu frames)", n);
+    if ((rc = rg_emu_state_size(env->emu, &env->start_len)) != RG_OK)
+        return rc;
+    if (!(env->start_state = malloc(env->start_len ? env->start_len : 1)))
+        return rg__error(RG_ENOMEM, "out of memory");
+    return rg_emu_state_save(env->emu, env->start_state, env->start_len, &env->start_len);
+}
+
 /* The ROM over every data root ("no ROM for game G: import yours ..." or "unknown game G", naming the roots searched,
  * from rg_data_rom_path). */
 static int find_rom(const rg_datapaths *dp, const char *game, unsigned flags, char **rom)
@@ -216,6 +242,15 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
     }
     if (state_path && (rc = load_start_file(env, state_name, state_path)) != RG_OK)
         goto out;
+    if (o->n_reset_sequence) {
+        if (state_path) {
+            rc = rg__error(RG_EINVAL, "a reset sequence runs from power-on: give state NONE (\"\"), not state %s",
+                           state_name ? state_name : state_path);
+            goto out;
+        }
+        if ((rc = run_reset_sequence(env, o->reset_sequence, o->n_reset_sequence)) != RG_OK)
+            goto out;
+    }
     /* Said here rather than as an unmapped address at the first reset. */
     const rg_mem_block *blocks;
     size_t n_blocks = 0, n_vars = rg_gamedata_variable_count(env->gd);

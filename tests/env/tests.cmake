@@ -8,6 +8,8 @@ endif()
 rg_test(env_movie env/test_env_movie.c TIMEOUT 600)
 # The start state as bytes and a caller's ROM (src/env/env_start.c, rg_env_options.rom).
 rg_test(env_start env/test_env_start.c)
+# A console's start sequence from power-on (ALE's reset on the Atari 2600; rg_env_options.reset_sequence).
+rg_test(env_reset_sequence env/test_env_reset_sequence.c)
 # The CLI's movie commands (record, playback), a shell test like tests/cli/test_cli.sh.
 add_test(NAME cli_movie COMMAND "${CMAKE_SOURCE_DIR}/tests/cli/test_cli_movie.sh" "$<TARGET_FILE:retrogym_cli>"
          "${CMAKE_SOURCE_DIR}")

@@ -66,22 +66,59 @@ static int core_options(PyObject *obj, PyObject **items, rg_core_option **opts, 
     return 0;
 }
 
+/* reset_sequence: a sequence of button masks (ints in 0..65535), one per frame. */
+static int reset_sequence(PyObject *seq, uint16_t **out, size_t *n)
+{
+    PyObject *fast = PySequence_Fast(seq, "reset_sequence must be a sequence of button masks (ints) or None");
+    if (!fast)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    if (count > RG_ENV_MAX_RESET_SEQUENCE) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "reset_sequence has %zd frames, at most %d", count, RG_ENV_MAX_RESET_SEQUENCE);
+        return -1;
+    }
+    *out = PyMem_Malloc((size_t)(count ? count : 1) * sizeof **out);
+    if (!*out) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (v < 0 || v > 0xFFFF) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "reset_sequence[%zd] = %ld is not a button mask (0..65535)", i, v);
+            return -1;
+        }
+        (*out)[i] = (uint16_t)v;
+    }
+    *n = (size_t)count;
+    Py_DECREF(fast);
+    return 0;
+}
+
 int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
 {
     static char *kw[] = {"game", "state", "scenario", "info", "actions", "obs", "players", "data_root",
                          "custom_paths", "integrations", "core", "core_options", "frameskip", "sticky_prob",
-                         "max_pool", "noop_max", "max_episode_steps", "log", "log_level", "rom", NULL};
+                         "max_pool", "noop_max", "max_episode_steps", "log", "log_level", "rom",
+                         "reset_sequence", NULL};
     const char *game, *state = NULL, *scenario = NULL, *info = NULL, *core = NULL, *rom = NULL;
     int actions = RG_ACTIONS_FILTERED, obs = RG_OBS_IMAGE, players = 1, integrations = 0, frameskip = 1;
     int max_pool = 0, noop_max = 0, log_level = RG_LOG_WARN;
     long long max_steps = 0;
     double sticky = 0.0;
-    PyObject *root = Py_None, *custom = Py_None, *copts = Py_None, *log = Py_None;
+    PyObject *root = Py_None, *custom = Py_None, *copts = Py_None, *log = Py_None, *reset_seq = Py_None;
     memset(out, 0, sizeof *out);
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zzziiiOOizOidpiLOiz", kw, &game, &state, &scenario, &info,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|zzziiiOOizOidpiLOizO", kw, &game, &state, &scenario, &info,
                                      &actions, &obs, &players, &root, &custom, &integrations, &core, &copts,
                                      &frameskip, &sticky, &max_pool, &noop_max, &max_steps, &log, &log_level,
-                                     &rom))
+                                     &rom, &reset_seq))
         return -1;
     if (players < 1 || players > RG_SCENARIO_MAX_PLAYERS) {
         PyErr_Format(PyExc_ValueError, "players must be 1..%d, not %d", RG_SCENARIO_MAX_PLAYERS, players);
@@ -117,6 +154,11 @@ int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
         return -1;
     }
     out->log = log == Py_None ? NULL : log;
+    size_t n_seq = 0;
+    if (reset_seq != Py_None && reset_sequence(reset_seq, &out->reset_seq, &n_seq)) {
+        rgpy_env_opts_release(out);
+        return -1;
+    }
 
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = game;
@@ -138,6 +180,8 @@ int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
     o.max_episode_steps = (uint64_t)max_steps;
     o.log_level = (rg_log_level)log_level;
     o.rom = rom;
+    o.reset_sequence = out->reset_seq;
+    o.n_reset_sequence = n_seq;
     out->o = o;
     return 0;
 }
@@ -147,6 +191,7 @@ void rgpy_env_opts_release(rgpy_env_opts *p)
     rg_datapaths_free(p->dp);
     Py_XDECREF(p->items);
     PyMem_Free(p->copts);
+    PyMem_Free(p->reset_seq);
     memset(p, 0, sizeof *p);
 }
 

@@ -74,6 +74,7 @@ typedef struct rgpy_env_opts {
     size_t n_copts;
     rg_datapaths *dp;
     PyObject *log;         /* borrowed: the `log` argument, NULL when None */
+    uint16_t *reset_seq;   /* reset_sequence's button masks (PyMem), NULL when none */
 } rgpy_env_opts;
 /** Parses Env's arguments (game, state=..., ..., log_level=...); 0, or -1 with an exception set. */
 int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out);
