@@ -1,7 +1,8 @@
 """Gymnasium ids ``retrogym/<Game>-v0`` for the games of the data root, so ``gymnasium.make`` works after
 ``import retrogym`` (or with the id ``"retrogym:retrogym/<Game>-v0"``, which imports the package itself), and
 ``gymnasium.make_vec`` makes a ``retrogym.make_vec`` vector environment (``vectorization_mode="sync"`` or
-``"async"`` for Gymnasium's own)."""
+``"async"`` for Gymnasium's own); ``retrogym/<Game>-v5`` for the Atari games of ale-py with ALE's conventions
+(retrogym.atari)."""
 import re
 
 import gymnasium as gym
@@ -41,4 +42,21 @@ def register_games():
                          kwargs={"game": game, "inttype": flags if flags != data.Integrations.STABLE else
                                  data.Integrations.DEFAULT})
             added.append(gid)
+    return added + _register_ale()
+
+
+def _register_ale():
+    """``retrogym/<Game>-v5`` (ALE's names: ``retrogym/Pong-v5``) for the Atari integrations whose ROM ale-py ships
+    (retrogym.ale_games): ``gymnasium.make`` gives ALE v5's single environment (retrogym.atari.AtariEnv) and
+    ``gymnasium.make_vec`` our vector environment with EnvPool's Atari defaults (retrogym.atari.make_vec)."""
+    from retrogym.ale_games import GAMES
+
+    added = []
+    for game in sorted(GAMES):
+        gid = f"{NAMESPACE}/{game.split('-')[0]}-v5"
+        if gid in gym.registry:
+            continue
+        gym.register(id=gid, entry_point="retrogym.atari:AtariEnv", vector_entry_point="retrogym.atari:make_vec",
+                     kwargs={"game": game})
+        added.append(gid)
     return added

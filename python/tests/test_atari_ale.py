@@ -1,0 +1,231 @@
+"""ALE's conventions on our Atari env (retrogym.atari, issue 17): ALE's reset sequence from power-on, minimal action
+sets and their names, lives, the ``retrogym/<Game>-v5`` ids for gymnasium.make / make_vec, and Gymnasium's
+AtariPreprocessing over our env. Real games: stable-retro's Pong and Breakout integrations with ale-py's ROMs (skipped
+without either wheel)."""
+import hashlib
+import importlib.util
+import os
+import shutil
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import retrogym
+from retrogym import atari
+from retrogym.ale_games import GAMES
+
+
+def _package_dir(name):
+    spec = importlib.util.find_spec(name)
+    return os.path.dirname(spec.origin) if spec and spec.origin else None
+
+
+ALE = _package_dir("ale_py")
+SR = _package_dir("stable_retro")
+ROMS = os.path.join(ALE, "roms") if ALE else None
+SR_STABLE = os.path.join(SR, "data", "stable") if SR else None
+pytestmark = pytest.mark.skipif(not (ROMS and os.path.isdir(ROMS) and SR_STABLE and os.path.isdir(SR_STABLE)),
+                                reason="ale-py (with its ROMs) or stable-retro is not installed")
+TESTED = ("Pong-Atari2600-v0", "Breakout-Atari2600-v0")
+
+
+@pytest.fixture
+def ale_root(saved_data_settings, tmp_path):
+    """A data root holding stable-retro's Pong and Breakout integrations with ale-py's ROMs (rom.sha checked)."""
+    for game in TESTED:
+        dst = tmp_path / "stable" / game
+        shutil.copytree(os.path.join(SR_STABLE, game), dst)
+        rom = os.path.join(ROMS, GAMES[game]["rom"] + ".bin")
+        with open(rom, "rb") as f:
+            assert hashlib.sha1(f.read()).hexdigest() == (dst / "rom.sha").read_text().split()[0]
+        shutil.copy(rom, dst / "rom.a26")
+    saved_data_settings.set_path(str(tmp_path))
+    saved_data_settings.clear_custom_paths()
+    return tmp_path
+
+
+def _ale_env(name, **kwargs):
+    import ale_py
+
+    gym.register_envs(ale_py)
+    return gym.make(f"ALE/{name}-v5", **kwargs)
+
+
+def _play(env, steps, seed):
+    """Random actions until the episode ends: (steps taken, non-zero rewards, terminated)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    nonzero = 0
+    for t in range(steps):
+        _, reward, terminated, truncated, _ = env.step(int(rng.integers(env.action_space.n)))
+        nonzero += reward != 0
+        if terminated or truncated:
+            return t + 1, nonzero, terminated
+    return steps, nonzero, False
+
+
+@pytest.mark.parametrize("name", ["Pong", "Breakout"])
+def test_ale_reset_sequence_scores_and_ends_episodes(ale_root, name):
+    env = gym.make(f"retrogym/{name}-v5")
+    try:
+        scored = 0
+        for seed in range(3):  # a random Breakout player may score nothing in one episode; not in three
+            steps, nonzero, terminated = _play(env, 5000, seed)
+            assert terminated and 50 < steps < 5000, (seed, steps, nonzero)
+            scored += nonzero
+        assert scored > 0
+    finally:
+        env.close()
+
+
+def test_power_on_without_reset_sequence_never_starts(ale_root):
+    """The contrast: from a plain power-on nobody presses RESET, Breakout shows 0 lives and its scenario ends the
+    episode at the first step, every time; after ALE's reset sequence it has 5 lives and runs."""
+    plain = retrogym.make("Breakout-Atari2600-v0", state=retrogym.State.NONE, frameskip=4,
+                          use_restricted_actions=retrogym.Actions.DISCRETE)
+    ale = gym.make("retrogym/Breakout-v5", repeat_action_probability=0.0)
+    try:
+        for seed in range(3):
+            plain.reset(seed=seed)
+            _, _, terminated, _, info = plain.step(plain.action_space.sample())
+            assert terminated and info["lives"] == 0
+        _, info = ale.reset(seed=0)
+        assert info["lives"] == 5
+        assert not any(ale.step(1)[2] for _ in range(50))
+    finally:
+        plain.close()
+        ale.close()
+
+
+def test_defaults_are_ale_v5(ale_root):
+    env = gym.make("retrogym/Pong-v5")
+    try:
+        u = env.unwrapped
+        assert isinstance(u, atari.AtariEnv)
+        assert u._frameskip == 4 and u.frameskip == 4 and u.repeat_action_probability == 0.25
+        assert u.max_num_frames_per_episode == 108000 and u.episode_steps == 0
+        assert env.observation_space.shape == (210, 160, 3) and env.action_space == gym.spaces.Discrete(6)
+        obs, info = env.reset(seed=0)
+        assert obs.shape == (210, 160, 3) and info["lives"] == 0 and info["episode_frame_number"] == 0
+        _, _, _, _, info = env.step(0)
+        assert info["episode_frame_number"] == 4
+    finally:
+        env.close()
+    full = gym.make("retrogym/Breakout-v5", full_action_space=True, obs_type="grayscale")
+    try:
+        assert full.action_space == gym.spaces.Discrete(18)
+        assert full.unwrapped.get_action_meanings() == atari.ACTION_MEANINGS
+        obs, _ = full.reset(seed=0)
+        assert obs.shape == (210, 160) == full.observation_space.shape
+    finally:
+        full.close()
+
+
+def test_action_meanings_and_minimal_sets_equal_ale(ale_root):
+    for name in ("Pong", "Breakout"):
+        ours, theirs = gym.make(f"retrogym/{name}-v5"), _ale_env(name)
+        try:
+            assert ours.unwrapped.get_action_meanings() == theirs.unwrapped.get_action_meanings()
+            assert ours.action_space.n == theirs.action_space.n
+        finally:
+            ours.close()
+            theirs.close()
+    import ale_py
+
+    assert atari.ACTION_MEANINGS == [a.name for a in ale_py.Action][:18]
+    for game, facts in GAMES.items():  # the whole table against ALE's own minimal sets
+        ale = ale_py.ALEInterface()
+        ale.setLoggerMode(ale_py.LoggerMode.Error)
+        ale.loadROM(os.path.join(ROMS, facts["rom"] + ".bin"))
+        assert atari.action_set(game) == [a.value for a in ale.getMinimalActionSet()], game
+
+
+def test_lives_equal_ale(ale_root):
+    """Breakout's lives in info equal ale-py's over a fixed action sequence (no sticky actions). ALE's reset leaves
+    2 RAM bytes of Breakout otherwise than our power-on and reset sequence (its Stella's power-on), which changes the
+    game's course; ALE's RAM is written into ours first (docs/compat.md)."""
+    ours = gym.make("retrogym/Breakout-v5", repeat_action_probability=0.0)
+    theirs = _ale_env("Breakout", repeat_action_probability=0.0)
+    try:
+        _, a = ours.reset(seed=0)
+        _, b = theirs.reset(seed=0)
+        ale_ram = theirs.unwrapped.ale.getRAM()
+        ours.unwrapped.data.memory.write(0x80, bytes(ale_ram))
+        seen = set()
+        assert a["lives"] == b["lives"] == 5
+        for t in range(400):
+            action = (1, 2, 2, 3, 0)[t % 5]
+            _, _, ta, _, a = ours.step(action)
+            _, _, tb, _, b = theirs.step(action)
+            assert a["lives"] == b["lives"], t
+            seen.add(a["lives"])
+            if ta or tb:
+                break
+        assert len(seen) > 1  # lives were lost on the way
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_atari_preprocessing_wraps_our_env(ale_root):
+    env = gym.wrappers.AtariPreprocessing(gym.make("retrogym/Breakout-v5", frameskip=1), terminal_on_life_loss=True)
+    try:
+        obs, _ = env.reset(seed=0)
+        assert obs.shape == (84, 84) and obs.dtype == np.uint8
+        assert env.lives == 5
+        for _ in range(50):
+            obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+            assert obs.shape == (84, 84)
+            if terminated or truncated:
+                break
+        # its frames are ours: the grayscale screen it reads is ALE's formula on our RGB screen
+        rgb = env.unwrapped.ale.getScreenRGB()
+        gray = np.zeros(rgb.shape[:2], np.uint8)
+        env.unwrapped.ale.getScreenGrayscale(gray)
+        want = np.rint(rgb @ np.array([0.299, 0.587, 0.114])).astype(np.uint8)
+        assert np.array_equal(gray, want)
+    finally:
+        env.close()
+
+
+def test_make_vec_gives_envpool_defaults(ale_root):
+    envs = gym.make_vec("retrogym/Pong-v5", num_envs=3, num_threads=2)
+    try:
+        assert isinstance(envs, atari.AtariVectorEnv)
+        assert envs.single_action_space == gym.spaces.Discrete(6) and envs.num_threads == 2
+        obs, _ = envs.reset(seed=0)
+        assert obs.shape == (3, 4, 84, 84) and obs.dtype == np.uint8
+        total = np.zeros(3)
+        for _ in range(300):
+            obs, rewards, _, _, _ = envs.step(envs.action_space.sample())
+            total += rewards != 0
+        assert obs.shape == (3, 4, 84, 84) and total.sum() > 0  # the games run and score
+        with pytest.raises(ValueError, match="actions must be ints"):
+            envs.step(np.array([6, 0, 0]))
+    finally:
+        envs.close()
+
+
+def test_bad_input_is_refused(ale_root):
+    with pytest.raises(ValueError, match="not an Atari game"):
+        atari.AtariEnv("NoSuchGame")
+    with pytest.raises(ValueError, match="stochastic"):
+        atari.AtariEnv("Pong", frameskip=(2, 5))
+    with pytest.raises(ValueError, match="obs_type"):
+        atari.AtariEnv("Pong", obs_type="rgb_array")
+    with pytest.raises(ValueError, match="mode and difficulty"):
+        atari.AtariEnv("Pong", mode=1)
+    env = atari.AtariEnv("Pong")
+    try:
+        env.reset(seed=0)
+        with pytest.raises(ValueError, match=r"not in \[0, 6\)"):
+            env.step(6)
+    finally:
+        env.close()
+    with pytest.raises(ValueError, match="power-on"):  # a reset sequence with the integration's Start state
+        retrogym.make("Pong-Atari2600-v0", reset_sequence=[0, 8])
+    with pytest.raises(ValueError, match="button mask"):
+        retrogym.make("Pong-Atari2600-v0", state=retrogym.State.NONE, reset_sequence=[70000])
+    with pytest.raises(ValueError, match="reset_sequence"):
+        retrogym.make("Pong-Atari2600-v0", state=retrogym.State.NONE, reset_sequence=["x"])
