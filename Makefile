@@ -29,7 +29,7 @@ PYTHON_RL := stable-baselines3
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: soak fuzz fuzz-deps bench-pool bench-env bench-memory bench-a26 bench-atari-vec all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: soak fuzz fuzz-deps bench-pool bench-env bench-memory bench-a26 bench-atari-vec bench-isolation all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -115,6 +115,10 @@ demo: venv python build
 bench: build
 	./$(BUILD)/bench/bench_host
 
+# Worker processes (make_vec(isolation="process")) against worker threads, side by side (docs/python.md).
+bench-isolation: venv python
+	$(VENV)/bin/python bench/bench_isolation.py
+
 # The pool against stable-retro (AsyncVectorEnv) and stable-retro-turbo (its own venv: it also installs a module
 # named stable_retro), docs/performance.md.
 bench-pool: venv python build
@@ -129,8 +133,12 @@ bench-a26: venv build
 	  print(os.path.join(os.path.dirname(stable_retro.__file__), 'cores'))") ./$(BUILD)/bench/bench_a26
 
 # retrogym's pool on our Atari core against ale-py's AtariVectorEnv (installs ale-py into .venv if missing).
+# Atari vector envs against ale-py, EnvPool (its own venv: it pins its own gymnasium/numpy) and AsyncVectorEnv.
 bench-atari-vec: venv python build
 	@$(HAVE_MODULES) ale_py || $(PIP) install -q ale-py
+	@[ -x .venv-envpool/bin/python ] || python3 -m venv .venv-envpool
+	@.venv-envpool/bin/python -c "import envpool" 2>/dev/null || .venv-envpool/bin/python -m pip install -q envpool \
+	  numpy || echo "warning: envpool not installed: its column is left out"
 	$(VENV)/bin/python bench/bench_atari_vec.py
 
 # Host memory per environment: the core alone, an env, an env in a pool; one process per kind (docs/performance.md).
@@ -152,10 +160,13 @@ soak: build python
 	$(VENV)/bin/python python/tests/soak_python.py --steps $(SOAK_PY_STEPS)
 
 # libFuzzer over every parser (tests/fuzz, docs/reliability.md): clang with ASan+UBSan into $(FUZZ_BUILD), then each
-# target for FUZZ_SECONDS; anything found lands in tests/fuzz/crashes/<target>/. `make test` runs only the corpora.
+# target for FUZZ_SECONDS (the Lua and state targets, FUZZ_LONG, FUZZ_LONG_FACTOR times that); anything found lands
+# in tests/fuzz/crashes/<target>/. `make test` runs only the corpora.
 FUZZ_BUILD    ?= build-fuzz
 FUZZ_SECONDS  ?= 60
 FUZZ_TARGETS  ?=
+FUZZ_LONG     ?= lua state
+FUZZ_LONG_FACTOR ?= 4
 FUZZ_PACKAGES := clang libclang-rt-14-dev llvm-14
 
 fuzz-deps: deps
@@ -165,7 +176,8 @@ fuzz: fuzz-deps
 	CC=clang $(CMAKE) -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRG_FUZZ=ON \
 	  -DRG_SANITIZE=fuzzer-no-link,address,undefined -DRG_BUILD_BENCH=OFF >/dev/null
 	$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target rg_fuzzers
-	tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_LONG="$(FUZZ_LONG)" FUZZ_LONG_FACTOR=$(FUZZ_LONG_FACTOR) \
+	  tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 roms:
 	$(MAKE) -C tests/roms

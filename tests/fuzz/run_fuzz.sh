@@ -1,6 +1,8 @@
 #!/bin/sh
 # Runs the libFuzzer targets of tests/fuzz one after the other (`make fuzz`; docs/reliability.md).
 #   tests/fuzz/run_fuzz.sh BUILD_DIR SECONDS [TARGET...]
+# The targets of FUZZ_LONG (default "lua state": the ones that take strangers' scripts and damaged states, and were
+# still finding new edges at the end of short runs) run FUZZ_LONG_FACTOR (default 4) times SECONDS.
 # BUILD_DIR is a clang build with -DRG_FUZZ=ON. Each target starts from its seed corpus (tests/fuzz/corpus/<t>,
 # never written) and keeps what it discovers in a temporary folder, removed afterwards; with FUZZ_CORPUS_DIR set,
 # in FUZZ_CORPUS_DIR/<t> instead, kept, so the next run goes on from there.
@@ -15,6 +17,15 @@ targets=${*:-datatype json state movie zip a26rom lua}
 here=$(cd "$(dirname "$0")" && pwd)
 rss=${FUZZ_RSS_MB:-2048}
 timeout=${FUZZ_TIMEOUT:-10}
+long_targets=${FUZZ_LONG-lua state}
+long_factor=${FUZZ_LONG_FACTOR:-4}
+
+target_seconds() {
+  case " $long_targets " in
+    *" $1 "*) echo $((seconds * long_factor)) ;;
+    *) echo "$seconds" ;;
+  esac
+}
 
 max_len() {
   case $1 in
@@ -40,10 +51,11 @@ for t in $targets; do
   dict=""
   [ -f "$here/dict/$t.dict" ] && dict="-dict=$here/dict/$t.dict"
   log="$build/fuzz_$t.log" # kept: the last run of each target
-  echo "== fuzz_$t for ${seconds}s"
+  secs=$(target_seconds "$t")
+  echo "== fuzz_$t for ${secs}s"
   # shellcheck disable=SC2086
   TMPDIR="$work/tmp" UBSAN_OPTIONS=print_stacktrace=1 \
-    "$bin" "$corpus" "$here/corpus/$t" -max_total_time="$seconds" -rss_limit_mb="$rss" \
+    "$bin" "$corpus" "$here/corpus/$t" -max_total_time="$secs" -rss_limit_mb="$rss" \
     -malloc_limit_mb="$rss" -timeout="$timeout" -max_len="$(max_len "$t")" -print_final_stats=1 \
     -artifact_prefix="$here/crashes/$t/" $dict >"$log" 2>&1
   rc=$?
@@ -52,7 +64,7 @@ for t in $targets; do
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   units=$(ls "$corpus" | wc -l)
   found=$(ls "$here/crashes/$t" | wc -l)
-  line="fuzz_$t: ${seconds}s, ${execs:-?} runs, ${cov:-?} edges, ${ft:-?} features, $units inputs kept, rc $rc"
+  line="fuzz_$t: ${secs}s, ${execs:-?} runs, ${cov:-?} edges, ${ft:-?} features, $units inputs kept, rc $rc"
   if [ "$rc" != 0 ] && [ "$found" = 0 ]; then
     status=1
     line="$line: libFuzzer failed"
