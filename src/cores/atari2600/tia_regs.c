@@ -63,19 +63,26 @@ static uint8_t reverse8(uint8_t v)
 
 /* --- derived values */
 
+/* The enable bits only say whether an object is drawn: its coverage bitmap does not depend on them, so they never
+ * mark it for rebuilding (a bitmap left dirty while its object was off is rebuilt when it is next drawn). */
 static void set_enabled(rg__a26_tia *t, int obj, int on)
 {
     uint8_t bit = (uint8_t)(1u << obj);
     t->enabled = on ? (uint8_t)(t->enabled | bit) : (uint8_t)(t->enabled & ~bit);
-    t->dirty |= bit;
 }
 
+/* A player's bitmap is rebuilt only when the graphics it shows change (games write GRP0/GRP1 every line, and with
+ * vertical delay a write to one player's register changes the other's shown graphics or nothing). */
 static void players_changed(rg__a26_tia *t)
 {
     for (int p = 0; p < 2; p++) {
         uint8_t g = t->vdelp[p] ? t->dgrp[p] : t->grp[p];
         /* bit 0 is the leftmost pixel: GRP bit 7 first unless reflected */
-        t->cur_grp[p] = t->refp[p] ? g : reverse8(g);
+        uint8_t cur = t->refp[p] ? g : reverse8(g);
+        if (cur != t->cur_grp[p]) {
+            t->cur_grp[p] = cur;
+            t->dirty |= (uint8_t)(1u << (p ? RG__TIA_P1 : RG__TIA_P0));
+        }
         set_enabled(t, p ? RG__TIA_P1 : RG__TIA_P0, g != 0);
     }
 }
@@ -92,8 +99,12 @@ static void ball_changed(rg__a26_tia *t)
 
 static void playfield_changed(rg__a26_tia *t)
 {
-    t->pf_bits = (uint32_t)(t->pf[0] >> 4) | (uint32_t)reverse8(t->pf[1]) << 4 | (uint32_t)t->pf[2] << 12;
-    set_enabled(t, RG__TIA_PF, t->pf_bits != 0);
+    uint32_t bits = (uint32_t)(t->pf[0] >> 4) | (uint32_t)reverse8(t->pf[1]) << 4 | (uint32_t)t->pf[2] << 12;
+    if (bits != t->pf_bits) {
+        t->pf_bits = bits;
+        t->dirty |= 1u << RG__TIA_PF;
+    }
+    set_enabled(t, RG__TIA_PF, bits != 0);
 }
 
 void rg__tia_reset(rg__a26_tia *t)
