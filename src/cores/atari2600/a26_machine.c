@@ -18,9 +18,10 @@
 
 /* The cartridge kinds the CPU loop is compiled for (a constant at each use): plain 2K/4K images (ROM reads, writes
  * ignored, no snooping), 4K-bank switching without snooping (the bank's ROM through one pointer, refreshed after
- * every access that may switch), E0 (four 1 KiB slices through pointers; only $1FE0-$1FFF can switch), and all the
- * others through the cart's own fast path. */
-enum { BUS_ANY, BUS_PLAIN, BUS_4K, BUS_E0 };
+ * every access that may switch), E0 (four 1 KiB slices through pointers; only $1FE0-$1FFF can switch), FE (the 4K-bank
+ * path for the cart, and outside it the cart sees only $01FE and the access after it instead of every access), and
+ * all the others through the cart's own fast path with every access below $1000 shown to carts that snoop. */
+enum { BUS_ANY, BUS_PLAIN, BUS_4K, BUS_E0, BUS_FE };
 
 /* E0: window offsets below this are plain ROM reads (and ignored writes); the hot spots are $1FE0-$1FF7. */
 #define E0_HOT 0xFE0u
@@ -49,6 +50,7 @@ static int bus_kind(const rg__a26_cart *c)
     case RG__A26_CART_F8: case RG__A26_CART_F8SC: case RG__A26_CART_F6: case RG__A26_CART_F6SC:
     case RG__A26_CART_F4: case RG__A26_CART_F4SC: case RG__A26_CART_FA: return BUS_4K;
     case RG__A26_CART_E0: return BUS_E0;
+    case RG__A26_CART_FE: return BUS_FE;
     default: return BUS_ANY;
     }
 }
@@ -70,7 +72,7 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int 
         unsigned a = addr & 0x0FFFu;
         if (kind == BUS_PLAIN) {
             v = m->rom[a & m->rom_mask];
-        } else if (kind == BUS_4K) {
+        } else if (kind == BUS_4K || kind == BUS_FE) {
             if ((unsigned)(a - m->fast_lo) < m->fast_len) {
                 v = m->bank[a];
             } else {
@@ -100,6 +102,10 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int 
         }
         if (kind == BUS_ANY && m->snoop)
             rg__a26_cart_snoop(&s->cart, addr & 0x1FFFu, v, 0);
+        if (kind == BUS_FE && (s->cart.fe_armed || (addr & 0x1FFFu) == 0x01FEu)) {
+            rg__a26_cart_snoop(&s->cart, addr & 0x1FFFu, v, 0);
+            refresh_bank(m);
+        }
     }
     s->databus = v;
     return v;
@@ -120,7 +126,7 @@ A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_
             }
         } else if (kind != BUS_PLAIN) {
             rg__a26_cart_write(&s->cart, m->rom, addr, v);
-            if (kind == BUS_4K)
+            if (kind == BUS_4K || kind == BUS_FE)
                 refresh_bank(m);
         }
         return;
@@ -139,6 +145,10 @@ A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_
     }
     if (kind == BUS_ANY && m->snoop)
         rg__a26_cart_snoop(&s->cart, addr & 0x1FFFu, v, 1);
+    if (kind == BUS_FE && (s->cart.fe_armed || (addr & 0x1FFFu) == 0x01FEu)) {
+        rg__a26_cart_snoop(&s->cart, addr & 0x1FFFu, v, 1);
+        refresh_bank(m);
+    }
 }
 
 /* A frame end (VSYNC, the line limit) empties the budget, so one test covers both. */
@@ -179,6 +189,13 @@ A26_INLINE int should_stop(bus_regs *r)
 #define M6502_FN a26_cpu_run_e0
 #define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_E0)
 #define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_E0)
+#include "cpu/m6502/m6502_exec.h"
+#undef M6502_FN
+#undef M6502_READ
+#undef M6502_WRITE
+#define M6502_FN a26_cpu_run_fe
+#define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_FE)
+#define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_FE)
 #include "cpu/m6502/m6502_exec.h"
 
 /* Generator draws of Stella's cartridge reset (its extra RAM), counted on a copy. */
@@ -322,6 +339,9 @@ void rg__a26_run_frame(rg__a26_machine *m)
     } else if (kind == BUS_E0) {
         refresh_slices(m);
         jam = a26_cpu_run_e0(&s->cpu, m);
+    } else if (kind == BUS_FE) {
+        refresh_bank(m);
+        jam = a26_cpu_run_fe(&s->cpu, m);
     } else {
         jam = a26_cpu_run(&s->cpu, m);
     }
