@@ -101,7 +101,8 @@ class _AleView:
         self._env = env
 
     def lives(self):
-        return self._env._lives
+        """ALE's lives() of the current RAM."""
+        return self._env._read_lives(self._env._last_info)
 
     def getScreenRGB(self, out=None):
         img = self._env.get_screen()
@@ -171,7 +172,9 @@ class AtariEnv(RetroEnv):
         self._arrays = [np.array([(MASKS[a] >> i) & 1 for i in range(len(_BUTTONS))], dtype=np.int64)
                         for a in self._action_set]
         self._lives_var = GAMES[integration]["lives"]
+        self._lives_rule = GAMES[integration]["ale_lives"]
         self._lives = 0
+        self._last_info = {}
         self._game_over = True
         self._episode_frames = 0
         self._frames = 0
@@ -184,8 +187,20 @@ class AtariEnv(RetroEnv):
         """ALE's names of the actions, in action-id order (``["NOOP", "FIRE", "RIGHT", ...]`` for Pong)."""
         return [ACTION_MEANINGS[a] for a in self._action_set]
 
+    def _read_lives(self, info):
+        """ALE's lives(): its rule over the RAM when one was found (retrogym.ale_games), else the integration's
+        lives variable, else 0."""
+        rule = self._lives_rule
+        if rule is None:
+            return int(info.get(self._lives_var, 0)) if self._lives_var else 0
+        if "const" in rule:
+            return rule["const"]
+        v = ((self._c.read_memory(rule["addr"], 1)[0] >> rule["shift"]) & rule["mask"]) + rule["add"]
+        return min(v, rule["max"]) if "max" in rule else v
+
     def _info(self, info):
-        self._lives = int(info.get(self._lives_var, 0)) if self._lives_var else 0
+        self._last_info = info
+        self._lives = self._read_lives(info)
         info["lives"] = self._lives
         info["episode_frame_number"] = self._episode_frames
         info["frame_number"] = self._frames
