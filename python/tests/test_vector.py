@@ -369,20 +369,24 @@ def luma(img):
 
 
 def area(img, h, w):
-    """Area average over whole blocks (sizes that divide the screen's), rounded half up."""
+    """OpenCV's INTER_AREA for sizes that divide the screen's (blocks of fy x fx): (s + 2) >> 2 for 2 x 2 blocks,
+    else the sum times float32(1 / (fy fx)) rounded half to even (test_atari_preprocessing.py checks the bytes
+    against cv2 itself)."""
+    if img.ndim == 2:
+        img = img[..., None]
     H, W = img.shape[:2]
     fy, fx = H // h, W // w
     s = img.astype(np.int64).reshape(h, fy, w, fx, -1).sum(axis=(1, 3))
-    n = fy * fx
-    return ((s + n // 2) // n).astype(np.uint8)
+    if fy == fx == 2:
+        out = (s + 2) >> 2
+    else:
+        out = np.rint(s.astype(np.float32) * np.float32(1.0 / (fy * fx)))
+    return out.astype(np.uint8).squeeze()
 
 
 def gray_area(img, h, w):
-    H, W = img.shape[:2]
-    fy, fx = H // h, W // w
-    s = img.astype(np.int64).reshape(h, fy, w, fx, 3).sum(axis=(1, 3))
-    n = fy * fx
-    return ((299 * s[..., 0] + 587 * s[..., 1] + 114 * s[..., 2] + 500 * n) // (1000 * n)).astype(np.uint8)
+    """Gray first, then the resize (as AtariPreprocessing: ALE's gray screen, then cv2.resize)."""
+    return area(luma(img), h, w)
 
 
 @pytest.mark.parametrize("pre, ref", [

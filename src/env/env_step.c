@@ -1,6 +1,7 @@
 /* Episodes: reset and step (docs/formats.md, "Environment"), with frame skip, sticky actions, max-pooling and no-op
  * starts. */
 #include "env_internal.h"
+#include "env_maxpool.h"
 
 #include "game/snapshot.h"
 
@@ -102,12 +103,6 @@ int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t ca
     return rc != RG_OK ? rc : rec_rc;
 }
 
-static void max_into(uint8_t *dst, const uint8_t *other, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        dst[i] = dst[i] > other[i] ? dst[i] : other[i];
-}
-
 int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size_t cap, rg_step_result *result)
 {
     if (!env || !result)
@@ -155,6 +150,6 @@ int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size
     if ((rc = rg__env_write_obs(env, obs)) != RG_OK)
         return rc;
     if (pooled && result->frames == env->frameskip)
-        max_into(obs, env->pool, env->obs_size);
+        rg__env_max_pool(env, obs, env->pool, env->obs_size); /* env_maxpool.c */
     return rec_rc;
 }

@@ -72,6 +72,7 @@ struct rg_pool {
     uint8_t *scratch;       /* n x raw_size: where envs write when preprocessing */
     uint8_t *frames;        /* n x stack x frame_size: each env's ring of frames */
     unsigned *stack_head;   /* per env: the ring slot the next frame goes to (= the oldest frame) */
+    struct rg__pre_ctx *pre_ctx; /* the resize plan, the kernels chosen, per-env scratch (pool_preproc.c) */
     /* info columns (pool_info.c) */
     size_t n_info;
     char **info_names;      /* sorted union of the envs' data.json variables */

@@ -1,9 +1,21 @@
-/* Preprocessing of observations in the workers: grayscale, area-average resize, frame stacking (a ring per env:
- * each new frame is written once, and the batch row is gathered oldest first), reward clipping. */
+/* Preprocessing of observations in the workers: grayscale and resize (the bytes of Gymnasium's AtariPreprocessing:
+ * pool_preproc.h), frame stacking (a ring per env: each new frame is written once, and the batch row is gathered
+ * oldest first), reward clipping. With grayscale on, the envs' max-pool keeps the pixel of higher gray
+ * (env/env_maxpool.h), so the gray of the pooled frame is the maximum of the two grays, as AtariPreprocessing's. */
 #include "pool_internal.h"
+#include "pool_preproc.h"
+
+#include "env/env_maxpool.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+struct rg__pre_ctx {
+    rg__area_plan plan;
+    int simd;         /* the AVX2 kernels (rg__pre_simd) */
+    uint8_t *scratch; /* n x stride: each env's scratch for a frame */
+    size_t stride;
+};
 
 int rg__pre_init(rg_pool *p, const rg_pool_options *o)
 {
@@ -29,6 +41,19 @@ int rg__pre_init(rg_pool *p, const rg_pool_options *o)
     p->preprocess = p->gray || o->resize_width || p->stack > 1;
     if (!p->preprocess)
         return RG_OK;
+    if (p->gray || o->resize_width) {
+        if (!(p->pre_ctx = calloc(1, sizeof *p->pre_ctx)))
+            return rg__error(RG_ENOMEM, "out of memory for preprocessing buffers");
+        int rc = rg__area_plan_init(&p->pre_ctx->plan, h, w, p->out_h, p->out_w, p->gray);
+        if (rc != RG_OK)
+            return rc;
+        p->pre_ctx->simd = rg__pre_simd();
+        p->pre_ctx->stride = (p->pre_ctx->plan.scratch + 63) & ~(size_t)63;
+        if (!(p->pre_ctx->scratch = aligned_alloc(64, p->n * p->pre_ctx->stride)))
+            return rg__error(RG_ENOMEM, "out of memory for preprocessing buffers");
+        for (size_t i = 0; i < p->n; i++)
+            rg__env_max_pool_luma(p->envs[i], p->gray);
+    }
     p->frame_size = (size_t)p->out_h * p->out_w * p->out_c;
     p->obs_size = p->frame_size * p->stack;
     p->scratch = calloc(p->n, p->raw_size);
@@ -44,43 +69,16 @@ void rg__pre_free(rg_pool *p)
     free(p->scratch);
     free(p->frames);
     free(p->stack_head);
+    if (p->pre_ctx) {
+        rg__area_plan_free(&p->pre_ctx->plan);
+        free(p->pre_ctx->scratch);
+        free(p->pre_ctx);
+    }
 }
 
 uint8_t *rg__pre_target(rg_pool *p, int32_t id, uint8_t *row)
 {
     return p->preprocess ? p->scratch + (size_t)id * p->raw_size : row;
-}
-
-/* One frame of the raw observation: grayscale and/or area-average resize into dst. */
-static void convert(const rg_pool *p, const uint8_t *src, uint8_t *dst)
-{
-    const unsigned H = p->src_h, W = p->src_w, C = p->src_c, h = p->out_h, w = p->out_w;
-    for (unsigned y = 0; y < h; y++) {
-        unsigned y0 = (unsigned)((uint64_t)y * H / h), y1 = (unsigned)((uint64_t)(y + 1) * H / h);
-        if (y1 <= y0)
-            y1 = y0 + 1;
-        for (unsigned x = 0; x < w; x++) {
-            unsigned x0 = (unsigned)((uint64_t)x * W / w), x1 = (unsigned)((uint64_t)(x + 1) * W / w);
-            if (x1 <= x0)
-                x1 = x0 + 1;
-            uint32_t sum[3] = {0, 0, 0};
-            for (unsigned yy = y0; yy < y1; yy++) {
-                const uint8_t *s = src + ((size_t)yy * W + x0) * C;
-                for (unsigned xx = x0; xx < x1; xx++, s += C)
-                    for (unsigned k = 0; k < C && k < 3; k++)
-                        sum[k] += s[k];
-            }
-            uint32_t n = (y1 - y0) * (x1 - x0);
-            uint8_t *d = dst + ((size_t)y * w + x) * p->out_c;
-            if (p->gray) {
-                uint32_t luma = (299 * sum[0] + 587 * sum[1] + 114 * sum[2] + 500 * n) / (1000 * n);
-                d[0] = (uint8_t)(luma > 255 ? 255 : luma);
-            } else {
-                for (unsigned k = 0; k < p->out_c; k++)
-                    d[k] = (uint8_t)((sum[k] + n / 2) / n);
-            }
-        }
-    }
 }
 
 void rg__pre_push(rg_pool *p, int32_t id, int reset)
@@ -92,7 +90,8 @@ void rg__pre_push(rg_pool *p, int32_t id, int reset)
     unsigned head = p->stack_head[id];
     uint8_t *slot = ring + (size_t)head * p->frame_size;
     if (p->gray || p->out_w != p->src_w || p->out_h != p->src_h)
-        convert(p, raw, slot);
+        rg__area_frame(&p->pre_ctx->plan, raw, slot, p->pre_ctx->scratch + (size_t)id * p->pre_ctx->stride,
+                       p->pre_ctx->simd);
     else
         memcpy(slot, raw, p->frame_size);
     if (reset) /* a new episode starts with its first frame in every slot */

@@ -398,23 +398,26 @@ static void preprocessing(void **state)
             assert_int_equal(rg_pool_step(plain, acts, &a), RG_OK);
             assert_int_equal(rg_pool_step(pre, acts, &b), RG_OK);
         }
-        /* the newest frame of env 0: luma of the area average, computed here independently */
+        /* the newest frame of env 0: the area average (each source pixel weighted by the part of it the output
+         * pixel covers) of the pixels' grays, computed here independently (tests/pool/test_preproc.c checks the
+         * kernels further; python/tests/test_atari_preprocessing.py their bytes against OpenCV's) */
+        double sy = H / 84.0, sx = W / 84.0;
         for (unsigned y = 0; y < 84; y++)
             for (unsigned x = 0; x < 84; x++) {
-                unsigned y0 = y * H / 84, y1 = (y + 1) * H / 84, x0 = x * W / 84, x1 = (x + 1) * W / 84;
-                double r = 0, g = 0, bl = 0;
-                for (unsigned yy = y0; yy < y1; yy++)
-                    for (unsigned xx = x0; xx < x1; xx++) {
+                double sum = 0;
+                for (unsigned yy = (unsigned)(y * sy); yy < H && yy < (y + 1) * sy; yy++)
+                    for (unsigned xx = (unsigned)(x * sx); xx < W && xx < (x + 1) * sx; xx++) {
                         const uint8_t *px = a.obs + ((size_t)yy * W + xx) * 3;
-                        r += px[0], g += px[1], bl += px[2];
+                        double oy = (yy + 1 < (y + 1) * sy ? yy + 1 : (y + 1) * sy) - (yy > y * sy ? yy : y * sy);
+                        double ox = (xx + 1 < (x + 1) * sx ? xx + 1 : (x + 1) * sx) - (xx > x * sx ? xx : x * sx);
+                        sum += ox * oy * ((299 * px[0] + 587 * px[1] + 114 * px[2] + 500) / 1000);
                     }
-                double n = (double)(y1 - y0) * (x1 - x0);
-                double luma = (0.299 * r + 0.587 * g + 0.114 * bl) / n;
-                expect[y * 84 + x] = (uint8_t)(luma + 0.5 > 255 ? 255 : luma + 0.5);
+                double avg = sum / (sx * sy);
+                expect[y * 84 + x] = (uint8_t)(avg + 0.5 > 255 ? 255 : avg + 0.5);
             }
         const uint8_t *newest = b.obs + 3 * frame;
         for (size_t i = 0; i < frame; i++)
-            if (abs((int)newest[i] - (int)expect[i]) > 1) /* integer rounding of the weights */
+            if (abs((int)newest[i] - (int)expect[i]) > 1) /* float weights and sums, rounding */
                 fail_msg("step %u pixel %zu: %u, expected %u", step, i, newest[i], expect[i]);
         /* the stack: oldest first; right after the reset every slot holds the first frame */
         memmove(history, history + frame, 3 * frame);

@@ -22,3 +22,6 @@ rg_test(pool_proc pool/test_pool_proc.c TIMEOUT 300)
 target_compile_definitions(pool_proc PRIVATE "FAULT_CORE_DIR=\"${CMAKE_BINARY_DIR}/fault-cores\"")
 add_dependencies(pool_proc rg_fault_core_good rg_fault_core_run_hang rg_fault_core_run_segv rg_fault_core_run_abort
                  rg_fault_core_run_exit)
+# The preprocessing kernels (src/pool/pool_preproc*.c, src/env/env_maxpool.c): AVX2 and scalar give the same bytes
+# on every colour, random frames of many sizes and real frames; the resize is an area average (issue 17).
+rg_test(pool_preproc pool/test_preproc.c)

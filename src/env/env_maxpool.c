@@ -1,0 +1,127 @@
+/* Max-pooling of the last two frames of a step (env_maxpool.h): per channel or by gray, scalar or AVX2 (chosen at
+ * run time; the AVX2 code is compiled for AVX2 function by function, so the library runs on any x86-64). */
+#include "env_maxpool.h"
+
+#include "env_internal.h"
+
+/* 299 R + 587 G + 114 B: the order of these sums is the order of the grays (pool_preproc.h). */
+static uint32_t luma_sum(const uint8_t *p)
+{
+    return 299u * p[0] + 587u * p[1] + 114u * p[2];
+}
+
+static void max_rgb_scalar(uint8_t *dst, const uint8_t *other, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] = dst[i] > other[i] ? dst[i] : other[i];
+}
+
+static void max_luma_scalar(uint8_t *dst, const uint8_t *other, size_t n)
+{
+    for (size_t i = 0; i + 3 <= n; i += 3)
+        if (luma_sum(other + i) > luma_sum(dst + i))
+            dst[i] = other[i], dst[i + 1] = other[i + 1], dst[i + 2] = other[i + 2];
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2")))
+
+AVX2 static void max_rgb_avx2(uint8_t *dst, const uint8_t *other, size_t n)
+{
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        _mm256_storeu_si256((__m256i *)(dst + i), _mm256_max_epu8(_mm256_loadu_si256((const __m256i *)(dst + i)),
+                                                                 _mm256_loadu_si256((const __m256i *)(other + i))));
+    max_rgb_scalar(dst + i, other + i, n - i);
+}
+
+/* 8 pixels (24 bytes) at p as two lanes of 4 pixels each (bytes 0-11 of each lane; reads 28 bytes). */
+AVX2 static inline __m256i load8(const uint8_t *p)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+                                   _mm_loadu_si128((const __m128i *)(p + 12)), 1);
+}
+
+AVX2 static inline __m256i sums8(__m256i v)
+{
+    const __m256i rg = _mm256_setr_epi8(0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1, /* */
+                                        0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1);
+    const __m256i b = _mm256_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, /* */
+                                       2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1);
+    return _mm256_add_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(v, rg), _mm256_set1_epi32(299 | 587 << 16)),
+                            _mm256_madd_epi16(_mm256_shuffle_epi8(v, b), _mm256_set1_epi32(114)));
+}
+
+AVX2 static void max_luma_avx2(uint8_t *dst, const uint8_t *other, size_t n)
+{
+    /* each pixel's 32-bit compare mask spread over its 3 bytes */
+    const __m256i spread = _mm256_setr_epi8(0, 0, 0, 4, 4, 4, 8, 8, 8, 12, 12, 12, -1, -1, -1, -1, /* */
+                                            0, 0, 0, 4, 4, 4, 8, 8, 8, 12, 12, 12, -1, -1, -1, -1);
+    size_t i = 0;
+    for (; i + 28 <= n; i += 24) {
+        __m256i a = load8(dst + i), b = load8(other + i);
+        __m256i take = _mm256_shuffle_epi8(_mm256_cmpgt_epi32(sums8(b), sums8(a)), spread);
+        __m256i r = _mm256_blendv_epi8(a, b, take); /* bytes 12-15 of each lane: a's (take is 0 there) */
+        /* the low lane's bytes 12-15 are a's bytes 12-15, overwritten next by the high lane; its bytes 12-15 are
+         * a's bytes 24-27, unchanged */
+        _mm_storeu_si128((__m128i *)(dst + i), _mm256_castsi256_si128(r));
+        _mm_storeu_si128((__m128i *)(dst + i + 12), _mm256_extracti128_si256(r, 1));
+    }
+    max_luma_scalar(dst + i, other + i, n - i);
+}
+
+int rg__max_pool_simd(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+
+#else
+
+static void max_rgb_avx2(uint8_t *dst, const uint8_t *other, size_t n)
+{
+    max_rgb_scalar(dst, other, n);
+}
+
+static void max_luma_avx2(uint8_t *dst, const uint8_t *other, size_t n)
+{
+    max_luma_scalar(dst, other, n);
+}
+
+int rg__max_pool_simd(void)
+{
+    return 0;
+}
+
+#endif
+
+void rg__max_rgb(uint8_t *dst, const uint8_t *other, size_t n, int simd)
+{
+    if (simd)
+        max_rgb_avx2(dst, other, n);
+    else
+        max_rgb_scalar(dst, other, n);
+}
+
+void rg__max_luma(uint8_t *dst, const uint8_t *other, size_t n, int simd)
+{
+    if (simd)
+        max_luma_avx2(dst, other, n);
+    else
+        max_luma_scalar(dst, other, n);
+}
+
+void rg__env_max_pool(const rg_env *env, uint8_t *obs, const uint8_t *other, size_t n)
+{
+    if (env->max_pool == RG__MAX_POOL_LUMA)
+        rg__max_luma(obs, other, n, rg__max_pool_simd());
+    else
+        rg__max_rgb(obs, other, n, rg__max_pool_simd());
+}
+
+void rg__env_max_pool_luma(rg_env *env, int on)
+{
+    if (env && env->max_pool)
+        env->max_pool = on ? RG__MAX_POOL_LUMA : RG__MAX_POOL_RGB;
+}
