@@ -23,7 +23,8 @@ PYTHON_OPTIONAL := stable-retro pygame
 # Test-only wheels, for the real games they ship (never committed): ale-py's Atari ROMs, and the SMB ROM of
 # gym-super-mario-bros (installed without its dependencies: it pulls the old `gym` and an older pyglet than
 # stable-retro's, and only its ROM files are used).
-PYTHON_TEST_WHEELS := ale-py
+# OpenCV (headless) for Gymnasium's AtariPreprocessing, the reference of our preprocessing's bytes.
+PYTHON_TEST_WHEELS := ale-py opencv-python-headless
 PYTHON_TEST_NODEPS := gym-super-mario-bros
 PYTHON_RL := stable-baselines3
 VENV := .venv
@@ -54,8 +55,9 @@ venv:
 	@$(HAVE_MODULES) stable_retro pygame || $(PIP) install -q $(PYTHON_OPTIONAL) || \
 	  echo "warning: could not install $(PYTHON_OPTIONAL); the stable-retro differential test, the systems" \
 	       "without a Debian core and the human-rendering tests will be skipped"
-	@$(HAVE_MODULES) ale_py || $(PIP) install -q $(PYTHON_TEST_WHEELS) || \
-	  echo "warning: could not install $(PYTHON_TEST_WHEELS); the tests on ale-py's Atari ROMs will be skipped"
+	@$(HAVE_MODULES) ale_py cv2 || $(PIP) install -q $(PYTHON_TEST_WHEELS) || \
+	  echo "warning: could not install $(PYTHON_TEST_WHEELS); the tests on ale-py's Atari ROMs (and against" \
+	       "AtariPreprocessing) will be skipped"
 	@$(HAVE_MODULES) gym_super_mario_bros || $(PIP) install -q --no-deps $(PYTHON_TEST_NODEPS) || \
 	  echo "warning: could not install $(PYTHON_TEST_NODEPS); the tests on its SMB ROM will be skipped"
 
