@@ -13,12 +13,16 @@ with max-pool, up to 30 no-op frames, fire reset, a 27,000-step cap) and ALE's a
 
 The Gymnasium ids ``retrogym/<Game>-v5`` (``retrogym.registration``) make these two.
 """
+import json
 import math
+import os
+import tempfile
 
 import gymnasium as gym
 import numpy as np
 from gymnasium.utils.ezpickle import EzPickle
 
+from retrogym import data as _data
 from retrogym.ale_games import GAMES
 from retrogym.enums import Actions, Observations, State
 from retrogym.env import RetroEnv
@@ -52,6 +56,9 @@ def _mask(meaning):
 
 
 MASKS = [_mask(name) for name in ACTION_MEANINGS]
+
+# The data.json variable a vector environment adds for ALE's lives (removed from the infos it returns).
+_LIVES_RAW = "_ale_lives_ram"
 
 
 def ale_ids():
@@ -239,12 +246,33 @@ class AtariEnv(RetroEnv):
 
 
 class AtariVectorEnv(RetroVectorEnv):
-    """``retrogym.make_vec`` over an Atari game with ALE's action ids (see ``make_vec``)."""
+    """``retrogym.make_vec`` over an Atari game with ALE's action ids and ALE's ``lives`` in the infos (see
+    ``make_vec``)."""
 
     def __init__(self, game, num_envs, *, full_action_space=False, fire_reset=True, **kwargs):
         integration = game_name(game)
-        super().__init__(integration, num_envs, state=State.NONE, use_restricted_actions=Actions.ALL,
-                         reset_sequence=reset_sequence(integration, fire_reset), **kwargs)
+        self._lives_rule = rule = GAMES[integration]["ale_lives"]
+        self._lives_var = GAMES[integration]["lives"]
+        data_json = None
+        if rule and "addr" in rule and "info" not in kwargs:
+            data_json = _data.get_file_path(integration, "data.json", kwargs.get("inttype", _data.Integrations.DEFAULT))
+        if data_json is None:
+            if rule and "addr" in rule:
+                self._lives_rule = None  # the caller's own data.json: its variables as they are
+            super().__init__(integration, num_envs, state=State.NONE, use_restricted_actions=Actions.ALL,
+                             reset_sequence=reset_sequence(integration, fire_reset), **kwargs)
+        else:
+            # The integration's variables plus the byte ALE's lives come from, read by the workers with the rest;
+            # the file is read while the environments are created.
+            with open(data_json) as f:
+                spec = json.load(f)
+            spec.setdefault("info", {})[_LIVES_RAW] = {"address": rule["addr"], "type": "|u1"}
+            with tempfile.TemporaryDirectory(prefix="retrogym-ale-") as tmp:
+                path = os.path.join(tmp, "data.json")
+                with open(path, "w") as f:
+                    json.dump(spec, f)
+                super().__init__(integration, num_envs, state=State.NONE, use_restricted_actions=Actions.ALL,
+                                 reset_sequence=reset_sequence(integration, fire_reset), info=path, **kwargs)
         self._action_set = action_set(integration, full_action_space)
         self._table = np.array([[(MASKS[a] >> i) & 1 for i in range(len(_BUTTONS))] for a in self._action_set],
                                dtype=np.int64)
@@ -261,11 +289,40 @@ class AtariVectorEnv(RetroVectorEnv):
             raise ValueError(f"actions must be ints in [0, {len(self._table)})")
         return self._table[a]
 
+    def _lives(self, infos, rows):
+        """infos["lives"]: ALE's lives of each row (see AtariEnv)."""
+        rule = self._lives_rule
+        rows = next((len(v) for v in infos.values() if isinstance(v, np.ndarray)), rows)  # masked resets: fewer
+        raw = infos.pop(_LIVES_RAW, None)
+        infos.pop("_" + _LIVES_RAW, None)
+        if rule is not None and "const" in rule:
+            lives = np.full(rows, rule["const"], dtype=np.int64)
+        elif rule is not None and raw is not None:
+            lives = ((np.asarray(raw, dtype=np.int64) >> rule["shift"]) & rule["mask"]) + rule["add"]
+            if "max" in rule:
+                lives = np.minimum(lives, rule["max"])
+        elif self._lives_var and self._lives_var in infos:
+            lives = np.asarray(infos[self._lives_var], dtype=np.int64)
+        else:
+            lives = np.zeros(rows, dtype=np.int64)
+        infos["lives"] = lives
+        infos["_lives"] = np.ones(rows, dtype=bool)
+        return infos
+
+    def reset(self, *, seed=None, options=None):
+        obs, infos = super().reset(seed=seed, options=options)
+        return obs, self._lives(infos, len(obs))
+
     def step(self, actions):
-        return super().step(self._buttons(actions))
+        obs, rewards, terminated, truncated, infos = super().step(self._buttons(actions))
+        return obs, rewards, terminated, truncated, self._lives(infos, len(obs))
 
     def send(self, actions, env_ids=None):
         return super().send(self._buttons(actions), env_ids)
+
+    def recv(self):
+        obs, rewards, terminated, truncated, infos = super().recv()
+        return obs, rewards, terminated, truncated, self._lives(infos, len(obs))
 
 
 def make_vec(game, num_envs=1, *, num_threads=None, frameskip=4, repeat_action_probability=0.0, noop_max=30,

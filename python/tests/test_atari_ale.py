@@ -285,6 +285,29 @@ def test_make_vec_gives_envpool_defaults(ale_root):
         envs.close()
 
 
+def test_make_vec_lives_are_ales(ale_root):
+    """The vector env's infos["lives"] follow ALE's rule (Breakout: 5, then lost to an idle player once FIRE
+    launched the ball); the byte it reads is not left in the infos."""
+    envs = gym.make_vec("retrogym/Breakout-v5", num_envs=2, num_threads=1, noop_max=0)
+    try:
+        _, infos = envs.reset(seed=0)
+        assert list(infos["lives"]) == [5, 5] and infos["_lives"].all()
+        assert not any(k.startswith("_ale") or k.startswith("__ale") for k in infos)
+        seen = set()
+        for _ in range(300):
+            _, _, _, _, infos = envs.step(np.zeros(2, dtype=np.int64))
+            seen.update(int(v) for v in infos["lives"])
+        assert min(seen) < 5
+    finally:
+        envs.close()
+    pong = gym.make_vec("retrogym/Pong-v5", num_envs=2, num_threads=1)
+    try:
+        _, infos = pong.reset(seed=0)
+        assert list(infos["lives"]) == [0, 0]
+    finally:
+        pong.close()
+
+
 def test_bad_input_is_refused(ale_root):
     with pytest.raises(ValueError, match="not an Atari game"):
         atari.AtariEnv("NoSuchGame")
