@@ -330,3 +330,30 @@ def test_bad_input_is_refused(ale_root):
         retrogym.make("Pong-Atari2600-v0", state=retrogym.State.NONE, reset_sequence=[70000])
     with pytest.raises(ValueError, match="reset_sequence"):
         retrogym.make("Pong-Atari2600-v0", state=retrogym.State.NONE, reset_sequence=["x"])
+
+
+def test_user_path_import_then_ids(tmp_path):
+    """A user's path, in a child Python with stable-retro discovered: importing ale-py's ROM folder into the user
+    root (by hash) covers every v5 game, and gym.make / gym.make_vec of an id then run with no other setup."""
+    import subprocess
+    import sys
+    import json
+
+    env = {k: v for k, v in os.environ.items() if k not in ("RETROGYM_STABLE_RETRO", "RETROGYM_DATA_PATH")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    code = f"""
+import json, gymnasium as gym, retrogym
+from retrogym.ale_games import GAMES
+report = retrogym.data.import_roms({ROMS!r})
+imported = sorted(game for game, _ in report["imported"])
+env = gym.make("retrogym/Seaquest-v5")
+obs, info = env.reset(seed=0)
+vec = gym.make_vec("retrogym/Seaquest-v5", num_envs=2, num_threads=1)
+vobs, _ = vec.reset(seed=0)
+print(json.dumps({{"missing": sorted(set(GAMES) - set(imported)), "shape": list(obs.shape),
+                  "vshape": list(vobs.shape), "lives": info["lives"], "n": int(env.action_space.n)}}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"missing": [], "shape": [210, 160, 3], "vshape": [2, 4, 84, 84], "lives": 4, "n": 18}
