@@ -484,6 +484,7 @@ int rg__tia_check(const rg__a26_tia *t, int32_t now)
         return rg__error(RG_ESTATE, "atari2600 state: unknown objects marked for redrawing");
     /* the values derived from the registers must be those the registers give ("enabled" indexes tables) */
     rg__a26_tia d = *t;
+    d.enabled = 0; /* rebuilt bit by bit below: a stray bit of the state's (5..7) would otherwise survive */
     players_changed(&d);
     missile_changed(&d, 0);
     missile_changed(&d, 1);
