@@ -61,6 +61,10 @@ static int bus_kind(const rg__a26_cart *c)
 typedef struct bus_regs {
     uint32_t cycles;
     uint32_t budget;
+    /* plain carts: the ROM and its mask, in registers (a byte store, e.g. of the data bus, may alias anything, so
+     * the compiler would reload them from the machine after every bus access) */
+    const uint8_t *rom;
+    unsigned rom_mask;
 } bus_regs;
 
 A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int kind)
@@ -71,7 +75,7 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int 
     if (addr & 0x1000u) {
         unsigned a = addr & 0x0FFFu;
         if (kind == BUS_PLAIN) {
-            v = m->rom[a & m->rom_mask];
+            v = r->rom[a & r->rom_mask];
         } else if (kind == BUS_4K || kind == BUS_FE) {
             if ((unsigned)(a - m->fast_lo) < m->fast_len) {
                 v = m->bank[a];
@@ -161,7 +165,7 @@ A26_INLINE int should_stop(bus_regs *r)
 }
 
 #define M6502_CTX rg__a26_machine
-#define M6502_ENTER(ctx) bus_regs regs_ = {(ctx)->st.cycles, (ctx)->budget}
+#define M6502_ENTER(ctx) bus_regs regs_ = {(ctx)->st.cycles, (ctx)->budget, (ctx)->rom, (ctx)->rom_mask}
 #define M6502_LEAVE(ctx) ((ctx)->st.cycles = regs_.cycles, (ctx)->budget = regs_.budget)
 #define M6502_STOP(ctx) should_stop(&regs_)
 #define M6502_INTERRUPTS 0
