@@ -19,7 +19,8 @@ static void max_rgb_scalar(uint8_t *dst, const uint8_t *other, size_t n)
 static void max_luma_scalar(uint8_t *dst, const uint8_t *other, size_t n)
 {
     for (size_t i = 0; i + 3 <= n; i += 3)
-        if (luma_sum(other + i) > luma_sum(dst + i))
+        if ((dst[i] != other[i] || dst[i + 1] != other[i + 1] || dst[i + 2] != other[i + 2]) &&
+            luma_sum(other + i) > luma_sum(dst + i))
             dst[i] = other[i], dst[i + 1] = other[i + 1], dst[i + 2] = other[i + 2];
 }
 
@@ -59,15 +60,17 @@ AVX2 static void max_luma_avx2(uint8_t *dst, const uint8_t *other, size_t n)
     /* each pixel's 32-bit compare mask spread over its 3 bytes */
     const __m256i spread = _mm256_setr_epi8(0, 0, 0, 4, 4, 4, 8, 8, 8, 12, 12, 12, -1, -1, -1, -1, /* */
                                             0, 0, 0, 4, 4, 4, 8, 8, 8, 12, 12, 12, -1, -1, -1, -1);
+    const __m256i pack = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
     size_t i = 0;
     for (; i + 28 <= n; i += 24) {
         __m256i a = load8(dst + i), b = load8(other + i);
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b)) == -1) /* the two frames agree here (most pixels) */
+            continue;
         __m256i take = _mm256_shuffle_epi8(_mm256_cmpgt_epi32(sums8(b), sums8(a)), spread);
-        __m256i r = _mm256_blendv_epi8(a, b, take); /* bytes 12-15 of each lane: a's (take is 0 there) */
-        /* the low lane's bytes 12-15 are a's bytes 12-15, overwritten next by the high lane; its bytes 12-15 are
-         * a's bytes 24-27, unchanged */
+        /* the 24 bytes made contiguous, stored as 16 + 8 (stores that overlap the next loads would stall them) */
+        __m256i r = _mm256_permutevar8x32_epi32(_mm256_blendv_epi8(a, b, take), pack);
         _mm_storeu_si128((__m128i *)(dst + i), _mm256_castsi256_si128(r));
-        _mm_storeu_si128((__m128i *)(dst + i + 12), _mm256_extracti128_si256(r, 1));
+        _mm_storel_epi64((__m128i *)(dst + i + 16), _mm256_extracti128_si256(r, 1));
     }
     max_luma_scalar(dst + i, other + i, n - i);
 }

@@ -51,6 +51,7 @@ int rg__pre_init(rg_pool *p, const rg_pool_options *o)
         p->pre_ctx->stride = (p->pre_ctx->plan.scratch + 63) & ~(size_t)63;
         if (!(p->pre_ctx->scratch = aligned_alloc(64, p->n * p->pre_ctx->stride)))
             return rg__error(RG_ENOMEM, "out of memory for preprocessing buffers");
+        memset(p->pre_ctx->scratch, 0, p->n * p->pre_ctx->stride); /* the kernels read past a row's end, unused */
         for (size_t i = 0; i < p->n; i++)
             rg__env_max_pool_luma(p->envs[i], p->gray);
     }

@@ -25,6 +25,9 @@ typedef struct rg__area_plan {
     unsigned slots;             /* TAPS: taps per destination value, short lists padded with zero weights */
     int32_t *xi;                /* TAPS: slots x row_len source offsets into a row of the plane */
     float *xa;                  /* TAPS: slots x row_len weights */
+    int32_t *gbase;             /* TAPS, when every 4 consecutive destination values take their taps from 16
+                                 * source bytes (NULL otherwise): row_len / 4 first bytes ... */
+    uint8_t *gmask;             /* ... and slots x row_len x 4 byte picks from there (AVX2 shuffles, no gathers) */
     unsigned ny;                /* TAPS: row taps, in OpenCV's order */
     uint32_t *ydst, *ysrc;
     float *ybeta;

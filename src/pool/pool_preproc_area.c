@@ -51,6 +51,41 @@ static size_t up32(size_t n)
     return (n + 31) & ~(size_t)31;
 }
 
+/* Where each group of 4 destination values reads at most 16 source bytes: the group's first byte and each tap's
+ * byte offset from it (padding taps: weight 0, offset 0), so that the AVX2 kernel loads 16 bytes and shuffles. */
+static void shuffle_tables(rg__area_plan *pl)
+{
+    const size_t len = pl->row_len, groups = len / 4;
+    pl->gbase = malloc(groups * sizeof *pl->gbase);
+    pl->gmask = malloc((size_t)pl->slots * len * 4);
+    if (!pl->gbase || !pl->gmask)
+        goto none;
+    for (size_t g = 0; g < groups; g++) {
+        int32_t lo = INT32_MAX, hi = -1;
+        for (unsigned s = 0; s < pl->slots; s++)
+            for (size_t i = g * 4; i < g * 4 + 4; i++)
+                if (pl->xa[s * len + i] != 0.0f) {
+                    lo = pl->xi[s * len + i] < lo ? pl->xi[s * len + i] : lo;
+                    hi = pl->xi[s * len + i] > hi ? pl->xi[s * len + i] : hi;
+                }
+        if (hi < 0)
+            lo = hi = 0;
+        if (hi - lo > 15)
+            goto none;
+        pl->gbase[g] = lo;
+        for (unsigned s = 0; s < pl->slots; s++)
+            for (size_t i = g * 4; i < g * 4 + 4; i++) {
+                uint8_t *m = pl->gmask + (s * len + i) * 4;
+                m[0] = pl->xa[s * len + i] != 0.0f ? (uint8_t)(pl->xi[s * len + i] - lo) : 0;
+                m[1] = m[2] = m[3] = 0x80; /* zero: the byte becomes a 32-bit value */
+            }
+    }
+    return;
+none:
+    free(pl->gbase), free(pl->gmask);
+    pl->gbase = NULL, pl->gmask = NULL;
+}
+
 int rg__area_plan_init(rg__area_plan *pl, unsigned sh, unsigned sw, unsigned dh, unsigned dw, int gray)
 {
     memset(pl, 0, sizeof *pl);
@@ -97,6 +132,7 @@ int rg__area_plan_init(rg__area_plan *pl, unsigned sh, unsigned sw, unsigned dh,
             }
             for (unsigned k = 0; k < ny; k++)
                 pl->ydst[k] = ty[k].d, pl->ysrc[k] = ty[k].s, pl->ybeta[k] = ty[k].w;
+            shuffle_tables(pl); /* optional: without them the AVX2 kernel gathers */
         }
         free(tx), free(ty);
         if (!count || !pl->xi || !pl->xa || !pl->ydst || !pl->ysrc || !pl->ybeta) {
@@ -120,13 +156,23 @@ void rg__area_plan_free(rg__area_plan *pl)
     free(pl->ydst);
     free(pl->ysrc);
     free(pl->ybeta);
+    free(pl->gbase);
+    free(pl->gmask);
+    pl->gbase = NULL, pl->gmask = NULL;
     pl->xi = NULL, pl->xa = NULL, pl->ydst = pl->ysrc = NULL, pl->ybeta = NULL;
 }
 
 void rg__luma_row_scalar(const uint8_t *rgb, size_t n, uint8_t *out)
 {
-    for (size_t i = 0; i < n; i++)
-        out[i] = rg__luma(rgb + 3 * i);
+    uint32_t last = UINT32_MAX; /* games draw runs of one colour: its gray is computed once per run */
+    uint8_t gray = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *px = rgb + 3 * i;
+        uint32_t key = px[0] | (uint32_t)px[1] << 8 | (uint32_t)px[2] << 16;
+        if (key != last)
+            last = key, gray = rg__luma(px);
+        out[i] = gray;
+    }
 }
 
 void rg__taps_row_scalar(const rg__area_plan *pl, const uint8_t *row, float *buf)

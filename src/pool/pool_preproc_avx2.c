@@ -4,6 +4,7 @@
 #include "pool_preproc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -33,11 +34,15 @@ AVX2 void rg__luma_row_avx2(const uint8_t *rgb, size_t n, uint8_t *out)
     const __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, /* */
                                           0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     const __m256i lanes = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
-    for (; (i + 8) * 3 + 4 <= n * 3; i += 8) {
-        __m256 f = _mm256_mul_ps(_mm256_add_ps(_mm256_cvtepi32_ps(luma_sums(rgb + 3 * i)), half), milli);
-        __m256i g = _mm256_shuffle_epi8(_mm256_cvttps_epi32(f), pick);
-        g = _mm256_permutevar8x32_epi32(g, lanes);
+    uint8_t tail[32];
+    while (i + 8 <= n) {
+        const uint8_t *p = rgb + 3 * i;
+        if ((i + 8) * 3 + 4 > n * 3) /* the last 8 pixels: from a copy, no read past the end */
+            p = memcpy(tail, p, 24);
+        __m256 f = _mm256_mul_ps(_mm256_add_ps(_mm256_cvtepi32_ps(luma_sums(p)), half), milli);
+        __m256i g = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(_mm256_cvttps_epi32(f), pick), lanes);
         _mm_storel_epi64((__m128i *)(out + i), _mm256_castsi256_si128(g));
+        i += 8;
     }
     for (; i < n; i++)
         out[i] = rg__luma(rgb + 3 * i);
@@ -46,6 +51,21 @@ AVX2 void rg__luma_row_avx2(const uint8_t *rgb, size_t n, uint8_t *out)
 AVX2 void rg__taps_row_avx2(const rg__area_plan *pl, const uint8_t *row, float *buf)
 {
     const size_t len = pl->row_len;
+    if (pl->gbase) { /* two groups of 4 per register: 16 source bytes each, picked by shuffles */
+        for (size_t i = 0; i < len; i += 8) {
+            __m256i win = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(row + pl->gbase[i / 4]))),
+                _mm_loadu_si128((const __m128i *)(row + pl->gbase[i / 4 + 1])), 1);
+            __m256 acc = _mm256_setzero_ps();
+            for (unsigned s = 0; s < pl->slots; s++) {
+                __m256i pick = _mm256_loadu_si256((const __m256i *)(pl->gmask + (s * len + i) * 4));
+                __m256 v = _mm256_cvtepi32_ps(_mm256_shuffle_epi8(win, pick));
+                acc = _mm256_add_ps(acc, _mm256_mul_ps(v, _mm256_loadu_ps(pl->xa + s * len + i)));
+            }
+            _mm256_storeu_ps(buf + i, acc);
+        }
+        return;
+    }
     const __m256i low = _mm256_set1_epi32(0xff);
     for (size_t i = 0; i < len; i += 8) {
         __m256 acc = _mm256_setzero_ps();
