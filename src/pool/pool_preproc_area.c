@@ -178,13 +178,15 @@ void rg__luma_row_scalar(const uint8_t *rgb, size_t n, uint8_t *out)
 void rg__taps_row_scalar(const rg__area_plan *pl, const uint8_t *row, float *buf)
 {
     const size_t len = pl->row_len;
-    for (size_t i = 0; i < len; i++) {
-        float acc = 0.0f;
-        for (unsigned s = 0; s < pl->slots; s++) {
-            float prod = (float)row[pl->xi[s * len + i]] * pl->xa[s * len + i];
-            acc = acc + prod;
+    for (size_t i = 0; i < len; i++)
+        buf[i] = 0.0f;
+    for (unsigned s = 0; s < pl->slots; s++) { /* slot by slot: each value still adds its taps in order */
+        const int32_t *xi = pl->xi + s * len;
+        const float *xa = pl->xa + s * len;
+        for (size_t i = 0; i < len; i++) {
+            float prod = (float)row[xi[i]] * xa[i];
+            buf[i] = buf[i] + prod;
         }
-        buf[i] = acc;
     }
 }
 
@@ -196,18 +198,12 @@ void rg__vsum_scalar(float *sum, const float *buf, float beta, size_t n, int fir
     }
 }
 
-/* Round half to even (the default rounding of the AVX2 conversion), then clamp to 0..255. */
+/* Rounded in the current rounding mode (half to even by default, as the AVX2 conversion and OpenCV's cvRound),
+ * then clamped to 0..255. */
 static uint8_t round_u8(float v)
 {
-    if (!(v > 0.0f))
-        return 0;
-    if (v >= 255.5f)
-        return 255;
-    int r = (int)v;
-    float frac = v - (float)r; /* exact: r is v's integer part */
-    if (frac > 0.5f || (frac == 0.5f && (r & 1)))
-        r++;
-    return (uint8_t)(r > 255 ? 255 : r);
+    long r = lrintf(v);
+    return (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
 }
 
 void rg__store_row_scalar(const float *sum, size_t n, uint8_t *out)
