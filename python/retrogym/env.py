@@ -522,12 +522,22 @@ def make(
     """Makes a RetroEnv (a ``gymnasium.Env``) for a game. ``options``: see ``retrogym.env.OPTIONS``.
     ``check_state``: True (or a timeout in seconds, default 30) first makes the env, resets it and runs 10 steps in a
     child process, raising RuntimeError when the state crashes the core there and TimeoutError when it hangs it
-    (docs/reliability.md, "Damaged save states"); False (the default) loads the state in-process at once."""
+    (docs/reliability.md, "Damaged save states"); False (the default) loads the state in-process at once.
+    ``grayscale``, ``resize``, ``frame_stack``, ``reward_clip`` (make_vec's): the preprocessing runs in C and the
+    result is a ``retrogym.preprocessed.PreprocessedEnv`` over a vector environment of one."""
     if check_state:
         from . import state_check
 
         state_check.check(game, state, scenario, players, inttype, options,
                           timeout=30.0 if check_state is True else float(check_state))
+    from .preprocessed import PREPROCESSING, PreprocessedEnv
+    if any(name in options for name in PREPROCESSING):  # C preprocessing: a vector environment of one
+        if record:
+            raise ValueError("C preprocessing (grayscale, resize, frame_stack, reward_clip) and record do not go "
+                             "together in make(): use make_vec(..., record=) or record without them")
+        return PreprocessedEnv(game, state=state, scenario=scenario, info=info,
+                               use_restricted_actions=use_restricted_actions, players=players, inttype=inttype,
+                               obs_type=obs_type, render_mode=render_mode, **options)
     return RetroEnv(
         game,
         state=state,
