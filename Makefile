@@ -30,7 +30,7 @@ PYTHON_RL := stable-baselines3
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: soak fuzz fuzz-deps bench-pool bench-env bench-memory bench-a26 bench-atari-vec bench-isolation all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: soak fuzz fuzz-deps bench-pool bench-env bench-memory bench-a26 bench-ale-emu bench-atari-vec bench-isolation all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
 
 all: build
 
@@ -133,6 +133,10 @@ bench-pool: venv python build
 bench-a26: venv build
 	RETROGYM_CORE_PATH=$$($(VENV)/bin/python -c "import stable_retro, os; \
 	  print(os.path.join(os.path.dirname(stable_retro.__file__), 'cores'))") ./$(BUILD)/bench/bench_a26
+
+# Our Atari 2600 core against ALE's emulator (ale-py's ALEInterface) and Stella 3.9.3 per frame, docs/performance.md.
+bench-ale-emu: venv build
+	$(VENV)/bin/python bench/bench_ale_emu.py
 
 # retrogym's pool on our Atari core against ale-py's AtariVectorEnv (installs ale-py into .venv if missing).
 # Atari vector envs against ale-py, EnvPool (its own venv: it pins its own gymnasium/numpy) and AsyncVectorEnv.
