@@ -191,7 +191,7 @@ def main():
             for sticky in args.sticky:
                 print(f"\n{game}, repeat_action_probability {sticky:g}")
                 print(f"{'envs':>4} {'engine':>10} {'steps/s':>20} {'CPU us/step':>18} {'vs retrogym':>12} "
-                      f"{'|reward|':>9} {'episodes':>8}")
+                      f"{'|reward|':>9} {'episodes':>8} {'actions':>7} obs")
                 for n in args.envs:
                     res = {e: [] for e in engines}
                     for r in range(args.rounds):
@@ -206,8 +206,8 @@ def main():
                             if "retrogym" in res else [float("nan")]
                         print(f"{n:>4} {e:>10} {fmt([x['rate'] for x in rows]):>20} "
                               f"{fmt([x['cpu_us'] for x in rows]):>18} {statistics.median(ratios):>11.2f}x "
-                              f"{sum(x['reward'] for x in rows):>9.0f} {sum(x['ends'] for x in rows):>8}",
-                              flush=True)
+                              f"{sum(x['reward'] for x in rows):>9.0f} {sum(x['ends'] for x in rows):>8} "
+                              f"{rows[0]['actions']:>7} {tuple(rows[0]['obs'][1:])}", flush=True)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -327,13 +327,14 @@ class AtariVectorEnv(RetroVectorEnv):
 
 def make_vec(game, num_envs=1, *, num_threads=None, frameskip=4, repeat_action_probability=0.0, noop_max=30,
              fire_reset=True, grayscale=True, resize=(84, 84), frame_stack=4, max_pool=True,
-             max_episode_steps=27000, full_action_space=False, **kwargs):
+             max_episode_steps=27000, full_action_space=False, reward_clip=1.0, **kwargs):
     """A vector environment of an Atari game with EnvPool's Atari defaults: observations (num_envs, 4, 84, 84)
     (grayscale, area resize, 4-frame stack), frame skip 4 with the max-pool of the last two frames, up to 30 no-op
     frames and one FIRE frame after ALE's reset sequence, truncation after 27,000 steps (108,000 frames), sticky
-    actions off, ALE's minimal action ids. Other keyword arguments are ``retrogym.make_vec``'s."""
+    actions off, rewards clipped to [-1, 1] (EnvPool's reward_clip=True; None or 0 keeps them), ALE's minimal action
+    ids. Other keyword arguments are ``retrogym.make_vec``'s."""
     sticky = kwargs.pop("sticky_prob", repeat_action_probability)
     return AtariVectorEnv(game, num_envs, num_threads=num_threads, frameskip=frameskip, sticky_prob=sticky,
                           noop_max=noop_max, fire_reset=fire_reset, grayscale=grayscale, resize=resize,
                           frame_stack=frame_stack, max_pool=max_pool, max_episode_steps=max_episode_steps,
-                          full_action_space=full_action_space, **kwargs)
+                          full_action_space=full_action_space, reward_clip=reward_clip or None, **kwargs)

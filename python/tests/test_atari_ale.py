@@ -308,6 +308,19 @@ def test_make_vec_lives_are_ales(ale_root):
         pong.close()
 
 
+def test_make_vec_clips_rewards_as_envpool(ale_root):
+    """EnvPool's reward_clip=True: Seaquest's kills (20 points each) come as 1; reward_clip=None keeps them."""
+    for clip, top in ((1.0, 1.0), (None, 20.0)):
+        envs = gym.make_vec("retrogym/Seaquest-v5", num_envs=2, num_threads=1, reward_clip=clip)
+        try:
+            envs.reset(seed=0)
+            rng = np.random.default_rng(0)
+            rewards = [envs.step(rng.integers(0, 18, size=2))[1] for _ in range(1500)]
+            assert np.abs(rewards).max() == top, (clip, np.abs(rewards).max())
+        finally:
+            envs.close()
+
+
 def test_bad_input_is_refused(ale_root):
     with pytest.raises(ValueError, match="not an Atari game"):
         atari.AtariEnv("NoSuchGame")

@@ -36,13 +36,6 @@ static inline const char *fault_core(const char *fault)
 
 #define EXPECT(call, code, text) TEST_EXPECT_ERROR(call, code, text)
 
-#define EXPECT_OK(call)                                                                                           \
-    do {                                                                                                          \
-        int rc_ = (call);                                                                                         \
-        if (rc_ != RG_OK)                                                                                         \
-            fail_msg("%s gave %s: %s", #call, rg_error_name(rc_), rg_error_last());                               \
-    } while (0)
-
 /* The fake machine's frame counter (RAM bytes 4..7 of its first block). */
 static inline uint32_t counter(rg_emu *emu)
 {

@@ -15,13 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-#define EXPECT_OK(call)                                                                                           \
-    do {                                                                                                          \
-        int rc_ = (call);                                                                                         \
-        if (rc_ != RG_OK)                                                                                         \
-            fail_msg("%s: %s (%s)", #call, rg_error_name(rc_), rg_error_last());                                \
-    } while (0)
-
 static double now(void)
 {
     struct timespec ts;

@@ -18,22 +18,8 @@
 
 #define N 4
 
-#define EXPECT_OK(call)                                                                                            \
-    do {                                                                                                           \
-        int rc_ = (call);                                                                                          \
-        if (rc_ != RG_OK)                                                                                          \
-            fail_msg("%s: %s (%s)", #call, rg_error_name(rc_), rg_error_last());                                   \
-    } while (0)
-
 static rg_datapaths *dp;
 static char core_dir[1024];
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static char *fault_core(const char *name, char *buf, size_t size)
 {
@@ -241,9 +227,9 @@ static void faulty_worker(const char *fault, const char *reason, unsigned timeou
     int last_failed = 0;
     double worst_ms = 0;
     for (unsigned s = 1; s <= 80; s++) {
-        double t0 = now_ms();
+        double t0 = test_now_ms();
         EXPECT_OK(rg_pool_step(p, act, &b));
-        double ms = now_ms() - t0;
+        double ms = test_now_ms() - t0;
         EXPECT_OK(rg_pool_step(ref, act, &a));
         for (size_t i = 1; i < 3; i++) { /* the other workers' envs go on as if nothing happened */
             assert_int_equal(b.failed[i], 0);
@@ -340,9 +326,9 @@ static void free_with_hung_worker(void **state)
     assert_true(pending);
     assert_int_equal(rg_pool_wait(p, 50, &b), RG_POOL_PENDING);
     assert_int_equal(rg_pool_step(p, act, &b), RG_EMISUSE);
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     rg_pool_free(p);
-    double ms = now_ms() - t0;
+    double ms = test_now_ms() - t0;
     assert_true(ms < RG_POOL_FREE_GRACE_MS + 1000.0);
     int status;
     assert_int_equal(waitpid(-1, &status, WNOHANG), -1); /* every worker was reaped */

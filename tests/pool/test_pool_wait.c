@@ -18,22 +18,8 @@
 
 #define N 3
 
-#define EXPECT_OK(call)                                                                                            \
-    do {                                                                                                           \
-        int rc_ = (call);                                                                                          \
-        if (rc_ != RG_OK)                                                                                          \
-            fail_msg("%s: %s (%s)", #call, rg_error_name(rc_), rg_error_last());                                   \
-    } while (0)
-
 static rg_datapaths *dp;
 static char core_good[1024], core_hang[1024], core_slow[1024];
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static rg_pool *make_pool(const char *core0, unsigned threads, size_t batch, unsigned frameskip)
 {
@@ -155,9 +141,9 @@ static int hung_child(void)
         return 11;
     }
     for (int k = 0; k < 5; k++) { /* still stuck: each wait returns after its limit */
-        double t0 = now_ms();
+        double t0 = test_now_ms();
         rc = rg_pool_wait(p, 20, &b);
-        double dt = now_ms() - t0;
+        double dt = test_now_ms() - t0;
         if (rc != RG_POOL_PENDING || dt < 15 || dt > 500) {
             fprintf(stderr, "wait %d: %d after %.1f ms\n", k, rc, dt);
             return 12;
@@ -167,9 +153,9 @@ static int hung_child(void)
         return 13;
     if (rg_pool_reset(p, NULL, 0, &b) != RG_EMISUSE || rg_pool_set_timeout(p, 0) != RG_EMISUSE)
         return 14;
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     rg_pool_free(p); /* the stuck worker is detached, not joined */
-    double dt = now_ms() - t0;
+    double dt = test_now_ms() - t0;
     if (dt < RG_POOL_FREE_GRACE_MS - 5 || dt > RG_POOL_FREE_GRACE_MS + 1000) {
         fprintf(stderr, "rg_pool_free took %.1f ms\n", dt);
         return 15;
@@ -186,7 +172,7 @@ static void hung_core_leaves_call_pending(void **state)
     snprintf(frame, sizeof frame, "%d", HANG_FRAME);
     setenv("FAULT_FRAME", frame, 1);
     fflush(NULL);
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) { /* _exit: LeakSanitizer would report the pool leaked on purpose */
@@ -200,7 +186,7 @@ static void hung_core_leaves_call_pending(void **state)
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         fail_msg("child: %s %d", WIFEXITED(status) ? "exit status" : "signal",
                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-    printf("# the child process with a stuck worker exited in %.0f ms\n", now_ms() - t0);
+    printf("# the child process with a stuck worker exited in %.0f ms\n", test_now_ms() - t0);
 }
 
 /* A limit on a pool whose caller runs no lane (asynchronous) starts no thread; bad arguments. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -418,4 +419,11 @@ int test_run_with_spare_memory(size_t spare, int (*fn)(void *), void *arg)
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
         return 127;
     return WEXITSTATUS(status) == 126 ? -1 : WEXITSTATUS(status);
+}
+
+double test_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }

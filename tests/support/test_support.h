@@ -66,6 +66,18 @@ rg_movie *test_movie_start_state(const char *name, const uint8_t **state, size_t
         if (!strstr(rg_error_last(), (text)))                                                                     \
             fail_msg("%s: message \"%s\" does not mention \"%s\"", #call, rg_error_last(), (text));               \
     } while (0)
+/* A call that must succeed (its error and message otherwise). */
+#define TEST_EXPECT_OK(call)                                                                                      \
+    do {                                                                                                          \
+        int rc_ = (call);                                                                                         \
+        if (rc_ != RG_OK)                                                                                         \
+            fail_msg("%s gave %s: %s", #call, rg_error_name(rc_), rg_error_last());                               \
+    } while (0)
+#ifndef EXPECT_OK
+#define EXPECT_OK(call) TEST_EXPECT_OK(call)
+#endif
+/* CLOCK_MONOTONIC in milliseconds. */
+double test_now_ms(void);
 /* True when the named core is installed. */
 int test_core_installed(const char *name);
 
