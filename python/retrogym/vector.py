@@ -441,8 +441,9 @@ def make_vec(game, num_envs, *, batch_size=None, num_threads=None, autoreset_mod
     (default num_envs); ``num_threads``: worker threads (default one per CPU, at most num_envs);
     ``autoreset_mode``: ``gymnasium.vector.AutoresetMode`` (NEXT_STEP default, SAME_STEP, DISABLED); preprocessing
     in the workers: ``grayscale`` (luma, one channel: observations lose the channel axis), ``resize`` ((height,
-    width), area average), ``frame_stack`` (last K observations on a new first axis), ``reward_clip`` (rewards
-    clipped to [-c, c]); ``seed``: environment i's first reset uses seed + i (default: a random seed);
+    width), OpenCV INTER_AREA bytes when shrinking), ``frame_stack`` (last K observations on a new first axis),
+    ``reward_clip`` (rewards clipped to [-c, c]); ``seed``: environment i's first reset uses seed + i (default: a
+    random seed);
     ``record`` (make()'s: True for the current folder, or a folder): every episode as a movie, environment i's in the
     subfolder ``env-<i>`` (see ``RetroVectorEnv.auto_record``).
 
