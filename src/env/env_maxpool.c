@@ -4,11 +4,7 @@
 
 #include "env_internal.h"
 
-/* 299 R + 587 G + 114 B: the order of these sums is the order of the grays (pool_preproc.h). */
-static uint32_t luma_sum(const uint8_t *p)
-{
-    return 299u * p[0] + 587u * p[1] + 114u * p[2];
-}
+#include "base/luma.h" /* the order of the luma sums is the order of the grays */
 
 static void max_rgb_scalar(uint8_t *dst, const uint8_t *other, size_t n)
 {
@@ -20,7 +16,7 @@ static void max_luma_scalar(uint8_t *dst, const uint8_t *other, size_t n)
 {
     for (size_t i = 0; i + 3 <= n; i += 3)
         if ((dst[i] != other[i] || dst[i + 1] != other[i + 1] || dst[i + 2] != other[i + 2]) &&
-            luma_sum(other + i) > luma_sum(dst + i))
+            rg__luma_sum(other + i) > rg__luma_sum(dst + i))
             dst[i] = other[i], dst[i + 1] = other[i + 1], dst[i + 2] = other[i + 2];
 }
 
@@ -38,23 +34,6 @@ AVX2 static void max_rgb_avx2(uint8_t *dst, const uint8_t *other, size_t n)
     max_rgb_scalar(dst + i, other + i, n - i);
 }
 
-/* 8 pixels (24 bytes) at p as two lanes of 4 pixels each (bytes 0-11 of each lane; reads 28 bytes). */
-AVX2 static inline __m256i load8(const uint8_t *p)
-{
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
-                                   _mm_loadu_si128((const __m128i *)(p + 12)), 1);
-}
-
-AVX2 static inline __m256i sums8(__m256i v)
-{
-    const __m256i rg = _mm256_setr_epi8(0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1, /* */
-                                        0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1);
-    const __m256i b = _mm256_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, /* */
-                                       2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1);
-    return _mm256_add_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(v, rg), _mm256_set1_epi32(299 | 587 << 16)),
-                            _mm256_madd_epi16(_mm256_shuffle_epi8(v, b), _mm256_set1_epi32(114)));
-}
-
 AVX2 static void max_luma_avx2(uint8_t *dst, const uint8_t *other, size_t n)
 {
     /* each pixel's 32-bit compare mask spread over its 3 bytes */
@@ -63,10 +42,10 @@ AVX2 static void max_luma_avx2(uint8_t *dst, const uint8_t *other, size_t n)
     const __m256i pack = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7);
     size_t i = 0;
     for (; i + 28 <= n; i += 24) {
-        __m256i a = load8(dst + i), b = load8(other + i);
+        __m256i a = rg__rgb8_load_avx2(dst + i), b = rg__rgb8_load_avx2(other + i);
         if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, b)) == -1) /* the two frames agree here (most pixels) */
             continue;
-        __m256i take = _mm256_shuffle_epi8(_mm256_cmpgt_epi32(sums8(b), sums8(a)), spread);
+        __m256i take = _mm256_shuffle_epi8(_mm256_cmpgt_epi32(rg__luma_sums8_avx2(b), rg__luma_sums8_avx2(a)), spread);
         /* the 24 bytes made contiguous, stored as 16 + 8 (stores that overlap the next loads would stall them) */
         __m256i r = _mm256_permutevar8x32_epi32(_mm256_blendv_epi8(a, b, take), pack);
         _mm_storeu_si128((__m128i *)(dst + i), _mm256_castsi256_si128(r));

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/luma.h"
+
 enum {
     RG__AREA_COPY = 0,   /* same size: no resize */
     RG__AREA_FAST = 1,   /* both factors whole numbers: integer block sums */
@@ -49,7 +51,7 @@ int rg__pre_simd(void);
 /* Gray of an RGB pixel: ALE's grayscale of the NTSC palette colours, (299 R + 587 G + 114 B) / 1000 rounded. */
 static inline uint8_t rg__luma(const uint8_t *px)
 {
-    return (uint8_t)((299u * px[0] + 587u * px[1] + 114u * px[2] + 500u) / 1000u);
+    return (uint8_t)((rg__luma_sum(px) + 500u) / 1000u);
 }
 
 /* Kernels: scalar and AVX2 (same results). */

@@ -11,19 +11,6 @@
 
 #define AVX2 __attribute__((target("avx2")))
 
-/* The luma sums 299 R + 587 G + 114 B of 8 RGB24 pixels (reads 28 bytes from p). */
-AVX2 static inline __m256i luma_sums(const uint8_t *p)
-{
-    __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
-                                        _mm_loadu_si128((const __m128i *)(p + 12)), 1);
-    const __m256i rg = _mm256_setr_epi8(0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1, /* */
-                                        0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1);
-    const __m256i b = _mm256_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, /* */
-                                       2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1);
-    return _mm256_add_epi32(_mm256_madd_epi16(_mm256_shuffle_epi8(v, rg), _mm256_set1_epi32(299 | 587 << 16)),
-                            _mm256_madd_epi16(_mm256_shuffle_epi8(v, b), _mm256_set1_epi32(114)));
-}
-
 AVX2 void rg__luma_row_avx2(const uint8_t *rgb, size_t n, uint8_t *out)
 {
     size_t i = 0;
@@ -39,7 +26,7 @@ AVX2 void rg__luma_row_avx2(const uint8_t *rgb, size_t n, uint8_t *out)
         const uint8_t *p = rgb + 3 * i;
         if ((i + 8) * 3 + 4 > n * 3) /* the last 8 pixels: from a copy, no read past the end */
             p = memcpy(tail, p, 24);
-        __m256 f = _mm256_mul_ps(_mm256_add_ps(_mm256_cvtepi32_ps(luma_sums(p)), half), milli);
+        __m256 f = _mm256_mul_ps(_mm256_add_ps(_mm256_cvtepi32_ps(rg__luma_sums8_avx2(rg__rgb8_load_avx2(p))), half), milli);
         __m256i g = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(_mm256_cvttps_epi32(f), pick), lanes);
         _mm_storel_epi64((__m128i *)(out + i), _mm256_castsi256_si128(g));
         i += 8;
