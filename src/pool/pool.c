@@ -422,20 +422,16 @@ static int finish(rg_pool *p, rg_pool_batch *out)
     int rc = take_error(p);
     pthread_mutex_unlock(&p->lock);
     if (kind == PENDING_SYNC) {
-        if (p->isolated && p->pending_own) { /* workers cannot write into the caller's array: one copy */
-            memcpy(p->pending_own, p->sync.obs, p->pending_n * p->obs_size);
-            uint8_t *shared = p->sync.obs;
-            p->sync.obs = p->pending_own;
-            if (out)
-                fill_batch(p, &p->sync, p->pending_n, out);
-            p->sync.obs = shared;
-            p->pending_own = NULL;
-            return rc;
-        }
         if (out)
             fill_batch(p, &p->sync, p->pending_n, out);
-        if (!p->isolated)
+        if (!p->isolated) {
             p->sync.obs = p->pending_own;
+        } else if (p->pending_own) { /* workers cannot write into the caller's array: one copy */
+            memcpy(p->pending_own, p->sync.obs, p->pending_n * p->obs_size);
+            if (out)
+                out->obs = p->pending_own;
+            p->pending_own = NULL;
+        }
         return rc;
     }
     size_t r = p->pending_ring;

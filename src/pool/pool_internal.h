@@ -123,6 +123,13 @@ int rg__pool_run_next(rg_pool *p, unsigned lane);
  * (CLOCK_MONOTONIC ns, 0: none) it returns by then at the latest (cond must use CLOCK_MONOTONIC). */
 void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns, long deadline_ns);
 long rg__pool_now_ns(void);
+/* A spin-wait loop's pause. */
+static inline void rg__cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("pause");
+#endif
+}
 /* Wakes the threads waiting for work (lock held). */
 void rg__pool_wake(rg_pool *p);
 /* RG_EMISUSE with a message while a call is pending (rg_pool_set_timeout), else RG_OK. */

@@ -68,16 +68,12 @@ struct rg__proc {
     rg__wctl *w;
     atomic_uint *ring_fill;            /* rows written per ring batch (a hint; shared) */
     pid_t *pid;                        /* per worker; 0: not running */
+    uint8_t *posted;                   /* per worker: rg__proc_post gave it jobs (scratch) */
     long checked_ns;                   /* when the caller last looked at its workers */
     char (*why)[RG__WHY];              /* per env: its last failure */
     uint8_t *has_why;
     uint64_t respawns;
 };
-
-static long now_ns(void)
-{
-    return rg__pool_now_ns();
-}
 
 static void futex_wait(atomic_uint *word, unsigned expected, long timeout_ns)
 {
@@ -90,11 +86,12 @@ static void futex_wake(atomic_uint *word)
     syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
-static inline void cpu_relax(void)
+/* Tells worker w that jobs were posted (caller's side): its cmd moves, and a sleeping worker is woken. */
+static void notify(rg__wctl *c)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ volatile("pause");
-#endif
+    atomic_fetch_add(&c->cmd, 1);
+    if (atomic_load(&c->sleeping))
+        futex_wake(&c->cmd);
 }
 
 /* ---- log messages of workers: a ring per worker, forwarded by the caller ---- */
@@ -219,7 +216,7 @@ static void run_one(rg_pool *p, rg__wctl *c, int32_t id, int job)
     size_t r;
     int ring = row < 0;
     uint64_t slot = 0;
-    atomic_store(&c->started_ns, now_ns());
+    atomic_store(&c->started_ns, rg__pool_now_ns());
     atomic_store(&c->cur_id, id);
     if (!ring) {
         rows = &p->sync;
@@ -257,12 +254,12 @@ static void run_one(rg_pool *p, rg__wctl *c, int32_t id, int job)
 static void wait_for_work(struct rg__proc *pr, rg__wctl *c, unsigned seen)
 {
     if (pr->spin_ns) {
-        long until = now_ns() + pr->spin_ns;
+        long until = rg__pool_now_ns() + pr->spin_ns;
         for (unsigned i = 1;; i++) {
             if (atomic_load_explicit(&c->cmd, memory_order_acquire) != seen)
                 return;
-            cpu_relax();
-            if ((i & 255) == 0 && now_ns() > until)
+            rg__cpu_relax();
+            if ((i & 255) == 0 && rg__pool_now_ns() > until)
                 break;
         }
     }
@@ -349,9 +346,10 @@ int rg__proc_start(rg_pool *p, unsigned workers)
     pr->w = rg__pool_calloc(m, sizeof *pr->w, 1);
     pr->ring_fill = rg__pool_calloc(p->ring_len, sizeof *pr->ring_fill, 1);
     pr->pid = calloc(m, sizeof *pr->pid);
+    pr->posted = calloc(m, 1);
     pr->why = calloc(p->n, sizeof *pr->why);
     pr->has_why = calloc(p->n, 1);
-    if (!pr->sh || !pr->w || !pr->ring_fill || !pr->pid || !pr->why || !pr->has_why)
+    if (!pr->sh || !pr->w || !pr->ring_fill || !pr->pid || !pr->posted || !pr->why || !pr->has_why)
         return rg__error(RG_ENOMEM, "out of memory for the worker processes");
     pr->sh->seed = p->seed;
     for (unsigned w = 0; w < m; w++) {
@@ -395,15 +393,18 @@ static int replace(rg_pool *p, unsigned w, const char *why)
     long long slot = atomic_load(&c->cur_slot);
     for (size_t id = w; id < p->n; id += pr->m) {
         uint8_t job = __atomic_load_n(&p->job[id], __ATOMIC_ACQUIRE);
-        if ((job == JOB_STEP || job == JOB_RESET) && (int)id == cur && p->row[id] < 0 && slot >= 0) {
-            rg__rows *rows = &p->ring[((uint64_t)slot / p->batch) % p->ring_len];
-            if (__atomic_load_n(&rows->done[(uint64_t)slot % p->batch], __ATOMIC_ACQUIRE))
-                __atomic_store_n(&p->job[id], 0, __ATOMIC_RELEASE); /* it had finished: only not cleared */
-            else
-                p->row[id] = -2 - (int64_t)slot; /* the slot it claimed is its row */
-        } else if ((job == JOB_STEP || job == JOB_RESET) && (int)id == cur && p->row[id] >= 0 &&
-                   __atomic_load_n(&p->sync.done[p->row[id]], __ATOMIC_ACQUIRE)) {
-            __atomic_store_n(&p->job[id], 0, __ATOMIC_RELEASE);
+        if ((job == JOB_STEP || job == JOB_RESET) && (int)id == cur) {
+            /* the job it was running: finished (its row written, only its job byte not cleared), or to be run again
+             * into the same row or the ring slot it had claimed */
+            const uint8_t *done = NULL;
+            if (p->row[id] >= 0)
+                done = &p->sync.done[p->row[id]];
+            else if (slot >= 0)
+                done = &p->ring[((uint64_t)slot / p->batch) % p->ring_len].done[(uint64_t)slot % p->batch];
+            if (done && __atomic_load_n(done, __ATOMIC_ACQUIRE))
+                __atomic_store_n(&p->job[id], 0, __ATOMIC_RELEASE);
+            else if (p->row[id] < 0 && slot >= 0)
+                p->row[id] = -2 - (int64_t)slot;
         }
         p->lost[id] = 1;
         snprintf(pr->why[id], RG__WHY, "worker process %u %s; environment %zu was reset", w, why, id);
@@ -411,10 +412,8 @@ static int replace(rg_pool *p, unsigned w, const char *why)
     }
     pr->respawns++;
     int rc = spawn(p, w);
-    if (rc == RG_OK && has_work(p, w)) {
-        atomic_fetch_add(&c->cmd, 1);
-        futex_wake(&c->cmd);
-    }
+    if (rc == RG_OK && has_work(p, w))
+        notify(c);
     return rc;
 }
 
@@ -427,10 +426,8 @@ static int watch(rg_pool *p, long now)
     for (unsigned w = 0; w < pr->m; w++) {
         char why[128];
         if (!pr->pid[w]) { /* a fork that failed earlier: try again */
-            if (has_work(p, w) && (rc = spawn(p, w)) == RG_OK) {
-                atomic_fetch_add(&pr->w[w].cmd, 1);
-                futex_wake(&pr->w[w].cmd);
-            }
+            if (has_work(p, w) && (rc = spawn(p, w)) == RG_OK)
+                notify(&pr->w[w]);
             continue;
         }
         int status;
@@ -460,23 +457,16 @@ int rg__proc_post(rg_pool *p, const int32_t *ids, size_t n)
     pr->sh->seed = p->seed;
     if (p->pending == PENDING_SYNC)
         atomic_store(&pr->sh->left, (long long)n);
-    long now = now_ns();
-    int rc = RG_OK;
+    memset(pr->posted, !ids, pr->m); /* the workers that got jobs */
+    for (size_t k = 0; ids && k < n; k++)
+        pr->posted[(unsigned)ids[k] % pr->m] = 1;
+    int gone = 0;
     for (unsigned w = 0; w < pr->m; w++) {
-        int mine = !ids;
-        for (size_t k = 0; k < n && !mine; k++)
-            mine = (unsigned)ids[k] % pr->m == w;
-        if (!mine)
-            continue;
-        if (!pr->pid[w]) { /* forked again at the next watch */
-            rc = watch(p, now);
-            continue;
-        }
-        atomic_fetch_add(&pr->w[w].cmd, 1);
-        if (atomic_load(&pr->w[w].sleeping))
-            futex_wake(&pr->w[w].cmd);
+        if (pr->posted[w] && pr->pid[w])
+            notify(&pr->w[w]);
+        gone |= pr->posted[w] && !pr->pid[w];
     }
-    return rc;
+    return gone ? watch(p, rg__pool_now_ns()) : RG_OK; /* a worker whose fork failed: forked again there */
 }
 
 int rg__proc_done(rg_pool *p)
@@ -499,15 +489,15 @@ int rg__proc_done(rg_pool *p)
 int rg__proc_wait(rg_pool *p, long deadline_ns)
 {
     struct rg__proc *pr = p->proc;
-    long spin_until = pr->caller_spin_ns ? now_ns() + pr->caller_spin_ns : 0;
+    long spin_until = pr->caller_spin_ns ? rg__pool_now_ns() + pr->caller_spin_ns : 0;
     for (;;) {
         unsigned seq = atomic_load(&pr->sh->done_seq);
         if (rg__proc_done(p))
             return 1;
-        long now = now_ns();
+        long now = rg__pool_now_ns();
         if (now < spin_until) {
             for (unsigned i = 0; i < 256 && atomic_load_explicit(&pr->sh->done_seq, memory_order_acquire) == seq; i++)
-                cpu_relax();
+                rg__cpu_relax();
             continue;
         }
         if (now - pr->checked_ns >= RG__SLICE_NS) {
@@ -568,17 +558,16 @@ void rg__proc_stop(rg_pool *p)
     if (pr->sh && pr->w) {
         atomic_store(&pr->sh->stop, 1);
         for (unsigned w = 0; w < pr->m; w++) {
-            atomic_fetch_add(&pr->w[w].cmd, 1);
-            futex_wake(&pr->w[w].cmd);
+            notify(&pr->w[w]);
         }
         /* idle workers end at once; one in a long job gets a grace period, then is killed */
-        long deadline = now_ns() + RG_POOL_FREE_GRACE_MS * 1000000L;
+        long deadline = rg__pool_now_ns() + RG_POOL_FREE_GRACE_MS * 1000000L;
         for (unsigned w = 0; w < pr->m; w++) {
             if (!pr->pid[w])
                 continue;
             int status;
             while (waitpid(pr->pid[w], &status, WNOHANG) == 0) {
-                if (now_ns() >= deadline) {
+                if (rg__pool_now_ns() >= deadline) {
                     kill(pr->pid[w], SIGKILL);
                     waitpid(pr->pid[w], &status, 0);
                     break;
@@ -595,6 +584,7 @@ void rg__proc_stop(rg_pool *p)
     rg__pool_free_mem(pr->w, 1);
     rg__pool_free_mem(pr->ring_fill, 1);
     free(pr->pid);
+    free(pr->posted);
     free(pr->why);
     free(pr->has_why);
     free(pr);

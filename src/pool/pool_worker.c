@@ -138,13 +138,6 @@ long rg__pool_now_ns(void)
     return (long)ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ volatile("pause");
-#endif
-}
-
 void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns, long deadline_ns)
 {
     if (spin_ns > 0) {
@@ -153,7 +146,7 @@ void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spi
         long until = rg__pool_now_ns() + spin_ns;
         int moved = 0;
         for (unsigned i = 1; !moved; i++) {
-            cpu_relax();
+            rg__cpu_relax();
             moved = atomic_load_explicit(seq, memory_order_acquire) != seen;
             if ((i & 255) == 0 && rg__pool_now_ns() > until)
                 break;
