@@ -91,19 +91,28 @@ static child_result run_case(fifo_case fn, const char *what)
     return end.result;
 }
 
+/* The test game's env on our core (*dp and *env set, or NULL on failure; the caller frees both). */
+static int open_env(rg_datapaths **dp, rg_env **env)
+{
+    *env = NULL;
+    int rc = rg_datapaths_create(dp, root);
+    if (rc != RG_OK) {
+        *dp = NULL;
+        return rc;
+    }
+    rg_env_options o = RG_ENV_OPTIONS_INIT;
+    o.game = "Test-Atari2600";
+    o.paths = *dp;
+    o.core = "atari2600";
+    o.log = test_quiet_log;
+    return rg_env_create(env, &o);
+}
+
 static int create_env(child_result *out)
 {
     rg_datapaths *dp;
-    int rc = rg_datapaths_create(&dp, root);
-    if (rc != RG_OK)
-        return rc;
-    rg_env_options o = RG_ENV_OPTIONS_INIT;
-    o.game = "Test-Atari2600";
-    o.paths = dp;
-    o.core = "atari2600";
-    o.log = test_quiet_log;
-    rg_env *env = NULL;
-    rc = rg_env_create(&env, &o);
+    rg_env *env;
+    int rc = open_env(&dp, &env);
     if (rc == RG_OK) { /* and a first episode, with its reward script */
         size_t size = rg_env_obs_size(env);
         uint8_t *obs = malloc(size);
@@ -147,16 +156,8 @@ static void env_inputs_refused(void **state)
 static int state_by_name(child_result *out)
 {
     rg_datapaths *dp;
-    int rc = rg_datapaths_create(&dp, root);
-    if (rc != RG_OK)
-        return rc;
-    rg_env_options o = RG_ENV_OPTIONS_INIT;
-    o.game = "Test-Atari2600";
-    o.paths = dp;
-    o.core = "atari2600";
-    o.log = test_quiet_log;
-    rg_env *env = NULL;
-    rc = rg_env_create(&env, &o);
+    rg_env *env;
+    int rc = open_env(&dp, &env);
     if (rc == RG_OK) {
         fifo_in_place(dir, "Other.state");
         rc = rg_env_set_start_state(env, "Other");
