@@ -1,0 +1,46 @@
+/* NES cartridges: iNES / NES 2.0 headers and the mappers (owned by cart*.c and mapper*.c).
+ *
+ * The mapper's registers and the cartridge's RAM are state (rg__nes_cart, inside rg__nes_state); the windows the
+ * CPU and PPU read through (m->prg_map, m->chr_map, m->nt_map, m->prg_ram_map) are derived from them by
+ * rg__nes_cart_sync. */
+#ifndef RG_SRC_CORES_NES_CART_H
+#define RG_SRC_CORES_NES_CART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rg__nes_machine;
+
+/* Header facts. */
+typedef struct rg__nes_cart_info {
+    uint16_t mapper;
+    uint8_t submapper;
+    uint8_t mirroring;        /* 0 horizontal, 1 vertical, 2 four-screen */
+    uint8_t battery;
+    uint8_t nes2;
+    uint32_t prg_ram_size;    /* bytes */
+    uint32_t chr_ram_size;    /* bytes (0 with CHR-ROM) */
+} rg__nes_cart_info;
+
+typedef struct rg__nes_cart {
+    uint8_t prg_ram[0x2000];
+    uint8_t chr_ram[0x2000];
+    uint8_t vram[0x1000];     /* 2 KiB console nametable RAM + 2 KiB four-screen RAM */
+    uint8_t regs[32];         /* the mapper's registers (meaning per mapper) */
+    uint16_t counters[8];     /* the mapper's counters (meaning per mapper) */
+} rg__nes_cart;
+
+/* Parses an iNES / NES 2.0 image: header facts, PRG and CHR slices of `rom`. RG_EINVAL/RG_EUNSUPPORTED with a
+ * message naming the problem (truncated, unknown mapper ...). */
+int rg__nes_cart_parse(const uint8_t *rom, size_t size, rg__nes_cart_info *info, const uint8_t **prg,
+                       size_t *prg_size, const uint8_t **chr, size_t *chr_size);
+void rg__nes_cart_power(struct rg__nes_machine *m);
+void rg__nes_cart_sync(struct rg__nes_machine *m);
+uint8_t rg__nes_cart_read(struct rg__nes_machine *m, uint16_t addr);           /* $4020-$FFFF */
+void rg__nes_cart_write(struct rg__nes_machine *m, uint16_t addr, uint8_t value); /* $4020-$FFFF */
+/* A pattern-table address on the PPU bus (only while m->ppu_watch): MMC3's A12, MMC2/MMC4's latches. `dot` is the
+ * PPU dot counter since power-on (for A12 filtering). */
+void rg__nes_cart_ppu_addr(struct rg__nes_machine *m, uint16_t addr, uint64_t dot);
+const char *rg__nes_cart_check(const struct rg__nes_machine *m);
+
+#endif
