@@ -1,67 +1,328 @@
-/* Placeholder PPU (the ppu helper replaces this file): only the vblank flag, NMI and the frame end, no picture. */
-#include "cores/nes/nes.h"
+/* The PPU's clock and registers: power/reset, the catch-up loop (lines of 341 dots, vblank and its NMI, the odd-frame
+ * skip), the CPU-facing registers $2000-$2007 with the I/O latch and its decay, and the scheduling point the machine
+ * runs the PPU at (m->ppu_sync_at). Rendering is in ppu_render.c. */
+#include "cores/nes/ppu_bus.h"
 
 #include <string.h>
-
-#define FRAME_DOTS (341u * 262u)
-#define VBL_DOT (241u * 341u + 1u)
-#define PRE_DOT (261u * 341u + 1u)
 
 void rg__nes_ppu_power(rg__nes_ppu *p)
 {
     memset(p, 0, sizeof *p);
+    memset(p->sec_oam, 0xFF, sizeof p->sec_oam);
 }
 
+/* The reset line clears PPUCTRL, PPUMASK, the write toggle, the scroll and the read buffer; the rest keeps. */
 void rg__nes_ppu_reset(rg__nes_ppu *p)
 {
-    p->reserved[1] = 0;
-}
-
-void rg__nes_ppu_run(struct rg__nes_machine *m, uint64_t cycle)
-{
-    rg__nes_ppu *p = &m->st.ppu;
-    for (uint64_t c = p->cycle + 1; c <= cycle; c++) {
-        unsigned d = (unsigned)((c * 3u) % FRAME_DOTS);
-        for (unsigned k = 0; k < 3; k++) {
-            unsigned e = (d + FRAME_DOTS - k) % FRAME_DOTS;
-            if (e == VBL_DOT) {
-                p->reserved[0] |= 0x80u;
-                m->frame_done = 1;
-                if (p->reserved[1] & 0x80u)
-                    m->st.cpu.nmi_pending = 1;
-            } else if (e == PRE_DOT) {
-                p->reserved[0] = 0;
-            }
-        }
-    }
-    if (cycle > p->cycle)
-        p->cycle = cycle;
-    m->ppu_sync_at = p->cycle + 1;
-}
-
-uint8_t rg__nes_ppu_read(struct rg__nes_machine *m, unsigned reg)
-{
-    rg__nes_ppu *p = &m->st.ppu;
-    if (reg == 2) {
-        uint8_t v = (uint8_t)(p->reserved[0] | (m->st.open_bus & 0x1Fu));
-        p->reserved[0] &= 0x7Fu;
-        return v;
-    }
-    return m->st.open_bus;
-}
-
-void rg__nes_ppu_write(struct rg__nes_machine *m, unsigned reg, uint8_t value)
-{
-    rg__nes_ppu *p = &m->st.ppu;
-    if (reg == 0) {
-        if ((value & 0x80u) && !(p->reserved[1] & 0x80u) && (p->reserved[0] & 0x80u))
-            m->st.cpu.nmi_pending = 1;
-        p->reserved[1] = value;
-    }
+    p->ctrl = 0;
+    p->mask = 0;
+    p->w = 0;
+    p->x = 0;
+    p->t = 0;
+    p->read_buf = 0;
 }
 
 const char *rg__nes_ppu_check(const rg__nes_ppu *p)
 {
-    (void)p;
+    if (p->line >= RG__NES_PPU_LINES)
+        return "PPU line out of range";
+    if (p->dot >= RG__NES_PPU_DOTS)
+        return "PPU dot out of range";
+    if (p->v > 0x7FFF || p->t > 0x7FFF)
+        return "PPU address register above 15 bits";
+    if (p->x > 7 || p->w > 1)
+        return "PPU fine X or write toggle out of range";
+    if (p->odd > 1 || p->vbl_suppress > 1 || p->spr0_next > 1 || p->spr0_line > 1 || p->ovf_pending > 1 ||
+        p->spr_line_used > 1)
+        return "PPU flag above 1";
+    if (p->at_latch > 3)
+        return "PPU attribute latch above 3";
+    if (p->sec_count > 8)
+        return "PPU secondary OAM count above 8";
+    if (p->ovf_dot >= RG__NES_PPU_DOTS)
+        return "PPU overflow dot out of range";
+    for (int i = 0; i < 32; i++)
+        if (p->palette[i] > 0x3F)
+            return "PPU palette entry above 63";
+    for (int i = 0; i < 256; i++)
+        if (p->spr_line[i] > 0x3F)
+            return "PPU sprite line entry out of range";
+    for (int i = 0; i < 8; i++)
+        if (p->latch_frame[i] > p->frames)
+            return "PPU latch refresh in the future";
+    if (p->status & 0x1F)
+        return "PPU status has low bits";
     return NULL;
+}
+
+/* --- the I/O latch */
+
+static uint8_t latch_value(rg__nes_ppu *p)
+{
+    for (int i = 0; i < 8; i++)
+        if ((p->io_latch >> i & 1) && p->frames - p->latch_frame[i] >= RG__NES_PPU_DECAY_FRAMES)
+            p->io_latch = (uint8_t)(p->io_latch & ~(1u << i));
+    return p->io_latch;
+}
+
+/* The bits of `bits` driven by the PPU with `value`. */
+static void latch_refresh(rg__nes_ppu *p, uint8_t value, uint8_t bits)
+{
+    p->io_latch = (uint8_t)((p->io_latch & ~bits) | (value & bits));
+    for (int i = 0; i < 8; i++)
+        if (bits >> i & 1)
+            p->latch_frame[i] = p->frames;
+}
+
+/* --- the clock */
+
+static void next_line(rg__nes_ppu *p)
+{
+    p->dot = 0;
+    if (++p->line == RG__NES_PPU_LINES) {
+        p->line = 0;
+        p->odd ^= 1;
+        p->frames++;
+    }
+}
+
+/* Dots [from, to) of the current line. */
+static void segment(rg__nes_machine *m, unsigned line, unsigned from, unsigned to)
+{
+    rg__nes_ppu *p = &m->st.ppu;
+    if (line < 240 || line == RG__NES_PPU_PRE_LINE) {
+        if (line == RG__NES_PPU_PRE_LINE && from <= 1 && to > 1) {
+            p->status &= 0x1F; /* vblank, sprite 0 hit and overflow end at dot 1 */
+            p->vbl_suppress = 0;
+        }
+        if (rg__ppu_rendering(p))
+            rg__nes_ppu_render(m, line, from, to);
+        else if (line < 240 && m->video)
+            rg__nes_ppu_blank(m, line, from, to);
+    } else if (line == RG__NES_PPU_VBL_LINE && from <= 1 && to > 1) {
+        if (!p->vbl_suppress) {
+            p->status |= 0x80;
+            if (p->ctrl & 0x80)
+                m->st.cpu.nmi_pending = 1;
+        }
+        p->vbl_suppress = 0;
+        m->frame_done = 1;
+    }
+}
+
+void rg__nes_ppu_run(rg__nes_machine *m, uint64_t cycle)
+{
+    rg__nes_ppu *p = &m->st.ppu;
+    if (cycle > p->cycle) {
+        uint64_t n = (cycle - p->cycle) * 3;
+        p->cycle = cycle;
+        while (n > 0) {
+            unsigned line = p->line, d = p->dot;
+            unsigned end = RG__NES_PPU_DOTS;
+            /* odd frames skip the pre-render line's last dot when rendering is on as it is reached */
+            if (line == RG__NES_PPU_PRE_LINE && p->odd && rg__ppu_rendering(p))
+                end = RG__NES_PPU_DOTS - 1;
+            if (d >= end) {
+                next_line(p);
+                continue;
+            }
+            unsigned take = end - d;
+            if (take > n)
+                take = (unsigned)n;
+            segment(m, line, d, d + take);
+            p->dot = (uint16_t)(d + take);
+            p->dots += take;
+            n -= take;
+            if (p->dot == RG__NES_PPU_DOTS)
+                next_line(p);
+        }
+        /* reaching the skipped dot ends the line at once */
+        if (p->line == RG__NES_PPU_PRE_LINE && p->dot == RG__NES_PPU_DOTS - 1 && p->odd && rg__ppu_rendering(p))
+            next_line(p);
+    }
+    rg__nes_ppu_sync(m);
+}
+
+/* Dots from the position to (line, dot) of this frame or, when that is behind, of the next (with the odd skip when
+ * the pre-render line is still ahead: an early estimate only makes the machine run the PPU once more). */
+static uint64_t dots_to(const rg__nes_ppu *p, unsigned line, unsigned dot)
+{
+    int64_t here = (int64_t)p->line * RG__NES_PPU_DOTS + p->dot;
+    int64_t there = (int64_t)line * RG__NES_PPU_DOTS + dot;
+    if (there >= here)
+        return (uint64_t)(there - here);
+    int64_t k = (int64_t)RG__NES_PPU_LINES * RG__NES_PPU_DOTS - here + there;
+    if (p->odd && rg__ppu_rendering(p))
+        k--;
+    return (uint64_t)(k < 0 ? 0 : k);
+}
+
+void rg__nes_ppu_sync(rg__nes_machine *m)
+{
+    rg__nes_ppu *p = &m->st.ppu;
+    uint64_t k = dots_to(p, RG__NES_PPU_VBL_LINE, 1);
+    if (m->ppu_watch && rg__ppu_rendering(p)) {
+        /* the mapper sees the sprite fetches and the next line's first tiles (dots 257-340) as they happen */
+        uint64_t w;
+        if ((p->line < 240 || p->line == RG__NES_PPU_PRE_LINE) && p->dot >= 257)
+            w = 0;
+        else if (p->line < 240)
+            w = dots_to(p, p->line, 257);
+        else
+            w = dots_to(p, RG__NES_PPU_PRE_LINE, 257);
+        if (w < k)
+            k = w;
+    }
+    m->ppu_sync_at = p->cycle + k / 3 + 1;
+}
+
+/* --- registers */
+
+static void watch(rg__nes_machine *m, unsigned addr)
+{
+    if (m->ppu_watch && addr < 0x2000)
+        rg__nes_cart_ppu_addr(m, (uint16_t)addr, m->st.ppu.dots);
+}
+
+static int rendering_now(const rg__nes_ppu *p)
+{
+    return rg__ppu_rendering(p) && (p->line < 240 || p->line == RG__NES_PPU_PRE_LINE);
+}
+
+/* $2007 moves v on: by 1 or 32, or while rendering by both of the rendering increments (a known glitch). */
+static void data_step(rg__nes_ppu *p)
+{
+    if (rendering_now(p))
+        p->v = rg__ppu_inc_y(rg__ppu_inc_x(p->v));
+    else
+        p->v = (uint16_t)((p->v + ((p->ctrl & 0x04) ? 32 : 1)) & 0x7FFF);
+}
+
+static uint8_t vram_read(const rg__nes_machine *m, unsigned a)
+{
+    a &= 0x3FFF;
+    if (a < 0x2000)
+        return rg__ppu_chr(m, a);
+    return rg__ppu_nt(m, a);
+}
+
+uint8_t rg__nes_ppu_read(rg__nes_machine *m, unsigned reg)
+{
+    rg__nes_ppu *p = &m->st.ppu;
+    uint8_t r;
+    switch (reg & 7) {
+    case 2: {
+        /* a read just as the flag is due reads it clear and cancels it for the frame; one in the two dots after
+         * reads it set but cancels the NMI */
+        if (p->line == RG__NES_PPU_VBL_LINE) {
+            if (p->dot == 1)
+                p->vbl_suppress = 1;
+            else if (p->dot == 2 || p->dot == 3)
+                m->st.cpu.nmi_pending = 0;
+        }
+        r = (uint8_t)((p->status & 0xE0) | (latch_value(p) & 0x1F));
+        p->status &= 0x7F;
+        p->w = 0;
+        latch_refresh(p, r, 0xE0);
+        break;
+    }
+    case 4:
+        if (p->line < 240 && rg__ppu_rendering(p) && p->dot >= 1 && p->dot <= 64)
+            r = 0xFF; /* secondary OAM being cleared */
+        else
+            r = p->oam[p->oam_addr];
+        if ((p->oam_addr & 3) == 2)
+            r &= 0xE3; /* attribute bits 2-4 do not exist */
+        latch_refresh(p, r, 0xFF);
+        break;
+    case 7: {
+        unsigned a = p->v & 0x3FFF;
+        if (a >= 0x3F00) {
+            uint8_t c = p->palette[rg__ppu_pal_index(a)];
+            if (p->mask & 0x01)
+                c &= 0x30;
+            r = (uint8_t)((latch_value(p) & 0xC0) | c);
+            p->read_buf = vram_read(m, a & 0x2FFF); /* the nametable byte under the palette */
+            latch_refresh(p, r, 0x3F);
+        } else {
+            r = p->read_buf;
+            p->read_buf = vram_read(m, a);
+            watch(m, a);
+            latch_refresh(p, r, 0xFF);
+        }
+        data_step(p);
+        break;
+    }
+    default:
+        r = latch_value(p);
+        break;
+    }
+    return r;
+}
+
+void rg__nes_ppu_write(rg__nes_machine *m, unsigned reg, uint8_t value)
+{
+    rg__nes_ppu *p = &m->st.ppu;
+    latch_refresh(p, value, 0xFF);
+    switch (reg & 7) {
+    case 0: {
+        uint8_t old = p->ctrl;
+        p->ctrl = value;
+        p->t = (uint16_t)((p->t & ~0x0C00u) | (value & 3u) << 10);
+        if (!(old & 0x80) && (value & 0x80) && (p->status & 0x80))
+            m->st.cpu.nmi_pending = 1; /* enabled during vblank: an edge now */
+        else if ((old & 0x80) && !(value & 0x80) && p->line == RG__NES_PPU_VBL_LINE && (p->dot == 2 || p->dot == 3))
+            m->st.cpu.nmi_pending = 0; /* disabled as the edge came: the CPU does not see it */
+        break;
+    }
+    case 1:
+        p->mask = value;
+        break;
+    case 2:
+        break;
+    case 3:
+        p->oam_addr = value;
+        break;
+    case 4:
+        if (rendering_now(p))
+            p->oam_addr = (uint8_t)(p->oam_addr + 4); /* no write; the address bumps (a known glitch) */
+        else
+            p->oam[p->oam_addr++] = value;
+        break;
+    case 5:
+        if (!p->w) {
+            p->t = (uint16_t)((p->t & ~0x001Fu) | value >> 3);
+            p->x = value & 7;
+        } else {
+            p->t = (uint16_t)((p->t & ~0x73E0u) | (value & 7u) << 12 | (value & 0xF8u) << 2);
+        }
+        p->w ^= 1;
+        break;
+    case 6:
+        if (!p->w) {
+            p->t = (uint16_t)((p->t & 0x00FF) | (value & 0x3Fu) << 8);
+        } else {
+            p->t = (uint16_t)((p->t & 0x7F00) | value);
+            p->v = p->t;
+            if (!rendering_now(p))
+                watch(m, p->v & 0x3FFF); /* the new address goes out on the PPU bus */
+        }
+        p->w ^= 1;
+        break;
+    case 7: {
+        unsigned a = p->v & 0x3FFF;
+        if (a < 0x2000) {
+            if (m->chr_writable >> (a >> 10) & 1)
+                m->chr_map[a >> 10][a & 0x3FF] = value;
+            watch(m, a);
+        } else if (a < 0x3F00) {
+            m->nt_map[(a >> 10) & 3][a & 0x3FF] = value;
+        } else {
+            p->palette[rg__ppu_pal_index(a)] = value & 0x3F;
+        }
+        data_step(p);
+        break;
+    }
+    }
+    rg__nes_ppu_sync(m);
 }

@@ -1,0 +1,342 @@
+/* Rendering: the fetch pattern of a line with rendering on, sprite evaluation, sprite-0 hit and the pixels.
+ *
+ * A line is processed in segments [from, to) of dots (the machine runs the PPU up to each CPU access of its
+ * registers), in whole 8-dot tile groups where a segment allows and dot by dot where it does not, with the same
+ * result either way. Per line (nesdev's frame timing, all facts of the 2C02):
+ *   dots 1-256    a tile per 8 dots: nametable byte, attribute byte, pattern low, pattern high, coarse X + 1; a pixel
+ *                 per dot on lines 0-239; fine Y + 1 at 256. Sprite evaluation for the next line over dots 65-256
+ *                 (done at once at dot 65; the overflow flag is set at the dot the hardware's walk reaches it).
+ *   dot 257       horizontal bits of v from t; 257-320: the 8 sprite slots' pattern fetches (unused slots fetch tile
+ *                 $FF), OAMADDR held at 0; on the pre-render line 280-304 copy the vertical bits of v from t.
+ *   dots 321-336  the next line's first two tiles.
+ * Background pixels live in a 64-bit shifter of 16 nibbles (palette << 2 | pattern), shifted one nibble per dot.
+ * Frames nobody observes (m->video == 0) draw nothing: a line with no sprite-0 hit to find and no mapper watching
+ * moves v in O(1) over dots 1-256, and sprite evaluation shrinks to sprite 0 once the overflow flag is set. From the
+ * last visible line on everything runs in full, so states at a frame's end do not depend on m->video. */
+#include "cores/nes/ppu_bus.h"
+
+#include <string.h>
+
+/* Bit k of a pattern byte at bit 4k (the pixels of a row as nibbles, leftmost pixel in the top nibble). */
+#define SP(b)                                                                                                          \
+    ((uint32_t)((b) & 1) | (uint32_t)((b) >> 1 & 1) << 4 | (uint32_t)((b) >> 2 & 1) << 8 |                            \
+     (uint32_t)((b) >> 3 & 1) << 12 | (uint32_t)((b) >> 4 & 1) << 16 | (uint32_t)((b) >> 5 & 1) << 20 |              \
+     (uint32_t)((b) >> 6 & 1) << 24 | (uint32_t)((b) >> 7 & 1) << 28)
+#define SP4(b) SP(b), SP((b) + 1), SP((b) + 2), SP((b) + 3)
+#define SP16(b) SP4(b), SP4((b) + 4), SP4((b) + 8), SP4((b) + 12)
+#define SP64(b) SP16(b), SP16((b) + 16), SP16((b) + 32), SP16((b) + 48)
+static const uint32_t k_spread[256] = {SP64(0), SP64(64), SP64(128), SP64(192)};
+
+static uint8_t reverse8(uint8_t b)
+{
+    b = (uint8_t)((b & 0xF0) >> 4 | (b & 0x0F) << 4);
+    b = (uint8_t)((b & 0xCC) >> 2 | (b & 0x33) << 2);
+    return (uint8_t)((b & 0xAA) >> 1 | (b & 0x55) << 1);
+}
+
+/* --- pixels */
+
+/* Pixel x of the line from background nibble `nib` and the sprite line; sets the sprite-0 hit flag. */
+static inline void put(rg__nes_ppu *p, uint16_t *row, unsigned x, unsigned nib)
+{
+    unsigned mask = p->mask;
+    unsigned bg = nib;
+    if (!(mask & 0x08) || (x < 8 && !(mask & 0x02)))
+        bg = 0;
+    unsigned c = (bg & 3) ? bg : 0;
+    unsigned s = p->spr_line[x];
+    if ((s & 3) && (mask & 0x10) && (x >= 8 || (mask & 0x04))) {
+        if (bg & 3) {
+            if ((s & 0x20) && x != 255)
+                p->status |= 0x40;
+            if (!(s & 0x10))
+                c = 0x10 | (s & 15);
+        } else {
+            c = 0x10 | (s & 15);
+        }
+    }
+    if (row)
+        row[x] = (uint16_t)((p->palette[c] & ((mask & 1) ? 0x30 : 0x3F)) | (mask >> 5) << 6);
+}
+
+void rg__nes_ppu_blank(rg__nes_machine *m, unsigned line, unsigned from, unsigned to)
+{
+    rg__nes_ppu *p = &m->st.ppu;
+    if (!m->fb)
+        return;
+    unsigned a = from < 1 ? 1 : from, b = to > 257 ? 257 : to;
+    if (a >= b)
+        return;
+    /* with rendering off the picture is the backdrop, or the palette entry v points at */
+    unsigned c = (p->v & 0x3F00) == 0x3F00 ? p->palette[rg__ppu_pal_index(p->v)] : p->palette[0];
+    uint16_t val = (uint16_t)((c & ((p->mask & 1) ? 0x30 : 0x3F)) | (p->mask >> 5) << 6);
+    uint16_t *row = m->fb + line * RG__NES_WIDTH;
+    for (unsigned d = a; d < b; d++)
+        row[d - 1] = val;
+}
+
+/* --- background fetches */
+
+static inline void fetch_nt(const rg__nes_machine *m, rg__nes_ppu *p)
+{
+    p->nt_latch = rg__ppu_nt(m, 0x2000u | (p->v & 0x0FFFu));
+}
+
+static inline void fetch_at(const rg__nes_machine *m, rg__nes_ppu *p)
+{
+    unsigned v = p->v;
+    uint8_t b = rg__ppu_nt(m, 0x23C0u | (v & 0x0C00u) | ((v >> 4) & 0x38u) | ((v >> 2) & 0x07u));
+    p->at_latch = (uint8_t)((b >> (((v >> 4) & 4u) | (v & 2u))) & 3u);
+}
+
+static inline unsigned bg_addr(const rg__nes_ppu *p)
+{
+    return (unsigned)((p->ctrl & 0x10u) << 8) | (unsigned)p->nt_latch << 4 | (unsigned)(p->v >> 12);
+}
+
+static inline void reload(rg__nes_ppu *p)
+{
+    uint32_t tile = k_spread[p->lo_latch] | k_spread[p->hi_latch] << 1 | (uint32_t)p->at_latch * 0x44444444u;
+    p->bg_shift = (p->bg_shift & 0xFFFFFFFF00000000ull) | tile;
+}
+
+/* One dot of the background (1-256, 321-336): its pixel, the shift, its part of the tile fetch. */
+static void bg_dot(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0, uint16_t *row, int pixels)
+{
+    if (pixels && d <= 256)
+        put(p, row, d - 1, (unsigned)(p->bg_shift >> (60 - 4 * p->x)) & 15u);
+    p->bg_shift <<= 4;
+    switch ((d - 1) & 7) {
+    case 0:
+        fetch_nt(m, p);
+        break;
+    case 2:
+        fetch_at(m, p);
+        break;
+    case 4: {
+        unsigned a = bg_addr(p);
+        p->lo_latch = rg__ppu_chr(m, a);
+        if (m->ppu_watch)
+            rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + d);
+        break;
+    }
+    case 6: {
+        unsigned a = bg_addr(p) + 8;
+        p->hi_latch = rg__ppu_chr(m, a);
+        if (m->ppu_watch)
+            rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + d);
+        break;
+    }
+    case 7:
+        p->v = rg__ppu_inc_x(p->v);
+        if (d == 256)
+            p->v = rg__ppu_inc_y(p->v);
+        reload(p);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Dots d..d+7 (d = 8k + 1) of the background at once. */
+static void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0, uint16_t *row, int pixels)
+{
+    if (pixels && d <= 256) {
+        uint64_t sh = p->bg_shift << (4 * p->x);
+        for (unsigned i = 0; i < 8; i++, sh <<= 4)
+            put(p, row, d - 1 + i, (unsigned)(sh >> 60));
+    }
+    p->bg_shift <<= 32;
+    fetch_nt(m, p);
+    fetch_at(m, p);
+    unsigned a = bg_addr(p);
+    p->lo_latch = rg__ppu_chr(m, a);
+    if (m->ppu_watch)
+        rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + d + 4);
+    p->hi_latch = rg__ppu_chr(m, a + 8);
+    if (m->ppu_watch)
+        rg__nes_cart_ppu_addr(m, (uint16_t)(a + 8), dot0 + d + 6);
+    p->v = rg__ppu_inc_x(p->v);
+    if (d + 7 == 256)
+        p->v = rg__ppu_inc_y(p->v);
+    reload(p);
+}
+
+/* --- sprites */
+
+/* Sprite evaluation for the line after `line` (done at dot 65). The first 8 sprites in range go to secondary OAM;
+ * past them the hardware's walk looks at OAM[n][m] with m stepping along with n (its known bug), and sets the
+ * overflow flag where that byte is in range. Dots: 2 per sprite looked at, 8 per sprite copied. */
+static void evaluate(const rg__nes_machine *m, rg__nes_ppu *p, unsigned line, int full)
+{
+    unsigned h = (p->ctrl & 0x20) ? 16u : 8u;
+    p->spr0_next = 0;
+    if (line == RG__NES_PPU_PRE_LINE) {
+        /* no evaluation on the pre-render line: line 0 has no sprites */
+        memset(p->sec_oam, 0xFF, sizeof p->sec_oam);
+        p->sec_count = 0;
+        return;
+    }
+    if (!full && !m->ppu_watch && (p->status & 0x20)) {
+        /* nobody sees the picture or the fetches and the overflow flag is already set: only sprite 0 matters */
+        p->sec_count = 0;
+        if (line - p->oam[0] < h) {
+            memcpy(p->sec_oam, p->oam, 4);
+            p->sec_count = 1;
+            p->spr0_next = 1;
+        }
+        return;
+    }
+    memset(p->sec_oam, 0xFF, sizeof p->sec_oam);
+    unsigned n = 0, found = 0, dot = 65;
+    for (; n < 64 && found < 8; n++) {
+        const uint8_t *o = p->oam + 4 * n;
+        if (line - o[0] < h) {
+            memcpy(p->sec_oam + 4 * found, o, 4);
+            if (n == 0)
+                p->spr0_next = 1;
+            found++;
+            dot += 8;
+        } else {
+            dot += 2;
+        }
+    }
+    p->sec_count = (uint8_t)found;
+    if (found == 8 && !(p->status & 0x20)) {
+        unsigned k = 0;
+        for (; n < 64; n++) {
+            if (line - p->oam[4 * n + k] < h) {
+                p->ovf_pending = 1;
+                p->ovf_dot = (uint16_t)(dot + 1);
+                break;
+            }
+            k = (k + 1) & 3;
+            dot += 2;
+        }
+    }
+}
+
+/* Pattern address of slot i's row for the line after `line`. */
+static unsigned spr_addr(const rg__nes_ppu *p, unsigned line, unsigned i)
+{
+    const uint8_t *s = p->sec_oam + 4 * i;
+    unsigned h = (p->ctrl & 0x20) ? 16u : 8u;
+    unsigned row = (line - s[0]) & (h - 1);
+    if (s[2] & 0x80)
+        row = h - 1 - row;
+    if (h == 16)
+        return (unsigned)(s[1] & 1) << 12 | (unsigned)(s[1] & 0xFE) << 4 | (row & 8) << 1 | (row & 7);
+    return (unsigned)(p->ctrl & 0x08) << 9 | (unsigned)s[1] << 4 | row;
+}
+
+static void paint(rg__nes_ppu *p, unsigned i, uint8_t lo, uint8_t hi)
+{
+    const uint8_t *s = p->sec_oam + 4 * i;
+    if (s[2] & 0x40) {
+        lo = reverse8(lo);
+        hi = reverse8(hi);
+    }
+    if (!(lo | hi))
+        return;
+    unsigned add = (unsigned)(s[2] & 3) << 2 | ((s[2] & 0x20) ? 0x10u : 0u) | ((i == 0 && p->spr0_line) ? 0x20u : 0u);
+    for (unsigned k = 0, x = s[3]; k < 8 && x < 256; k++, x++) {
+        unsigned px = (unsigned)(lo >> (7 - k) & 1) | (unsigned)(hi >> (7 - k) & 1) << 1;
+        if (px && !p->spr_line[x])
+            p->spr_line[x] = (uint8_t)(px | add);
+    }
+    p->spr_line_used = 1;
+}
+
+/* Dots [from, to) within 257-320: the sprite slots' fetches (pattern low at +4, high at +6 of each 8). */
+static void sprite_fetches(rg__nes_machine *m, rg__nes_ppu *p, unsigned line, unsigned from, unsigned to,
+                           uint64_t dot0, int full)
+{
+    for (unsigned i = (from - 257) >> 3; i < 8; i++) {
+        unsigned lo_dot = 257 + 8 * i + 4, hi_dot = lo_dot + 2;
+        if (lo_dot >= to)
+            break;
+        int used = i < p->sec_count && (full || (i == 0 && p->spr0_line));
+        if (!used && !m->ppu_watch)
+            continue;
+        unsigned a = spr_addr(p, line, i);
+        if (lo_dot >= from && m->ppu_watch)
+            rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + lo_dot);
+        if (hi_dot >= from && hi_dot < to) {
+            if (m->ppu_watch)
+                rg__nes_cart_ppu_addr(m, (uint16_t)(a + 8), dot0 + hi_dot);
+            if (used)
+                paint(p, i, rg__ppu_chr(m, a), rg__ppu_chr(m, a + 8));
+        }
+    }
+}
+
+/* --- a line segment */
+
+void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsigned to)
+{
+    rg__nes_ppu *p = &m->st.ppu;
+    int visible = line < 240;
+    int full = m->video || (line >= 239 && line < 240) || line == RG__NES_PPU_PRE_LINE;
+    int pixels = visible && (m->video || (p->spr0_line && !(p->status & 0x40) && (p->mask & 0x18) == 0x18));
+    uint16_t *row = (visible && m->video && m->fb) ? m->fb + line * RG__NES_WIDTH : NULL;
+    uint64_t dot0 = p->dots - from; /* the clock at dot 0 of this line */
+    unsigned d = from;
+
+    /* dots 1-256: the background, sprite evaluation at 65 */
+    if (d < 257 && d < to) {
+        if (d == 0)
+            d = 1;
+        unsigned e = to < 257 ? to : 257;
+        if (d == 1 && e == 257 && !pixels && !m->ppu_watch) {
+            /* 32 coarse X increments go once round the nametable pair, then fine Y + 1 */
+            p->v = rg__ppu_inc_y((uint16_t)(p->v ^ 0x400));
+            evaluate(m, p, line, full);
+            d = 257;
+        } else {
+            while (d < e) {
+                if (d == 65)
+                    evaluate(m, p, line, full);
+                if (((d - 1) & 7) == 0 && d + 8 <= e) {
+                    bg_group(m, p, d, dot0, row, pixels);
+                    d += 8;
+                } else {
+                    bg_dot(m, p, d, dot0, row, pixels);
+                    d++;
+                }
+            }
+        }
+    }
+    /* dots 257-320: sprite fetches */
+    if (d < to && d <= 320) {
+        unsigned e = to < 321 ? to : 321;
+        if (d == 257) {
+            p->v = (uint16_t)((p->v & ~0x041Fu) | (p->t & 0x041Fu));
+            if (p->spr_line_used)
+                memset(p->spr_line, 0, sizeof p->spr_line);
+            p->spr_line_used = 0;
+            p->spr0_line = p->spr0_next;
+        }
+        p->oam_addr = 0;
+        if (line == RG__NES_PPU_PRE_LINE && d < 305 && e > 280)
+            p->v = (uint16_t)((p->v & 0x041Fu) | (p->t & ~0x041Fu));
+        sprite_fetches(m, p, line, d, e, dot0, full);
+        d = e;
+    }
+    /* dots 321-336: the next line's first two tiles; 337-340 fetch nothing we keep */
+    if (d < to && d <= 336) {
+        unsigned e = to < 337 ? to : 337;
+        while (d < e) {
+            if (((d - 1) & 7) == 0 && d + 8 <= e) {
+                bg_group(m, p, d, dot0, NULL, 0);
+                d += 8;
+            } else {
+                bg_dot(m, p, d, dot0, NULL, 0);
+                d++;
+            }
+        }
+    }
+    if (p->ovf_pending && to > p->ovf_dot) {
+        p->status |= 0x20;
+        p->ovf_pending = 0;
+    }
+}
