@@ -20,3 +20,15 @@ endif()
 # --- roms ---
 # Our TIA/RIOT feature ROMs (tests/roms/a26/features) against the golden frame and RAM hashes Stella 3.9.3 gave.
 rg_test(a26_features cores/test_a26_features.c)
+# --- nes ppu ---
+# The NES PPU on a bare machine: registers, vblank/NMI timing to the dot, the odd-frame skip, tiles, sprites, sprite-0
+# hit, overflow, segmented runs against whole ones.
+rg_test(nes_ppu cores/nes/test_nes_ppu.c)
+# --- nes ---
+# The NES conformance ROMs of ../shared/test-roms/nes listed in tests/cores/nes_testroms.txt (pass / xfail), one test
+# per group of the list (nes_testroms itself runs the cpu group); skipped without ../shared.
+rg_test(nes_testroms cores/nes/test_nes_testroms.c)
+foreach(group ppu apu mapper)
+  add_test(NAME nes_testroms_${group} COMMAND nes_testroms ${group})
+  set_tests_properties(nes_testroms_${group} PROPERTIES ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/nes_testroms;${RG_SANITIZER_ENV}" TIMEOUT 300)
+endforeach()

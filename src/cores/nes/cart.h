@@ -22,16 +22,23 @@ typedef struct rg__nes_cart_info {
     uint32_t chr_ram_size;    /* bytes (0 with CHR-ROM) */
 } rg__nes_cart_info;
 
+#define RG__NES_PRG_RAM_MAX 0x8000u  /* SXROM's 32 KiB */
+#define RG__NES_CHR_RAM_MAX 0x2000u
+
 typedef struct rg__nes_cart {
-    uint8_t prg_ram[0x2000];
+    uint64_t a12_dot;         /* MMC3: the PPU dot at which A12 was last seen high */
+    uint64_t last_write;      /* MMC1: the CPU cycle of the last register write (writes on consecutive cycles are
+                               * ignored) */
+    uint8_t prg_ram[RG__NES_PRG_RAM_MAX];
     uint8_t chr_ram[0x2000];
     uint8_t vram[0x1000];     /* 2 KiB console nametable RAM + 2 KiB four-screen RAM */
     uint8_t regs[32];         /* the mapper's registers (meaning per mapper) */
     uint16_t counters[8];     /* the mapper's counters (meaning per mapper) */
 } rg__nes_cart;
 
-/* Parses an iNES / NES 2.0 image: header facts, PRG and CHR slices of `rom`. RG_EINVAL/RG_EUNSUPPORTED with a
- * message naming the problem (truncated, unknown mapper ...). */
+/* Parses an iNES / NES 2.0 image: header facts, PRG and CHR slices of `rom`. RG_ECORRUPT (not an iNES image,
+ * truncated, sizes the mapper cannot have) or RG_EUNSUPPORTED (a mapper we do not have) with a message naming the
+ * problem. */
 int rg__nes_cart_parse(const uint8_t *rom, size_t size, rg__nes_cart_info *info, const uint8_t **prg,
                        size_t *prg_size, const uint8_t **chr, size_t *chr_size);
 void rg__nes_cart_power(struct rg__nes_machine *m);
@@ -39,8 +46,10 @@ void rg__nes_cart_sync(struct rg__nes_machine *m);
 uint8_t rg__nes_cart_read(struct rg__nes_machine *m, uint16_t addr);           /* $4020-$FFFF */
 void rg__nes_cart_write(struct rg__nes_machine *m, uint16_t addr, uint8_t value); /* $4020-$FFFF */
 /* A pattern-table address on the PPU bus (only while m->ppu_watch): MMC3's A12, MMC2/MMC4's latches. `dot` is the
- * PPU dot counter since power-on (for A12 filtering). */
+ * PPU dot counter since power-on (for A12 filtering). Called after the byte at addr was fetched (a latch that it
+ * switches applies from the next fetch on). */
 void rg__nes_cart_ppu_addr(struct rg__nes_machine *m, uint16_t addr, uint64_t dot);
-const char *rg__nes_cart_check(const struct rg__nes_machine *m);
+/* NULL when the mapper registers of `c` (a state from outside) are values this cartridge's mapper can produce. */
+const char *rg__nes_cart_check(const struct rg__nes_machine *m, const rg__nes_cart *c);
 
 #endif

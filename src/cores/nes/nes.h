@@ -12,7 +12,13 @@
  * cycle).
  *
  * Interrupts: the PPU raises NMI by setting st.cpu.nmi_pending (an edge); IRQ sources set their bit in st.irq
- * (RG__NES_IRQ_*) through rg__nes_irq_set and the CPU's level line is st.cpu.irq_line = (st.irq != 0). */
+ * (RG__NES_IRQ_*) through rg__nes_irq_set and the CPU's level line is st.cpu.irq_line = (st.irq != 0).
+ * The chip polls its lines before the last cycle of an instruction, our interpreter after it: so the machine shows
+ * the CPU a line one cycle late. Running a chip to cycle c (rg__nes_ppu_run, rg__nes_apu_run) processes the cycles
+ * before c, so what it raises there dates from cycle c - 1 or earlier and is shown at once: the bus sets
+ * st.cpu.irq_line from st.irq after the catch-ups at the start of each cycle. An NMI edge raised by a register write
+ * in cycle c (rg__nes_ppu_write) is moved to st.nmi_next and reaches st.cpu.nmi_pending when cycle c + 1 starts.
+ * So an edge raised in an instruction's last cycle is taken one instruction later, as on the chip. */
 #ifndef RG_SRC_CORES_NES_NES_H
 #define RG_SRC_CORES_NES_NES_H
 
@@ -42,11 +48,13 @@ typedef struct rg__nes_state {
     uint8_t irq;            /* RG__NES_IRQ_* sources asserting the IRQ line */
     uint8_t open_bus;       /* the last byte on the CPU data bus */
     uint8_t pad_strobe;     /* $4016 bit 0 */
-    uint8_t pad_pad;
+    uint8_t nmi_next;       /* an NMI edge raised in the cycle now running (shown to the CPU next cycle) */
     uint8_t pad_shift[2];   /* controller shift registers ($4016/$4017 reads) */
     uint8_t pad_read[2];    /* bits read since the strobe fell */
     uint16_t dma_page;      /* OAM DMA: page pending ($4014 write), 0x100 = none */
     uint32_t frame;         /* frames completed */
+    uint8_t dmc_halt;       /* DMC DMA: the CPU is halted for a fetch (internal to the bus) */
+    uint8_t pad_[7];
     rg__nes_ppu ppu;
     rg__nes_apu apu;
     rg__nes_cart cart;      /* mapper registers and the cartridge's RAM (PRG-RAM, CHR-RAM, extra nametables) */
@@ -61,6 +69,7 @@ typedef struct rg__nes_machine {
     const uint8_t *chr;            /* CHR-ROM (NULL: the cart has CHR-RAM in st.cart) */
     size_t chr_size;
     rg__nes_cart_info info;        /* header facts: mapper, submapper, mirroring, battery, RAM sizes */
+    const struct rg__nes_mapper *mapper; /* the mapper's functions (mapper.h) */
 
     /* derived from st.cart by rg__nes_cart_sync (never part of the state) */
     const uint8_t *prg_map[4];     /* $8000-$FFFF in 8 KiB windows */
@@ -85,7 +94,12 @@ typedef struct rg__nes_machine {
     int16_t *abuf;                 /* mono samples of this run */
     size_t alen, acap;
     int aerr;
+    uint64_t cycle_cap;            /* a run ends at this CPU cycle even without a frame end */
 } rg__nes_machine;
+
+/* The longest run: a frame is 29780.5 CPU cycles; a run with no frame end (rendering and NMI never reached, a
+ * stalled PPU) stops after this many. */
+#define RG__NES_RUN_CYCLES_MAX 100000u
 
 static inline void rg__nes_irq_set(rg__nes_state *s, unsigned source, int on)
 {
@@ -93,7 +107,7 @@ static inline void rg__nes_irq_set(rg__nes_state *s, unsigned source, int on)
         s->irq = (uint8_t)(s->irq | source);
     else
         s->irq = (uint8_t)(s->irq & ~source);
-    s->cpu.irq_line = s->irq != 0;
+    /* the CPU's line follows at the next cycle (see above) */
 }
 
 /* nes_machine.c */

@@ -1,0 +1,334 @@
+/* The NES machine: the 2A03's bus (RAM, PPU and APU registers, joypads, OAM and DMC DMA, the cartridge), power-on,
+ * reset and the frame loop. The PPU and APU are brought up to the CPU lazily (nes.h). */
+#include "cores/nes/mapper.h"
+
+#include "base/base.h"
+
+#include <string.h>
+
+#if defined(__GNUC__)
+#define NES_INLINE static inline __attribute__((always_inline))
+#define NES_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define NES_INLINE static inline
+#define NES_UNLIKELY(x) (x)
+#endif
+
+#define DMA_NONE 0x100u
+
+/* --- the chips. Running a chip to cycle c processes the cycles before c (it is then at the start of cycle c): what
+ * it raises there was raised in an earlier cycle and is shown to the CPU at once. A register write happens in the
+ * cycle itself: the NMI edge it raises ($2000 enabling NMI in vblank) is held back one cycle (nes.h). */
+
+static void ppu_catch_up(rg__nes_machine *m, uint64_t cycle)
+{
+    rg__nes_ppu_run(m, cycle);
+}
+
+static void apu_catch_up(rg__nes_machine *m, uint64_t cycle)
+{
+    rg__nes_apu_run(m, cycle);
+}
+
+/* A $2002 read may cancel an NMI edge of the cycles just before (the PPU decides): it sees both the edge of this
+ * cycle and the one already shown. */
+static uint8_t ppu_reg_read(rg__nes_machine *m, unsigned reg)
+{
+    rg__nes_state *s = &m->st;
+    ppu_catch_up(m, s->cycles);
+    uint8_t shown = s->cpu.nmi_pending, next = s->nmi_next;
+    s->cpu.nmi_pending = (uint8_t)(shown | next);
+    uint8_t v = rg__nes_ppu_read(m, reg);
+    if (!s->cpu.nmi_pending) {
+        s->nmi_next = 0;
+        shown = 0;
+    }
+    s->cpu.nmi_pending = shown;
+    return v;
+}
+
+static void ppu_reg_write(rg__nes_machine *m, unsigned reg, uint8_t v)
+{
+    rg__nes_state *s = &m->st;
+    ppu_catch_up(m, s->cycles);
+    uint8_t shown = s->cpu.nmi_pending;
+    s->cpu.nmi_pending = s->nmi_next;
+    rg__nes_ppu_write(m, reg, v);
+    s->nmi_next = s->cpu.nmi_pending;
+    s->cpu.nmi_pending = shown;
+}
+
+/* One CPU cycle starts: the chips catch up where they asked to, and the lines raised before it become visible. */
+NES_INLINE void tick(rg__nes_machine *m)
+{
+    rg__nes_state *s = &m->st;
+    uint64_t c = ++s->cycles;
+    if (NES_UNLIKELY(s->nmi_next)) {
+        s->cpu.nmi_pending = 1;
+        s->nmi_next = 0;
+    }
+    if (c >= m->ppu_sync_at)
+        ppu_catch_up(m, c);
+    if (c >= m->apu_sync_at)
+        apu_catch_up(m, c);
+    s->cpu.irq_line = s->irq != 0;
+}
+
+/* --- joypads */
+
+static uint8_t pad_read(rg__nes_machine *m, unsigned p)
+{
+    rg__nes_state *s = &m->st;
+    uint8_t bit;
+    if (s->pad_strobe) {
+        bit = m->buttons[p] & 1u;
+    } else {
+        bit = s->pad_shift[p] & 1u;
+        s->pad_shift[p] = (uint8_t)(s->pad_shift[p] >> 1 | 0x80u); /* a standard pad reads 1 after its 8 buttons */
+        if (s->pad_read[p] < 8)
+            s->pad_read[p]++;
+    }
+    return (uint8_t)((s->open_bus & 0xE0u) | bit);
+}
+
+static void pad_strobe(rg__nes_machine *m, uint8_t v)
+{
+    rg__nes_state *s = &m->st;
+    uint8_t on = v & 1u;
+    if (on || s->pad_strobe) {
+        s->pad_shift[0] = m->buttons[0];
+        s->pad_shift[1] = m->buttons[1];
+        s->pad_read[0] = s->pad_read[1] = 0;
+    }
+    s->pad_strobe = on;
+}
+
+/* --- bus */
+
+/* Everything but RAM and $8000-$FFFF; the cycle has been counted. */
+static uint8_t read_slow(rg__nes_machine *m, uint16_t addr)
+{
+    rg__nes_state *s = &m->st;
+    uint8_t v;
+    if (addr < 0x4000u) {
+        v = ppu_reg_read(m, addr & 7u);
+    } else if (addr < 0x4020u) {
+        switch (addr) {
+        case 0x4015:
+            apu_catch_up(m, s->cycles);
+            /* an internal register: the data bus keeps its value (bit 5 is open) */
+            return (uint8_t)(rg__nes_apu_read_status(m) | (s->open_bus & 0x20u));
+        case 0x4016: v = pad_read(m, 0); break;
+        case 0x4017: v = pad_read(m, 1); break;
+        default: v = s->open_bus; break;
+        }
+    } else if (addr >= 0x6000u && addr < 0x8000u) {
+        v = m->prg_ram_map ? m->prg_ram_map[addr & 0x1FFFu] : s->open_bus;
+    } else {
+        v = rg__nes_cart_read(m, addr);
+    }
+    s->open_bus = v;
+    return v;
+}
+
+/* A read that is one cycle: RAM and ROM inline. */
+NES_INLINE uint8_t read_cycle(rg__nes_machine *m, uint16_t addr)
+{
+    rg__nes_state *s = &m->st;
+    tick(m);
+    uint8_t v;
+    if (addr < 0x2000u)
+        v = s->ram[addr & 0x7FFu];
+    else if (addr >= 0x8000u)
+        v = m->prg_map[(addr >> 13) & 3u][addr & 0x1FFFu];
+    else
+        return read_slow(m, addr);
+    s->open_bus = v;
+    return v;
+}
+
+static void write_slow(rg__nes_machine *m, uint16_t addr, uint8_t v)
+{
+    rg__nes_state *s = &m->st;
+    if (addr < 0x4000u) {
+        ppu_reg_write(m, addr & 7u, v);
+    } else if (addr < 0x4020u) {
+        if (addr == 0x4014u) {
+            s->dma_page = v;
+        } else if (addr == 0x4016u) {
+            pad_strobe(m, v);
+        } else if (addr <= 0x4017u) {
+            apu_catch_up(m, s->cycles);
+            rg__nes_apu_write(m, addr, v);
+        }
+    } else {
+        rg__nes_cart_write(m, addr, v);
+    }
+}
+
+NES_INLINE void write_cycle(rg__nes_machine *m, uint16_t addr, uint8_t v)
+{
+    rg__nes_state *s = &m->st;
+    tick(m);
+    s->open_bus = v;
+    if (addr < 0x2000u)
+        s->ram[addr & 0x7FFu] = v;
+    else
+        write_slow(m, addr, v);
+}
+
+/* The DMC's sample fetch: one read cycle on the bus. */
+static void dmc_fetch(rg__nes_machine *m)
+{
+    rg__nes_state *s = &m->st;
+    uint8_t v = read_cycle(m, s->apu.dmc_fetch_addr);
+    rg__nes_apu_dmc_fill(m, v);
+}
+
+/* DMA halts the CPU on a read cycle (`addr`, the read the CPU wanted: the halted CPU repeats it on the bus).
+ * Reads of the DMA units happen on even CPU cycles ("get"), writes on odd ones.
+ * DMC alone: halt, dummy, an alignment cycle when needed, the fetch (3 or 4 cycles).
+ * OAM ($4014): halt, an alignment cycle when needed, then 256 reads of page:00-FF each written to $2004 (513 or
+ * 514 cycles); a DMC fetch during it takes a get cycle and one more for alignment. */
+static void dma(rg__nes_machine *m, uint16_t addr)
+{
+    rg__nes_state *s = &m->st;
+    if (s->dma_page == DMA_NONE) {
+        (void)read_cycle(m, addr);
+        (void)read_cycle(m, addr);
+        if (s->cycles & 1u)
+            (void)read_cycle(m, addr);
+        if (s->apu.dmc_fetch)
+            dmc_fetch(m);
+        return;
+    }
+    uint16_t page = (uint16_t)(s->dma_page << 8);
+    s->dma_page = DMA_NONE;
+    (void)read_cycle(m, addr);
+    if (s->cycles & 1u)
+        (void)read_cycle(m, addr);
+    for (unsigned i = 0; i < 256; i++) {
+        if (NES_UNLIKELY(s->apu.dmc_fetch)) {
+            dmc_fetch(m);
+            (void)read_cycle(m, addr);
+        }
+        uint8_t v = read_cycle(m, (uint16_t)(page | i));
+        tick(m);
+        ppu_reg_write(m, 4, v);
+    }
+}
+
+NES_INLINE uint8_t bus_read(rg__nes_machine *m, uint16_t addr)
+{
+    rg__nes_state *s = &m->st;
+    if (NES_UNLIKELY(s->dma_page != DMA_NONE || s->apu.dmc_fetch))
+        dma(m, addr);
+    return read_cycle(m, addr);
+}
+
+#define M6502_FN nes_cpu_run
+#define M6502_CTX rg__nes_machine
+#define M6502_READ(ctx, addr) bus_read((ctx), (addr))
+#define M6502_WRITE(ctx, addr, v) write_cycle((ctx), (addr), (v))
+#define M6502_STOP(ctx) ((ctx)->frame_done || (ctx)->st.cycles >= (ctx)->cycle_cap)
+#define M6502_DECIMAL 0
+#include "cpu/m6502/m6502_exec.h"
+
+/* --- power, reset, frames */
+
+/* The CPU's reset sequence: 7 cycles whose stack accesses are reads; s -= 3, I set, pc from $FFFC. */
+static void cpu_reset(rg__nes_machine *m)
+{
+    rg__nes_state *s = &m->st;
+    for (int i = 0; i < 5; i++)
+        (void)read_cycle(m, (uint16_t)(i < 2 ? s->cpu.pc : 0x100u | (uint8_t)(s->cpu.s - (i - 2))));
+    s->cpu.s = (uint8_t)(s->cpu.s - 3u);
+    s->cpu.p |= RG_M6502_I;
+    uint16_t lo = read_cycle(m, 0xFFFC), hi = read_cycle(m, 0xFFFD);
+    s->cpu.pc = (uint16_t)(lo | hi << 8);
+    s->cpu.jammed = 0;
+    s->cpu.poll = RG__M6502_POLL_NOW;
+    s->cpu.poll_arg = 0;
+}
+
+void rg__nes_power_on(rg__nes_machine *m)
+{
+    rg__nes_state *s = &m->st;
+    rg__nes_cart cart = s->cart; /* battery RAM survives power cycles */
+    memset(s, 0, sizeof *s);
+    s->cart = cart;
+    rg__m6502_init(&s->cpu);
+    s->cpu.no_decimal = 1;
+    s->dma_page = DMA_NONE;
+    rg__nes_ppu_power(&s->ppu);
+    rg__nes_apu_power(&s->apu);
+    rg__nes_cart_power(m);
+    m->ppu_sync_at = 0;
+    m->apu_sync_at = 0;
+    m->frame_done = 0;
+    cpu_reset(m);
+}
+
+void rg__nes_soft_reset(rg__nes_machine *m)
+{
+    rg__nes_state *s = &m->st;
+    ppu_catch_up(m, s->cycles);
+    apu_catch_up(m, s->cycles);
+    rg__nes_ppu_reset(&s->ppu);
+    rg__nes_apu_reset(&s->apu);
+    s->dma_page = DMA_NONE;
+    s->nmi_next = 0;
+    s->cpu.nmi_pending = 0;
+    m->ppu_sync_at = 0;
+    m->apu_sync_at = 0;
+    cpu_reset(m);
+}
+
+void rg__nes_run_frame(rg__nes_machine *m)
+{
+    rg__nes_state *s = &m->st;
+    m->frame_done = 0;
+    m->alen = 0;
+    m->cycle_cap = s->cycles + RG__NES_RUN_CYCLES_MAX;
+    /* the chips recompute when they must next run (a state may have been loaded) */
+    ppu_catch_up(m, s->cycles);
+    apu_catch_up(m, s->cycles);
+    if (nes_cpu_run(&s->cpu, m)) {
+        /* jammed: time goes on (the PPU still ends frames) until a reset */
+        while (!m->frame_done && s->cycles < m->cycle_cap)
+            tick(m);
+    }
+    ppu_catch_up(m, s->cycles);
+    apu_catch_up(m, s->cycles);
+    s->frame++;
+}
+
+int rg__nes_state_check(const rg__nes_state *s, const rg__nes_machine *m)
+{
+    const char *why = rg__m6502_check(&s->cpu);
+    if (why)
+        return rg__error(RG_ESTATE, "nes state: %s", why);
+    if (s->cpu.nmi_pending > 1 || s->cpu.irq_line > 1 || s->cpu.no_decimal != 1)
+        return rg__error(RG_ESTATE, "nes state: cpu interrupt lines or decimal flag out of range");
+    if (s->nmi_next > 1)
+        return rg__error(RG_ESTATE, "nes state: nmi_next above 1");
+    if (s->irq & ~(RG__NES_IRQ_FRAME | RG__NES_IRQ_DMC | RG__NES_IRQ_MAPPER))
+        return rg__error(RG_ESTATE, "nes state: unknown irq source bits");
+    if (s->pad_strobe > 1 || s->pad_read[0] > 8 || s->pad_read[1] > 8)
+        return rg__error(RG_ESTATE, "nes state: joypad strobe or read count out of range");
+    if (s->dma_page > DMA_NONE)
+        return rg__error(RG_ESTATE, "nes state: dma_page above 0x100");
+    if (s->dmc_halt > 1)
+        return rg__error(RG_ESTATE, "nes state: dmc_halt above 1");
+    if (s->cycles > ((uint64_t)1 << 52))
+        return rg__error(RG_ESTATE, "nes state: cycles beyond any run");
+    if ((why = rg__nes_ppu_check(&s->ppu)) != NULL)
+        return rg__error(RG_ESTATE, "nes state: %s", why);
+    if ((why = rg__nes_apu_check(&s->apu)) != NULL)
+        return rg__error(RG_ESTATE, "nes state: %s", why);
+    if ((s->irq & (RG__NES_IRQ_FRAME | RG__NES_IRQ_DMC)) != rg__nes_apu_irq_bits(&s->apu))
+        return rg__error(RG_ESTATE, "nes state: the irq sources disagree with the APU's flags");
+    if ((why = rg__nes_cart_check(m, &s->cart)) != NULL)
+        return rg__error(RG_ESTATE, "nes state: %s", why);
+    return RG_OK;
+}
