@@ -1,4 +1,4 @@
-/* Helpers shared by the Env and Pool types: forwarding log messages to Python, reading a seed. */
+/* Helpers shared by the Env, Pool and Emu types: forwarding log messages to Python, reading a seed, core options. */
 #include "ext.h"
 
 #include <string.h>
@@ -40,5 +40,38 @@ int rgpy_parse_seed(PyObject *seed, int *seeded, uint64_t *value)
         return -1;
     *seeded = 1;
     *value = v;
+    return 0;
+}
+
+/* Core options as a list of (key, value) str pairs kept alive while the environment or emulator is created. */
+int rgpy_core_options(PyObject *obj, PyObject **items, rg_core_option **opts, size_t *n)
+{
+    *items = NULL;
+    *opts = NULL;
+    *n = 0;
+    if (!obj || obj == Py_None)
+        return 0;
+    if (!PyDict_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "core_options must be a dict of str to str");
+        return -1;
+    }
+    if (!(*items = PyDict_Items(obj)))
+        return -1;
+    Py_ssize_t count = PyList_GET_SIZE(*items);
+    if (!(*opts = PyMem_Calloc((size_t)count + 1, sizeof **opts))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *pair = PyList_GET_ITEM(*items, i);
+        PyObject *k = PyTuple_GET_ITEM(pair, 0), *v = PyTuple_GET_ITEM(pair, 1);
+        if (!PyUnicode_Check(k) || !PyUnicode_Check(v)) {
+            PyErr_SetString(PyExc_TypeError, "core_options must be a dict of str to str");
+            return -1;
+        }
+        if (!((*opts)[i].key = PyUnicode_AsUTF8(k)) || !((*opts)[i].value = PyUnicode_AsUTF8(v)))
+            return -1;
+    }
+    *n = (size_t)count;
     return 0;
 }

@@ -7,8 +7,10 @@
 
 typedef struct rgpy_Emu {
     PyObject_HEAD
-    rg_emu *emu;  /* NULL once closed */
-    int busy;     /* a frame is running without the GIL */
+    rg_emu *emu;    /* NULL once closed */
+    int busy;       /* a frame is running without the GIL */
+    Py_ssize_t views; /* live ram_view() arrays (each holds a reference to this object) */
+    rg_emu *doomed; /* closed while views were alive: freed when the last view goes */
 } rgpy_Emu;
 
 static int emu_usable(rgpy_Emu *self)
@@ -26,25 +28,39 @@ static int emu_usable(rgpy_Emu *self)
 
 static int Emu_init(rgpy_Emu *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kw[] = {"rom", "core", NULL};
-    PyObject *rom_obj;
+    static char *kw[] = {"rom", "core", "core_options", "capture_audio", NULL};
+    PyObject *rom_obj, *copts_obj = NULL, *items = NULL;
     const char *core = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|z", kw, PyUnicode_FSConverter, &rom_obj, &core))
+    int capture_audio = 1; /* stable-retro's get_audio() */
+    rg_core_option *copts = NULL;
+    size_t n_copts = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|zOp", kw, PyUnicode_FSConverter, &rom_obj, &core, &copts_obj,
+                                     &capture_audio))
         return -1;
-    if (self->emu) {
+    if (self->emu || self->doomed) {
         Py_DECREF(rom_obj);
         PyErr_SetString(PyExc_RuntimeError, "Emu.__init__ called twice");
         return -1;
     }
+    if (rgpy_core_options(copts_obj, &items, &copts, &n_copts)) {
+        Py_XDECREF(items);
+        PyMem_Free(copts);
+        Py_DECREF(rom_obj);
+        return -1;
+    }
     rg_emu_options eo = RG_EMU_OPTIONS_INIT;
     eo.core = core;
-    eo.capture_audio = 1; /* stable-retro's get_audio() */
+    eo.core_options = copts;
+    eo.n_core_options = n_copts;
+    eo.capture_audio = capture_audio;
     rg_emu *emu = NULL;
     int rc;
     char msg[RGPY_MSG] = "";
     const char *rom = PyBytes_AS_STRING(rom_obj);
     RGPY_NOGIL(self, rc, msg, rg_emu_open(&emu, rom, &eo));
     Py_DECREF(rom_obj);
+    Py_XDECREF(items);
+    PyMem_Free(copts);
     if (rc != RG_OK) {
         rgpy_raise_msg(rc, msg);
         return -1;
@@ -59,6 +75,10 @@ static void emu_release(rgpy_Emu *self)
     self->emu = NULL;
     if (!emu)
         return;
+    if (self->views > 0) { /* ram_view() arrays still point into the core: free it when the last one goes */
+        self->doomed = emu;
+        return;
+    }
     Py_BEGIN_ALLOW_THREADS
     rg_emu_free(emu);
     Py_END_ALLOW_THREADS
@@ -66,7 +86,7 @@ static void emu_release(rgpy_Emu *self)
 
 static void Emu_dealloc(rgpy_Emu *self)
 {
-    emu_release(self);
+    emu_release(self); /* no view is alive here: each holds a reference */
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -144,6 +164,70 @@ static PyObject *Emu_ram(rgpy_Emu *self, PyObject *unused)
     return rgpy_emu_ram(self->emu);
 }
 
+/* ram_view(address, size): a writable uint8 array over the core's own memory, no copy. The capsule that is the
+ * array's base holds a reference to the Emu and counts the view; close() while views live defers the unload to the
+ * last view's end, so a view never points into freed memory (after close() it reads the unloaded core's last
+ * values). */
+static void emu_view_gone(PyObject *capsule)
+{
+    rgpy_Emu *self = PyCapsule_GetContext(capsule);
+    if (--self->views == 0 && self->doomed) {
+        rg_emu *emu = self->doomed;
+        self->doomed = NULL;
+        rg_emu_free(emu);
+    }
+    Py_DECREF(self);
+}
+
+static PyObject *Emu_ram_view(rgpy_Emu *self, PyObject *args)
+{
+    unsigned long long addr;
+    Py_ssize_t size;
+    if (!PyArg_ParseTuple(args, "Kn", &addr, &size) || emu_usable(self))
+        return NULL;
+    const rg_mem_block *blocks = NULL;
+    size_t count = 0;
+    int rc = rg_emu_mem_blocks(self->emu, &blocks, &count);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    /* the block holding addr, and the run of following blocks that continue it both in addresses and in the
+     * core's memory (a core may describe one RAM array as several map entries) */
+    size_t i = 0;
+    while (i < count && !(addr >= blocks[i].base && addr - blocks[i].base < blocks[i].size))
+        i++;
+    uint8_t *data = i < count && blocks[i].data ? blocks[i].data + (addr - blocks[i].base) : NULL;
+    size_t avail = data ? blocks[i].size - (size_t)(addr - blocks[i].base) : 0;
+    for (size_t j = i + 1; data && j < count && avail < (size_t)size; j++) {
+        const rg_mem_block *p = &blocks[j - 1], *q = &blocks[j];
+        if (q->base != p->base + p->size || q->data != p->data + p->size)
+            break;
+        avail += q->size;
+    }
+    if (size <= 0 || !data || (size_t)size > avail)
+        return PyErr_Format(PyExc_ValueError, "no memory of the core holds %zd contiguous bytes at %llu", size, addr);
+    PyObject *capsule = PyCapsule_New(data, "retrogym.ram_view", emu_view_gone);
+    if (!capsule)
+        return NULL;
+    if (PyCapsule_SetContext(capsule, self)) {
+        PyCapsule_SetDestructor(capsule, NULL);
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    Py_INCREF(self);
+    self->views++;
+    npy_intp n = (npy_intp)size;
+    PyObject *arr = PyArray_SimpleNewFromData(1, &n, NPY_UINT8, data);
+    if (!arr) {
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, capsule)) { /* steals capsule, also on failure */
+        Py_DECREF(arr);
+        return NULL;
+    }
+    return arr;
+}
+
 /* get_state() -> the core's raw serialized state as bytes. */
 static PyObject *Emu_get_state(rgpy_Emu *self, PyObject *unused)
 {
@@ -207,6 +291,8 @@ static PyMethodDef Emu_methods[] = {
     {"screen", (PyCFunction)Emu_screen, METH_NOARGS, "screen() -> (H, W, 3) uint8 array of the last frame"},
     {"resolution", (PyCFunction)Emu_resolution, METH_NOARGS, "resolution() -> (width, height) of the last frame"},
     {"ram", (PyCFunction)Emu_ram, METH_NOARGS, "ram() -> every memory block, concatenated"},
+    {"ram_view", (PyCFunction)Emu_ram_view, METH_VARARGS,
+     "ram_view(address, size) -> writable uint8 array over the core's memory at address (no copy)"},
     {"get_state", (PyCFunction)Emu_get_state, METH_NOARGS, "get_state() -> raw core state (bytes)"},
     {"set_state", (PyCFunction)Emu_set_state, METH_O, "set_state(bytes) -> False when the core refuses it"},
     {"audio", (PyCFunction)Emu_audio, METH_NOARGS, "audio() -> (frames, 2) int16 array of the last frame"},
@@ -218,7 +304,7 @@ static PyGetSetDef Emu_getset[] = {{"closed", (getter)Emu_get_closed, NULL, "whe
 
 PyTypeObject rgpy_EmuType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "retrogym._retrogym.Emu",
-    .tp_doc = "Emu(rom, core=None): one emulator instance (rg_emu). Use retrogym.RetroEmulator instead.",
+    .tp_doc = "Emu(rom, core=None, core_options=None, capture_audio=True): one emulator instance (rg_emu). Use retrogym.RetroEmulator instead.",
     .tp_basicsize = sizeof(rgpy_Emu),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

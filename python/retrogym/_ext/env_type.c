@@ -33,39 +33,6 @@ static void env_log(rg_log_level level, const char *message, void *user)
     rgpy_forward_log(self->log_fn, self->log_on, level, message);
 }
 
-/* Core options as a list of (key, value) str pairs kept alive while the environment is created. */
-static int core_options(PyObject *obj, PyObject **items, rg_core_option **opts, size_t *n)
-{
-    *items = NULL;
-    *opts = NULL;
-    *n = 0;
-    if (!obj || obj == Py_None)
-        return 0;
-    if (!PyDict_Check(obj)) {
-        PyErr_SetString(PyExc_TypeError, "core_options must be a dict of str to str");
-        return -1;
-    }
-    if (!(*items = PyDict_Items(obj)))
-        return -1;
-    Py_ssize_t count = PyList_GET_SIZE(*items);
-    if (!(*opts = PyMem_Calloc((size_t)count + 1, sizeof **opts))) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *pair = PyList_GET_ITEM(*items, i);
-        PyObject *k = PyTuple_GET_ITEM(pair, 0), *v = PyTuple_GET_ITEM(pair, 1);
-        if (!PyUnicode_Check(k) || !PyUnicode_Check(v)) {
-            PyErr_SetString(PyExc_TypeError, "core_options must be a dict of str to str");
-            return -1;
-        }
-        if (!((*opts)[i].key = PyUnicode_AsUTF8(k)) || !((*opts)[i].value = PyUnicode_AsUTF8(v)))
-            return -1;
-    }
-    *n = (size_t)count;
-    return 0;
-}
-
 /* reset_sequence: a sequence of button masks (ints in 0..65535), one per frame. */
 static int reset_sequence(PyObject *seq, uint16_t **out, size_t *n)
 {
@@ -148,7 +115,7 @@ int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
         PyErr_SetString(PyExc_TypeError, "log must be callable or None");
         return -1;
     }
-    if (core_options(copts, &out->items, &out->copts, &out->n_copts) ||
+    if (rgpy_core_options(copts, &out->items, &out->copts, &out->n_copts) ||
         rgpy_datapaths_build(root, custom, &out->dp)) {
         rgpy_env_opts_release(out);
         return -1;

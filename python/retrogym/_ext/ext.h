@@ -125,5 +125,8 @@ PyObject *rgpy_emu_set_state(rg_emu *emu, Py_buffer *buf);
 /* common.c */
 void rgpy_forward_log(PyObject *log_fn, int log_on, rg_log_level level, const char *message);
 int rgpy_parse_seed(PyObject *seed, int *seeded, uint64_t *value);
+/** A dict of str to str (or None) as rg_core_option pairs: *items (a new list) keeps the strings alive, *opts is
+ * PyMem memory; the caller frees both, also on failure. */
+int rgpy_core_options(PyObject *obj, PyObject **items, rg_core_option **opts, size_t *n);
 
 #endif
