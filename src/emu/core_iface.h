@@ -75,5 +75,7 @@ typedef struct rg__core_open_args {
 int rg__libretro_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
 /* Our own Atari 2600 core (src/cores/atari2600); core_path is unused. */
 int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
+/* Our own NES core (src/cores/nes); core_path is unused. */
+int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
 
 #endif

@@ -1,11 +1,12 @@
 /* MMC3 (mapper 4, TxROM): eight bank registers, mirroring, and the scanline counter clocked by rises of the PPU's
  * A12 (seen through rg__nes_cart_ppu_addr).
  * regs: [0..7] R0-R7, [8] bank select, [9] mirroring, [10] PRG-RAM protect, [11] IRQ latch, [12] IRQ counter,
- * [13] reload requested, [14] IRQ enabled.
+ * [13] reload requested, [14] IRQ enabled, [15] the level of A12 last seen (st.cart.a12_dot: the dot it fell).
  * The counter follows the later chips (MMC3B/C): a clock with the counter at 0 or a reload requested loads the latch,
  * else decrements; the IRQ is raised whenever the counter is 0 after a clock while enabled. A rise of A12 counts only
- * after A12 was low for a while: here, when the previous pattern fetch with A12 high was at least
- * MMC3_A12_LOW_DOTS dots before (fetches within one 8-dot tile slot, or the back-to-back sprite fetches, are closer).
+ * after A12 was low for a while (the chip counts M2 edges): here, when the address that brought it low came at
+ * least MMC3_A12_LOW_DOTS dots before. The PPU reports pattern fetches and $2006/$2007 addresses only, so A12 keeps
+ * the level of the last one between them.
  * The PRG-RAM protect register is kept but not enforced (the RAM is always readable and writable), as most emulators
  * do for compatibility. */
 #include "cores/nes/mapper.h"
@@ -63,13 +64,19 @@ static void mmc3_write(rg__nes_machine *m, uint16_t addr, uint8_t value)
 static void mmc3_ppu_addr(rg__nes_machine *m, uint16_t addr, uint64_t dot)
 {
     rg__nes_cart *c = &m->st.cart;
-    if (!(addr & 0x1000u))
-        return;
-    uint64_t last = c->a12_dot;
-    c->a12_dot = dot;
-    if (dot - last < MMC3_A12_LOW_DOTS && last != 0)
-        return;
     uint8_t *r = c->regs;
+    if (!(addr & 0x1000u)) {
+        if (r[15]) { /* A12 falls: remember when */
+            r[15] = 0;
+            c->a12_dot = dot;
+        }
+        return;
+    }
+    if (r[15])
+        return;
+    r[15] = 1;
+    if (dot - c->a12_dot < MMC3_A12_LOW_DOTS)
+        return;
     if (r[12] == 0 || r[13]) {
         r[12] = r[11];
         r[13] = 0;
@@ -83,7 +90,7 @@ static void mmc3_ppu_addr(rg__nes_machine *m, uint16_t addr, uint64_t dot)
 static const char *mmc3_check(const rg__nes_cart *c)
 {
     const uint8_t *r = c->regs;
-    if (r[9] > 1 || r[13] > 1 || r[14] > 1)
+    if (r[9] > 1 || r[13] > 1 || r[14] > 1 || r[15] > 1)
         return "MMC3 mirroring or IRQ flag above 1";
     return NULL;
 }

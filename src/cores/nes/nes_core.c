@@ -1,0 +1,288 @@
+/* The NES core behind the internal core interface (src/emu/core_iface.h): input, frames (FCEUmm's palette and crop,
+ * RGB565 as FCEUmm's libretro build gives them), audio, the memory map, and snapshots (a header plus a copy of the
+ * machine state, checked field by field when loaded). */
+#include "cores/nes/nes_core.h"
+#include "cores/nes/mapper.h"
+
+#include "emu/core_iface.h"
+#include "retrogym/version.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STATE_MAGIC "RGNESST"
+#define STATE_VERSION 1u
+#define FB_PIXELS ((size_t)RG__NES_WIDTH * RG__NES_HEIGHT)
+#define VIEW_PIXELS ((size_t)RG__NES_VIEW_W * RG__NES_VIEW_H)
+/* NTSC: 236250000 / 11 Hz master clock / 4 per dot, 341 x 262 - 0.5 dots per frame */
+#define NES_FPS (39375000.0 / 655171.0)
+
+typedef struct nes_state_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t size;       /* sizeof(rg__nes_state) */
+    uint64_t rom_hash;   /* the state only fits the ROM it was made with */
+} nes_state_header;
+
+typedef struct nes_core {
+    rg__nes_machine m;
+    rg__core_io *io;
+    uint8_t *rom;
+    size_t rom_size;
+    uint64_t rom_hash;
+    uint16_t *fb;        /* the machine's framebuffer (palette values) */
+    uint16_t *view;      /* the picture handed out (RGB565) */
+    uint16_t palette[512];
+    rg__mem_desc mem[2];
+} nes_core;
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+
+/* libretro joypad bits (B Y SELECT START UP DOWN LEFT RIGHT A ...) to the NES pad byte (A B SELECT START UP DOWN
+ * LEFT RIGHT, bit 0 = A). */
+static uint8_t pad_byte(uint16_t b)
+{
+    return (uint8_t)(((b >> 8) & 1u) | (b & 1u) << 1 | (b & 0xFCu));
+}
+
+static void publish_video(nes_core *c)
+{
+    rg_frame *f = &c->io->video;
+    f->data = c->view;
+    f->width = RG__NES_VIEW_W;
+    f->height = RG__NES_VIEW_H;
+    f->pitch = RG__NES_VIEW_W * sizeof(uint16_t);
+    f->format = RG_PIXEL_RGB565;
+}
+
+static void publish_memory(nes_core *c)
+{
+    rg__core_io *io = c->io;
+    memset(c->mem, 0, sizeof c->mem);
+    c->mem[0].ptr = c->m.st.ram;
+    c->mem[0].start = 0;
+    c->mem[0].len = sizeof c->m.st.ram;
+    size_t n = 1;
+    if (c->m.info.prg_ram_size) {
+        c->mem[1].ptr = c->m.st.cart.prg_ram;
+        c->mem[1].start = 0x6000;
+        c->mem[1].len = 0x2000;
+        n = 2;
+    }
+    io->mem = c->mem;
+    io->n_mem = n;
+    io->system_ram = c->m.st.ram;
+    io->system_ram_size = sizeof c->m.st.ram;
+    io->mem_generation++;
+}
+
+static void convert_view(nes_core *c)
+{
+    const uint16_t *pal = c->palette;
+    for (unsigned y = 0; y < RG__NES_VIEW_H; y++) {
+        const uint16_t *s = c->fb + (size_t)(y + RG__NES_VIEW_Y) * RG__NES_WIDTH + RG__NES_VIEW_X;
+        uint16_t *d = c->view + (size_t)y * RG__NES_VIEW_W;
+        for (unsigned x = 0; x < RG__NES_VIEW_W; x++)
+            d[x] = pal[s[x] & 511u];
+    }
+}
+
+static void power_on(nes_core *c)
+{
+    rg__nes_power_on(&c->m);
+    memset(c->fb, 0, FB_PIXELS * sizeof *c->fb);
+    convert_view(c);
+    publish_video(c);
+    publish_memory(c);
+}
+
+/* --- core ops */
+
+static int run_frame(void *core)
+{
+    nes_core *c = core;
+    rg__core_io *io = c->io;
+    c->m.buttons[0] = pad_byte(io->buttons[0]);
+    c->m.buttons[1] = pad_byte(io->buttons[1]);
+    c->m.video = io->video_enabled != 0;
+    c->m.audio = io->audio_enabled && io->capture_audio;
+    rg__nes_run_frame(&c->m);
+    if (c->m.video)
+        convert_view(c);
+    io->video.data = c->view;
+    io->audio_frames = 0;
+    if (c->m.audio && c->m.alen) {
+        size_t n = c->m.alen;
+        if (io->audio_cap < n) {
+            int16_t *p = realloc(io->audio, n * 2 * sizeof *p);
+            if (!p)
+                return rg__error(RG_ENOMEM, "out of memory keeping audio");
+            io->audio = p;
+            io->audio_cap = n;
+        }
+        for (size_t i = 0; i < n; i++)
+            io->audio[2 * i] = io->audio[2 * i + 1] = c->m.abuf[i];
+        io->audio_frames = n;
+    }
+    if (c->m.aerr) {
+        c->m.aerr = 0;
+        rg__log(&io->log, RG_LOG_ERROR, "nes: out of memory producing audio; samples dropped");
+    }
+    return RG_OK;
+}
+
+static int reset_power_on(void *core)
+{
+    power_on(core);
+    return RG_OK;
+}
+
+static int reset_soft(void *core)
+{
+    rg__nes_soft_reset(&((nes_core *)core)->m);
+    return RG_OK;
+}
+
+static int state_size(void *core, size_t *out)
+{
+    (void)core;
+    *out = sizeof(nes_state_header) + sizeof(rg__nes_state);
+    return RG_OK;
+}
+
+static int state_save(void *core, void *dst, size_t cap)
+{
+    nes_core *c = core;
+    size_t need = sizeof(nes_state_header) + sizeof(rg__nes_state);
+    if (cap < need)
+        return rg__error(RG_ERANGE, "a nes state needs %zu bytes, the buffer has %zu", need, cap);
+    nes_state_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, STATE_MAGIC, sizeof STATE_MAGIC);
+    h.version = STATE_VERSION;
+    h.size = (uint32_t)sizeof(rg__nes_state);
+    h.rom_hash = c->rom_hash;
+    memcpy(dst, &h, sizeof h);
+    memcpy((uint8_t *)dst + sizeof h, &c->m.st, sizeof c->m.st);
+    return RG_OK;
+}
+
+static int state_load(void *core, const void *src, size_t len)
+{
+    nes_core *c = core;
+    nes_state_header h;
+    if (len != sizeof h + sizeof(rg__nes_state))
+        return rg__error(RG_ESTATE, "the state is %zu bytes; a nes state is %zu", len, sizeof h + sizeof(rg__nes_state));
+    memcpy(&h, src, sizeof h);
+    if (memcmp(h.magic, STATE_MAGIC, sizeof STATE_MAGIC) != 0 || h.version != STATE_VERSION ||
+        h.size != sizeof(rg__nes_state))
+        return rg__error(RG_ESTATE, "not a nes state of this version");
+    if (h.rom_hash != c->rom_hash)
+        return rg__error(RG_ESTATE, "the nes state was made with another ROM");
+    rg__nes_state *st = malloc(sizeof *st);
+    if (!st)
+        return rg__error(RG_ENOMEM, "out of memory loading a nes state");
+    memcpy(st, (const uint8_t *)src + sizeof h, sizeof *st);
+    int rc = rg__nes_state_check(st, &c->m);
+    if (rc == RG_OK) {
+        c->m.st = *st;
+        rg__nes_cart_sync(&c->m);
+        rg__nes_ppu_sync(&c->m);
+        rg__nes_apu_run(&c->m, c->m.st.cycles);
+        c->m.frame_done = 0;
+    }
+    free(st);
+    return rc;
+}
+
+static const char *core_name(void *core)
+{
+    (void)core;
+    return "nes";
+}
+
+static const char *core_library(void *core)
+{
+    (void)core;
+    return "retrogym NES";
+}
+
+static const char *core_version(void *core)
+{
+    (void)core;
+    return RG_VERSION_STRING;
+}
+
+static void destroy(void *core)
+{
+    nes_core *c = core;
+    if (!c)
+        return;
+    if (c->io) {
+        c->io->system_ram = NULL;
+        c->io->system_ram_size = 0;
+        c->io->mem = NULL;
+        c->io->n_mem = 0;
+        c->io->video.data = NULL;
+        c->io->mem_generation++;
+    }
+    free(c->m.abuf);
+    free(c->fb);
+    free(c->view);
+    free(c->rom);
+    free(c);
+}
+
+static const rg__core_ops nes_ops = {
+    run_frame, reset_power_on, reset_soft, state_size, state_save, state_load,
+    core_name, core_library, core_version, destroy,
+};
+
+int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args)
+{
+    *core = NULL;
+    nes_core *c = calloc(1, sizeof *c);
+    if (!c)
+        return rg__error(RG_ENOMEM, "out of memory");
+    c->io = args->io;
+    const rg_emu_options *o = args->opts;
+    for (size_t i = 0; o && i < o->n_core_options; i++)
+        if (o->core_options[i].key)
+            rg__log(&c->io->log, RG_LOG_DEBUG, "nes: option %s is not ours; ignored", o->core_options[i].key);
+    int rc = RG_OK;
+    c->rom = malloc(args->rom_size ? args->rom_size : 1);
+    c->fb = calloc(FB_PIXELS, sizeof *c->fb);
+    c->view = calloc(VIEW_PIXELS, sizeof *c->view);
+    if (!c->rom || !c->fb || !c->view)
+        rc = rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", args->rom_size);
+    if (rc == RG_OK) {
+        memcpy(c->rom, args->rom, args->rom_size);
+        c->rom_size = args->rom_size;
+        c->rom_hash = fnv1a(c->rom, c->rom_size);
+        rc = rg__nes_cart_parse(c->rom, c->rom_size, &c->m.info, &c->m.prg, &c->m.prg_size, &c->m.chr,
+                                &c->m.chr_size);
+    }
+    if (rc != RG_OK) {
+        c->io = NULL;
+        destroy(c);
+        return rc;
+    }
+    rg__nes_palette_build(c->palette);
+    c->m.fb = c->fb;
+    c->io->fps = NES_FPS;
+    c->io->sample_rate = RG__NES_APU_RATE;
+    power_on(c);
+    rg__log(&c->io->log, RG_LOG_DEBUG, "nes: mapper %u (%s), %zu KiB PRG, %zu KiB CHR%s, %s mirroring%s",
+            c->m.info.mapper, c->m.mapper->name, c->m.prg_size / 1024, c->m.chr_size / 1024,
+            c->m.chr ? "" : " (RAM)", c->m.info.mirroring == 2 ? "four-screen" : c->m.info.mirroring ? "vertical" :
+            "horizontal", c->m.info.battery ? ", battery" : "");
+    *core = c;
+    *ops = &nes_ops;
+    return RG_OK;
+}
