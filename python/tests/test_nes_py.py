@@ -329,3 +329,40 @@ def test_install_and_uninstall_in_a_fresh_process():
         return
     assert r.returncode == 1 and "No module named 'nes_py'" in r.stderr, r.stderr
     assert retrogym.nes_py is rnes
+
+
+def test_emu_ram_view_and_core_options(nes_core):
+    """The extension's pieces NESEnv stands on: Emu(core_options=...) and Emu.ram_view(address, size)."""
+    from retrogym import _retrogym as C
+
+    emu = C.Emu(STARCATCHER_ROM, nes_core, {"fceumm_overscan": "disabled", "nestopia_overscan_v": "disabled",
+                                            "nestopia_overscan_h": "disabled"}, False)
+    emu.run()
+    assert emu.screen().shape == (240, 256, 3)
+    view = emu.ram_view(0x100, 0x10)
+    view[:] = np.arange(16)
+    assert list(emu.ram()[0x100:0x110]) == list(range(16))
+    for address, size in ((0x800 - 4, 0x10), (0x5000, 1), (0, 0), (0, -1), (0, 1 << 40)):
+        with pytest.raises(ValueError, match="no memory of the core"):
+            emu.ram_view(address, size)
+    with pytest.raises(TypeError):
+        emu.ram_view("0", 1)
+    emu.close()
+    assert list(view) == list(range(16))  # the memory lives on until the last view goes
+    with pytest.raises(RuntimeError, match="closed"):
+        emu.ram_view(0, 1)
+    del view
+    with pytest.raises(TypeError, match="core_options"):
+        C.Emu(STARCATCHER_ROM, nes_core, {"fceumm_overscan": 1})
+    with pytest.raises(TypeError, match="core_options"):
+        C.Emu(STARCATCHER_ROM, nes_core, ["fceumm_overscan"])
+
+
+def test_a_cropped_frame_is_centred():
+    from retrogym.nes_py.nes_env import _uncrop
+
+    out = _uncrop(np.full((224, 240, 3), 7, np.uint8))
+    assert out.shape == (240, 256, 3) and (out[8:232, 8:248] == 7).all()
+    assert out[:8].sum() == out[232:].sum() == out[:, :8].sum() == out[:, 248:].sum() == 0
+    with pytest.raises(RuntimeError, match="frame"):
+        _uncrop(np.zeros((200, 200, 3), np.uint8))

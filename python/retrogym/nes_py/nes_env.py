@@ -38,6 +38,20 @@ for _byte in range(256):
 del _byte
 
 
+# A core without a full-frame option (our own core "nes" so far) sends FCEUmm's default picture: 8 pixels cropped
+# on each side, 240x224. It goes in the middle of a black 256x240 frame.
+_CROPPED = (SCREEN_WIDTH - 16, SCREEN_HEIGHT - 16)
+
+
+def _uncrop(frame):
+    if frame.shape[:2] != (_CROPPED[1], _CROPPED[0]):
+        raise RuntimeError(f"the NES core sent a {frame.shape[1]}x{frame.shape[0]} frame, not {SCREEN_WIDTH}x"
+                           f"{SCREEN_HEIGHT} (or {_CROPPED[0]}x{_CROPPED[1]})")
+    out = np.zeros((SCREEN_HEIGHT, SCREEN_WIDTH, 3), np.uint8)
+    out[8:-8, 8:-8] = frame
+    return out
+
+
 class RAM(np.ndarray):
     """The console's RAM: a writable uint8 view of the core's own memory (a write changes the emulated RAM at once).
     Reading one byte gives a Python ``int`` rather than a ``numpy.uint8``, so arithmetic written for NumPy 1 (e.g.
@@ -94,7 +108,7 @@ class NESEnv(gym.Env):
         self._rom_path = path
         self._emu = _C.Emu(path, None if core is None else os.fspath(core), _CORE_OPTIONS, False)
         width, height = self._emu.resolution()
-        if (width, height) not in ((0, 0), (SCREEN_WIDTH, SCREEN_HEIGHT)):
+        if (width, height) not in ((0, 0), (SCREEN_WIDTH, SCREEN_HEIGHT), _CROPPED):
             info = self._emu.info()
             self._emu.close()
             raise RuntimeError(f"NES core {info['core']!r} shows {width}x{height} pixels, not nes-py's "
@@ -130,7 +144,10 @@ class NESEnv(gym.Env):
     def screen(self):
         """The last frame, ``(240, 256, 3)`` uint8 (a new array after each frame; read lazily)."""
         if self._screen_stale:
-            self._screen = self._live().screen()
+            frame = self._live().screen()
+            if frame.shape[:2] != (SCREEN_HEIGHT, SCREEN_WIDTH):
+                frame = _uncrop(frame)
+            self._screen = frame
             self._screen_stale = False
         return self._screen
 
