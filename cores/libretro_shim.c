@@ -1,7 +1,7 @@
 /* A libretro front for retrogym's own cores: the retro_* API over the internal core interface
  * (src/emu/core_iface.h), so RetroArch (or any libretro frontend, our own host included) can run them.
  *
- * One core per build: the CMake target defines RG_SHIM_ATARI2600 and links the core's sources. A libretro core
+ * One core per build: the CMake target defines RG_SHIM_ATARI2600 or RG_SHIM_NES and links the core's sources. A libretro core
  * has one instance per loaded copy of the .so, so the instance lives behind one static pointer; every symbol but
  * the retro_* API is hidden (-fvisibility=hidden), so the copy cannot clash with its host's own symbols. */
 #include <libretro.h>
@@ -74,8 +74,45 @@ static const shim_core k_core = {
     "retrogym Atari 2600", "a26|bin", rg__a26_open, &k_a26_system, k_a26_options,
     sizeof k_a26_options / sizeof k_a26_options[0], k_a26_inputs, 160, 210, 160, 320, 8, 2,
 };
+#elif defined(RG_SHIM_NES)
+int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
+
+static const char *const k_nes_ext[] = {"nes"};
+static const char *const k_nes_cores[] = {"nes"};
+static const rg_system_info k_nes_system = {
+    .name = "Nes",
+    .title = "Nintendo Entertainment System",
+    .extensions = k_nes_ext,
+    .n_extensions = 1,
+    .cores = k_nes_cores,
+    .n_cores = 1,
+    .buttons = {"B", NULL, "SELECT", "START", "UP", "DOWN", "LEFT", "RIGHT", "A"},
+    .n_buttons = 9,
+    .ram_base = 0,
+    .min_rom_size = 16400,
+    .button_mask = 0x1FD,
+};
+#define NES_PAD(port)                                                                           \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_A, "A"},                              \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_B, "B"},                              \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_SELECT, "Select"},                    \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_START, "Start"},                      \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_UP, "Up"},                            \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_DOWN, "Down"},                        \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_LEFT, "Left"},                        \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_RIGHT, "Right"}
+static const struct retro_input_descriptor k_nes_inputs[] = {NES_PAD(0), NES_PAD(1), {0, 0, 0, 0, NULL}};
+static const shim_core k_core = {
+    "retrogym NES", "nes", rg__nes_open, &k_nes_system, NULL, 0, k_nes_inputs, 240, 224, 256, 240, 9, 2,
+};
+/* the core's frames are RGB565 (FCEUmm's colours as FCEUmm's libretro build gives them) */
+#define SHIM_PIXEL_FORMAT RETRO_PIXEL_FORMAT_RGB565
 #else
-#error "define the core this shim carries (RG_SHIM_ATARI2600)"
+#error "define the core this shim carries (RG_SHIM_ATARI2600, RG_SHIM_NES)"
+#endif
+
+#ifndef SHIM_PIXEL_FORMAT
+#define SHIM_PIXEL_FORMAT RETRO_PIXEL_FORMAT_XRGB8888
 #endif
 
 /* --- frontend callbacks and the one instance */
@@ -276,9 +313,9 @@ RG_API bool retro_load_game(const struct retro_game_info *game)
         shim_say(RETRO_LOG_ERROR, "%s: no game given", k_core.library_name);
         return false;
     }
-    enum retro_pixel_format fmt = RETRO_PIXEL_FORMAT_XRGB8888;
+    enum retro_pixel_format fmt = SHIM_PIXEL_FORMAT;
     if (!g_env(RETRO_ENVIRONMENT_SET_PIXEL_FORMAT, &fmt)) {
-        shim_say(RETRO_LOG_ERROR, "%s: the frontend refuses XRGB8888 output", k_core.library_name);
+        shim_say(RETRO_LOG_ERROR, "%s: the frontend refuses the core's pixel format", k_core.library_name);
         return false;
     }
     g_env(RETRO_ENVIRONMENT_SET_INPUT_DESCRIPTORS, (void *)k_core.inputs);

@@ -31,6 +31,12 @@ rg_test(nes_testroms cores/nes/test_nes_testroms.c)
 # The NES core through the emulator API (core="nes"): frame counter and joypad of our test ROM, the picture, snapshots
 # replayed, hostile states and bad ROM images refused, the .nes default left to the libretro cores.
 rg_test(nes_core cores/nes/test_nes_core.c)
+# The standalone nes_libretro.so through our libretro host, frame for frame against the built-in core.
+if(TARGET nes_libretro)
+  rg_test(nes_libretro_so cores/nes/test_nes_libretro.c)
+  add_dependencies(nes_libretro_so nes_libretro)
+  target_compile_definitions(nes_libretro_so PRIVATE "NES_LIBRETRO=\"$<TARGET_FILE:nes_libretro>\"")
+endif()
 foreach(group ppu apu mapper)
   add_test(NAME nes_testroms_${group} COMMAND nes_testroms ${group})
   set_tests_properties(nes_testroms_${group} PROPERTIES ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/nes_testroms;${RG_SANITIZER_ENV}" TIMEOUT 300)
