@@ -37,6 +37,9 @@ if(TARGET nes_libretro)
   add_dependencies(nes_libretro_so nes_libretro)
   target_compile_definitions(nes_libretro_so PRIVATE "NES_LIBRETRO=\"$<TARGET_FILE:nes_libretro>\"")
 endif()
+# The NES mappers on images built by the test: bank windows, mirroring, PRG-RAM, MMC3's IRQ counter, MMC2/MMC4
+# latches, battery RAM, hostile mapper registers.
+rg_test(nes_mappers cores/nes/test_nes_mappers.c)
 foreach(group ppu apu mapper)
   add_test(NAME nes_testroms_${group} COMMAND nes_testroms ${group})
   set_tests_properties(nes_testroms_${group} PROPERTIES ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/nes_testroms;${RG_SANITIZER_ENV}" TIMEOUT 300)

@@ -1,0 +1,359 @@
+/* The NES mappers (src/cores/nes/mapper_*.c) on images built here: every 8 KiB PRG bank and every 1 KiB CHR bank is
+ * filled with its own number, so a window shows which bank it holds. Register writes go through the cartridge's
+ * CPU-side entry (rg__nes_cart_write), the PPU's pattern addresses through rg__nes_cart_ppu_addr; checked: the
+ * CPU windows, the CHR windows, mirroring, PRG-RAM, MMC3's scanline IRQ, MMC2/MMC4 latches, battery RAM across
+ * a power cycle, and mapper registers a loaded state may not hold. */
+#include "nes_harness.h"
+#include "test_support.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t *image(unsigned mapper, unsigned prg16, unsigned chr8, uint8_t flags6, size_t *len)
+{
+    size_t prg = (size_t)prg16 * 16384, chr = (size_t)chr8 * 8192, n = 16 + prg + chr;
+    uint8_t *img = calloc(1, n);
+    assert_non_null(img);
+    memcpy(img, "NES\x1A", 4);
+    img[4] = (uint8_t)prg16;
+    img[5] = (uint8_t)chr8;
+    img[6] = (uint8_t)((mapper & 15u) << 4 | flags6);
+    img[7] = (uint8_t)(mapper & 0xF0u);
+    for (size_t i = 0; i < prg; i++)
+        img[16 + i] = (uint8_t)(i / 8192);
+    for (size_t i = 0; i < chr; i++)
+        img[16 + prg + i] = (uint8_t)(i / 1024);
+    /* the vectors of the last bank: $E000 (the last bank's first byte is its number: a harmless opcode or not, the
+     * machine is never run here) */
+    img[16 + prg - 6] = img[16 + prg - 4] = img[16 + prg - 2] = 0x00;
+    img[16 + prg - 5] = img[16 + prg - 3] = img[16 + prg - 1] = 0xE0;
+    *len = n;
+    return img;
+}
+
+static void open_image(nes_harness *h, unsigned mapper, unsigned prg16, unsigned chr8, uint8_t flags6)
+{
+    size_t len;
+    uint8_t *img = image(mapper, prg16, chr8, flags6, &len);
+    if (nes_harness_open_bytes(h, img, len) != RG_OK)
+        fail_msg("mapper %u: %s", mapper, rg_error_last());
+    free(img);
+}
+
+static void wr(nes_harness *h, uint16_t addr, uint8_t v)
+{
+    h->m->st.cycles += 2; /* writes on consecutive cycles are a case of their own (MMC1) */
+    rg__nes_cart_write(h->m, addr, v);
+}
+
+/* the 8 KiB PRG bank at $8000/$A000/$C000/$E000 (the bytes hold their bank number; the vectors aside) */
+static unsigned prg_at(nes_harness *h, uint16_t addr)
+{
+    return rg__nes_cart_read(h->m, addr);
+}
+
+static unsigned chr_at(nes_harness *h, unsigned slot)
+{
+    return h->m->chr_map[slot][0];
+}
+
+/* which of the 1 KiB nametable pages each of the four windows shows */
+static void expect_nt(nes_harness *h, unsigned a, unsigned b, unsigned c, unsigned d)
+{
+    unsigned want[4] = {a, b, c, d};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal((size_t)(h->m->nt_map[i] - h->m->st.cart.vram) / 1024u, want[i]);
+}
+
+static void nrom(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 0, 1, 1, 0x01); /* 16 KiB, vertical */
+    assert_int_equal(prg_at(&h, 0x8000), 0);
+    assert_int_equal(prg_at(&h, 0xA000), 1);
+    assert_int_equal(prg_at(&h, 0xC000), 0); /* mirrored */
+    expect_nt(&h, 0, 1, 0, 1);
+    /* PRG-RAM at $6000 */
+    wr(&h, 0x6123, 0x5A);
+    assert_int_equal(rg__nes_cart_read(h.m, 0x6123), 0x5A);
+    nes_harness_free(&h);
+    open_image(&h, 0, 2, 1, 0x08); /* 32 KiB, four-screen */
+    assert_int_equal(prg_at(&h, 0xC000), 2);
+    expect_nt(&h, 0, 1, 2, 3);
+    nes_harness_free(&h);
+}
+
+static void uxrom_cnrom_axrom(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 2, 8, 0, 0);
+    wr(&h, 0x8000, 3);
+    assert_int_equal(prg_at(&h, 0x8000), 6);
+    assert_int_equal(prg_at(&h, 0xA000), 7);
+    assert_int_equal(prg_at(&h, 0xC000), 14);
+    assert_true(h.m->chr_writable == 0xFF); /* CHR-RAM */
+    wr(&h, 0xFFFF, 9); /* wraps at 8 banks */
+    assert_int_equal(prg_at(&h, 0x8000), 2);
+    nes_harness_free(&h);
+
+    open_image(&h, 3, 2, 4, 0);
+    wr(&h, 0x8000, 2);
+    assert_int_equal(chr_at(&h, 0), 16);
+    assert_int_equal(chr_at(&h, 7), 23);
+    assert_int_equal(h.m->chr_writable, 0);
+    nes_harness_free(&h);
+
+    open_image(&h, 7, 16, 0, 0);
+    wr(&h, 0x8000, 0x13);
+    assert_int_equal(prg_at(&h, 0x8000), 12);
+    assert_int_equal(prg_at(&h, 0xE000), 15);
+    expect_nt(&h, 1, 1, 1, 1);
+    wr(&h, 0x8000, 0x01);
+    expect_nt(&h, 0, 0, 0, 0);
+    nes_harness_free(&h);
+}
+
+static void colordreams_gxrom_camerica(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 11, 8, 8, 0);
+    wr(&h, 0x8000, 0x52);
+    assert_int_equal(prg_at(&h, 0x8000), 8);
+    assert_int_equal(chr_at(&h, 0), 40);
+    nes_harness_free(&h);
+
+    open_image(&h, 66, 8, 4, 0);
+    wr(&h, 0x8000, 0x21);
+    assert_int_equal(prg_at(&h, 0x8000), 8);
+    assert_int_equal(chr_at(&h, 0), 8);
+    nes_harness_free(&h);
+
+    open_image(&h, 71, 8, 0, 0);
+    wr(&h, 0xC000, 5);
+    assert_int_equal(prg_at(&h, 0x8000), 10);
+    assert_int_equal(prg_at(&h, 0xC000), 14);
+    expect_nt(&h, 0, 0, 1, 1); /* the header's horizontal mirroring until $9000 is written */
+    wr(&h, 0x9000, 0x10);
+    expect_nt(&h, 1, 1, 1, 1);
+    wr(&h, 0x8000, 1); /* $8000-$8FFF does nothing */
+    assert_int_equal(prg_at(&h, 0x8000), 10);
+    nes_harness_free(&h);
+}
+
+/* one MMC1 register written through the serial port, lowest bit first */
+static void mmc1_reg(nes_harness *h, uint16_t addr, uint8_t v)
+{
+    for (int i = 0; i < 5; i++)
+        wr(h, addr, (uint8_t)((v >> i) & 1u));
+}
+
+static void mmc1(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 1, 16, 16, 0);
+    /* power-on: PRG mode 3, the last bank at $C000 */
+    assert_int_equal(prg_at(&h, 0xC000), 30);
+    mmc1_reg(&h, 0xE000, 5);
+    assert_int_equal(prg_at(&h, 0x8000), 10);
+    assert_int_equal(prg_at(&h, 0xC000), 30);
+    mmc1_reg(&h, 0x8000, 0x0B); /* mode 2: first bank fixed at $8000; horizontal mirroring; 8 KiB CHR */
+    assert_int_equal(prg_at(&h, 0x8000), 0);
+    assert_int_equal(prg_at(&h, 0xC000), 10);
+    expect_nt(&h, 0, 0, 1, 1);
+    mmc1_reg(&h, 0xA000, 5); /* CHR bank 0 in 8 KiB mode: bank 4 (low bit ignored) */
+    assert_int_equal(chr_at(&h, 0), 16);
+    assert_int_equal(chr_at(&h, 4), 20);
+    mmc1_reg(&h, 0x8000, 0x12); /* 4 KiB CHR, vertical, 32 KiB PRG */
+    mmc1_reg(&h, 0xC000, 3);
+    assert_int_equal(chr_at(&h, 0), 20);
+    assert_int_equal(chr_at(&h, 4), 12);
+    expect_nt(&h, 0, 1, 0, 1);
+    assert_int_equal(prg_at(&h, 0x8000), 8); /* 32 KiB mode: bank 5 & ~1 */
+    /* a write with bit 7 resets the shift register and sets PRG mode 3 */
+    wr(&h, 0x8000, 1);
+    wr(&h, 0x8000, 1);
+    wr(&h, 0x8000, 0x80);
+    assert_int_equal(h.m->st.cart.regs[1], 0);
+    assert_int_equal(prg_at(&h, 0xC000), 30);
+    /* the second of two writes on consecutive cycles is ignored */
+    h.m->st.cycles += 5;
+    rg__nes_cart_write(h.m, 0x8000, 1);
+    h.m->st.cycles += 1;
+    rg__nes_cart_write(h.m, 0x8000, 1);
+    assert_int_equal(h.m->st.cart.regs[1], 1);
+    /* PRG-RAM disabled by bit 4 of the PRG register */
+    wr(&h, 0x8000, 0x80);
+    wr(&h, 0x6000, 0x77);
+    assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 0x77);
+    mmc1_reg(&h, 0xE000, 0x10);
+    assert_null(h.m->prg_ram_map);
+    nes_harness_free(&h);
+
+    /* SUROM: 512 KiB; CHR bank 0 bit 4 selects the 256 KiB half (both windows) */
+    open_image(&h, 1, 32, 0, 0);
+    assert_int_equal(prg_at(&h, 0xC000), 30);
+    mmc1_reg(&h, 0xA000, 0x10);
+    assert_int_equal(prg_at(&h, 0xC000), 62);
+    mmc1_reg(&h, 0xE000, 2);
+    assert_int_equal(prg_at(&h, 0x8000), 36);
+    nes_harness_free(&h);
+}
+
+static void ppu_rise(nes_harness *h, uint64_t *dot, unsigned low_dots)
+{
+    rg__nes_cart_ppu_addr(h->m, 0x0000, *dot);
+    *dot += low_dots;
+    rg__nes_cart_ppu_addr(h->m, 0x1000, *dot);
+    *dot += 4;
+}
+
+static void mmc3(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 4, 16, 16, 0);
+    assert_true(h.m->ppu_watch);
+    assert_int_equal(prg_at(&h, 0xC000), 30);
+    assert_int_equal(prg_at(&h, 0xE000), 31);
+    wr(&h, 0x8000, 6);
+    wr(&h, 0x8001, 5);
+    wr(&h, 0x8000, 7);
+    wr(&h, 0x8001, 9);
+    assert_int_equal(prg_at(&h, 0x8000), 5);
+    assert_int_equal(prg_at(&h, 0xA000), 9);
+    wr(&h, 0x8000, 0x40); /* PRG mode 1: R6 at $C000, the second-last bank at $8000 */
+    assert_int_equal(prg_at(&h, 0x8000), 30);
+    assert_int_equal(prg_at(&h, 0xC000), 5);
+    /* CHR: R0 (2 KiB, low bit ignored) and R2 (1 KiB); inversion swaps the halves */
+    wr(&h, 0x8000, 0);
+    wr(&h, 0x8001, 7);
+    wr(&h, 0x8000, 2);
+    wr(&h, 0x8001, 40);
+    assert_int_equal(chr_at(&h, 0), 6);
+    assert_int_equal(chr_at(&h, 1), 7);
+    assert_int_equal(chr_at(&h, 4), 40);
+    wr(&h, 0x8000, 0x80);
+    assert_int_equal(chr_at(&h, 4), 6);
+    assert_int_equal(chr_at(&h, 0), 40);
+    wr(&h, 0xA000, 1);
+    expect_nt(&h, 0, 0, 1, 1);
+    wr(&h, 0xA000, 0);
+    expect_nt(&h, 0, 1, 0, 1);
+
+    /* the scanline counter: latch 2, reload, enable; clocks on A12 rises after a long enough low */
+    uint64_t dot = 1000;
+    wr(&h, 0xC000, 2);
+    wr(&h, 0xC001, 0);
+    wr(&h, 0xE001, 0);
+    ppu_rise(&h, &dot, 40); /* reload: 2 */
+    ppu_rise(&h, &dot, 40); /* 1 */
+    assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, 0);
+    ppu_rise(&h, &dot, 4); /* low too short: no clock */
+    rg__nes_cart_ppu_addr(h.m, 0x1008, dot + 2); /* still high: no clock */
+    assert_int_equal(h.m->st.cart.regs[12], 1);
+    ppu_rise(&h, &dot, 40); /* 0: IRQ */
+    assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, RG__NES_IRQ_MAPPER);
+    wr(&h, 0xE000, 0); /* acknowledge and disable */
+    assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, 0);
+    ppu_rise(&h, &dot, 40);
+    ppu_rise(&h, &dot, 40);
+    assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, 0);
+    nes_harness_free(&h);
+}
+
+static void mmc2_mmc4(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 9, 8, 16, 0);
+    assert_int_equal(prg_at(&h, 0xA000), 13);
+    wr(&h, 0xA000, 4);
+    assert_int_equal(prg_at(&h, 0x8000), 4);
+    wr(&h, 0xB000, 1); /* $0000 for $FD */
+    wr(&h, 0xC000, 2); /* $0000 for $FE */
+    wr(&h, 0xD000, 3);
+    wr(&h, 0xE000, 4);
+    assert_int_equal(chr_at(&h, 0), 8); /* latches start at $FE */
+    assert_int_equal(chr_at(&h, 4), 16);
+    rg__nes_cart_ppu_addr(h.m, 0x0FD8, 10);
+    assert_int_equal(chr_at(&h, 0), 4);
+    rg__nes_cart_ppu_addr(h.m, 0x0FE9, 20); /* MMC2: only $0FE8 itself for the left table */
+    assert_int_equal(chr_at(&h, 0), 4);
+    rg__nes_cart_ppu_addr(h.m, 0x0FE8, 30);
+    assert_int_equal(chr_at(&h, 0), 8);
+    rg__nes_cart_ppu_addr(h.m, 0x1FDD, 40); /* the right table: the range */
+    assert_int_equal(chr_at(&h, 4), 12);
+    wr(&h, 0xF000, 1);
+    expect_nt(&h, 0, 0, 1, 1);
+    nes_harness_free(&h);
+
+    open_image(&h, 10, 8, 16, 0);
+    wr(&h, 0xA000, 3);
+    assert_int_equal(prg_at(&h, 0x8000), 6);
+    assert_int_equal(prg_at(&h, 0xC000), 14);
+    wr(&h, 0xB000, 1);
+    rg__nes_cart_ppu_addr(h.m, 0x0FDB, 10); /* MMC4: the range for the left table too */
+    assert_int_equal(chr_at(&h, 0), 4);
+    nes_harness_free(&h);
+}
+
+static void battery_and_power(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 0, 2, 1, 0x02); /* battery */
+    wr(&h, 0x6000, 0x42);
+    rg__nes_power_on(h.m);
+    assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 0x42);
+    nes_harness_free(&h);
+    open_image(&h, 0, 2, 1, 0x00);
+    wr(&h, 0x6000, 0x42);
+    rg__nes_power_on(h.m);
+    assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 0);
+    nes_harness_free(&h);
+}
+
+static void hostile_mapper_state(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 1, 8, 0, 0);
+    rg__nes_state *st = malloc(sizeof *st);
+    assert_non_null(st);
+    *st = h.m->st;
+    assert_int_equal(rg__nes_state_check(st, h.m), RG_OK);
+    st->cart.regs[1] = 7;
+    assert_int_equal(rg__nes_state_check(st, h.m), RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "MMC1"));
+    st->cart.regs[1] = 0;
+    st->cart.regs[5] = 0x20;
+    assert_int_equal(rg__nes_state_check(st, h.m), RG_ESTATE);
+    nes_harness_free(&h);
+    open_image(&h, 4, 8, 8, 0);
+    *st = h.m->st;
+    st->cart.regs[14] = 2;
+    assert_int_equal(rg__nes_state_check(st, h.m), RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "MMC3"));
+    free(st);
+    nes_harness_free(&h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(nrom),
+        cmocka_unit_test(uxrom_cnrom_axrom),
+        cmocka_unit_test(colordreams_gxrom_camerica),
+        cmocka_unit_test(mmc1),
+        cmocka_unit_test(mmc3),
+        cmocka_unit_test(mmc2_mmc4),
+        cmocka_unit_test(battery_and_power),
+        cmocka_unit_test(hostile_mapper_state),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
