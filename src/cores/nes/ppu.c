@@ -32,7 +32,7 @@ const char *rg__nes_ppu_check(const rg__nes_ppu *p)
         return "PPU address register above 15 bits";
     if (p->x > 7 || p->w > 1)
         return "PPU fine X or write toggle out of range";
-    if (p->odd > 1 || p->vbl_suppress > 1 || p->spr0_next > 1 || p->spr0_line > 1 || p->ovf_pending > 1 ||
+    if (p->odd > 1 || p->vbl_suppress > 1 || p->nmi_out > 1 || p->skip > 1 || p->spr0_next > 1 || p->spr0_line > 1 || p->ovf_pending > 1 ||
         p->spr_line_used > 1)
         return "PPU flag above 1";
     if (p->at_latch > 3)
@@ -79,6 +79,7 @@ static void latch_refresh(rg__nes_ppu *p, uint8_t value, uint8_t bits)
 static void next_line(rg__nes_ppu *p)
 {
     p->dot = 0;
+    p->skip = 0;
     if (++p->line == RG__NES_PPU_LINES) {
         p->line = 0;
         p->odd ^= 1;
@@ -86,27 +87,39 @@ static void next_line(rg__nes_ppu *p)
     }
 }
 
-/* Dots [from, to) of the current line. */
+/* Dots [from, to) of the current line. The vblank flag is set at dot 1 of line 241, the NMI output follows it two
+ * dots later (the CPU sees the edge 2 dots after a $2002 read would see the flag: ppu_vbl_nmi 05-nmi_timing), so a
+ * read or a $2000 write in those dots keeps the NMI from coming. */
 static void segment(rg__nes_machine *m, unsigned line, unsigned from, unsigned to)
 {
     rg__nes_ppu *p = &m->st.ppu;
     if (line < 240 || line == RG__NES_PPU_PRE_LINE) {
-        if (line == RG__NES_PPU_PRE_LINE && from <= 1 && to > 1) {
-            p->status &= 0x1F; /* vblank, sprite 0 hit and overflow end at dot 1 */
-            p->vbl_suppress = 0;
+        if (line == RG__NES_PPU_PRE_LINE) {
+            if (from <= 1 && to > 1) {
+                p->status &= 0x1F; /* vblank, sprite 0 hit and overflow end at dot 1 */
+                p->vbl_suppress = 0;
+                p->nmi_out = 0;
+            }
+            if (from <= RG__NES_PPU_SKIP_DOT && to > RG__NES_PPU_SKIP_DOT)
+                p->skip = p->odd && rg__ppu_rendering(p);
         }
         if (rg__ppu_rendering(p))
             rg__nes_ppu_render(m, line, from, to);
         else if (line < 240 && m->video)
             rg__nes_ppu_blank(m, line, from, to);
-    } else if (line == RG__NES_PPU_VBL_LINE && from <= 1 && to > 1) {
-        if (!p->vbl_suppress) {
-            p->status |= 0x80;
-            if (p->ctrl & 0x80)
-                m->st.cpu.nmi_pending = 1;
+    } else if (line == RG__NES_PPU_VBL_LINE) {
+        if (from <= 1 && to > 1) {
+            if (!p->vbl_suppress)
+                p->status |= 0x80;
+            p->vbl_suppress = 0;
+            m->frame_done = 1;
         }
-        p->vbl_suppress = 0;
-        m->frame_done = 1;
+        if (from <= 3 && to > 3) {
+            uint8_t level = (uint8_t)((p->status & p->ctrl) >> 7);
+            if (level && !p->nmi_out)
+                m->st.cpu.nmi_pending = 1;
+            p->nmi_out = level;
+        }
     }
 }
 
@@ -118,10 +131,10 @@ void rg__nes_ppu_run(rg__nes_machine *m, uint64_t cycle)
         p->cycle = cycle;
         while (n > 0) {
             unsigned line = p->line, d = p->dot;
-            unsigned end = RG__NES_PPU_DOTS;
-            /* odd frames skip the pre-render line's last dot when rendering is on as it is reached */
-            if (line == RG__NES_PPU_PRE_LINE && p->odd && rg__ppu_rendering(p))
-                end = RG__NES_PPU_DOTS - 1;
+            /* odd frames skip the pre-render line's last dot when rendering was on at the skip point */
+            unsigned end = line == RG__NES_PPU_PRE_LINE && p->skip ? RG__NES_PPU_DOTS - 1 : RG__NES_PPU_DOTS;
+            if (line == RG__NES_PPU_PRE_LINE && d <= RG__NES_PPU_SKIP_DOT)
+                end = RG__NES_PPU_SKIP_DOT + 1; /* the skip is decided there */
             if (d >= end) {
                 next_line(p);
                 continue;
@@ -133,11 +146,11 @@ void rg__nes_ppu_run(rg__nes_machine *m, uint64_t cycle)
             p->dot = (uint16_t)(d + take);
             p->dots += take;
             n -= take;
-            if (p->dot == RG__NES_PPU_DOTS)
+            if (p->dot == RG__NES_PPU_DOTS || (p->dot == RG__NES_PPU_DOTS - 1 && p->skip))
                 next_line(p);
         }
         /* reaching the skipped dot ends the line at once */
-        if (p->line == RG__NES_PPU_PRE_LINE && p->dot == RG__NES_PPU_DOTS - 1 && p->odd && rg__ppu_rendering(p))
+        if (p->line == RG__NES_PPU_PRE_LINE && p->dot == RG__NES_PPU_DOTS - 1 && p->skip)
             next_line(p);
     }
     rg__nes_ppu_sync(m);
@@ -152,7 +165,7 @@ static uint64_t dots_to(const rg__nes_ppu *p, unsigned line, unsigned dot)
     if (there >= here)
         return (uint64_t)(there - here);
     int64_t k = (int64_t)RG__NES_PPU_LINES * RG__NES_PPU_DOTS - here + there;
-    if (p->odd && rg__ppu_rendering(p))
+    if (p->skip || (p->odd && (p->line < RG__NES_PPU_PRE_LINE || p->dot <= RG__NES_PPU_SKIP_DOT)))
         k--;
     return (uint64_t)(k < 0 ? 0 : k);
 }
@@ -160,16 +173,19 @@ static uint64_t dots_to(const rg__nes_ppu *p, unsigned line, unsigned dot)
 void rg__nes_ppu_sync(rg__nes_machine *m)
 {
     rg__nes_ppu *p = &m->st.ppu;
-    uint64_t k = dots_to(p, RG__NES_PPU_VBL_LINE, 1);
+    uint64_t k = dots_to(p, RG__NES_PPU_VBL_LINE, 1), n = dots_to(p, RG__NES_PPU_VBL_LINE, 3);
+    if (n < k)
+        k = n;
     if (m->ppu_watch && rg__ppu_rendering(p)) {
-        /* the mapper sees the sprite fetches and the next line's first tiles (dots 257-340) as they happen */
+        /* the mapper sees the fetches where the pattern table can change as they happen: the sprite fetches and
+         * the next line's first tiles (dots 257-340) and the first tile of a line (after vblank) */
         uint64_t w;
-        if ((p->line < 240 || p->line == RG__NES_PPU_PRE_LINE) && p->dot >= 257)
+        if (p->line >= 240 && p->line < RG__NES_PPU_PRE_LINE)
+            w = dots_to(p, RG__NES_PPU_PRE_LINE, 0);
+        else if (p->dot < 9 || p->dot >= 257)
             w = 0;
-        else if (p->line < 240)
-            w = dots_to(p, p->line, 257);
         else
-            w = dots_to(p, RG__NES_PPU_PRE_LINE, 257);
+            w = dots_to(p, p->line, 257);
         if (w < k)
             k = w;
     }
@@ -189,13 +205,16 @@ static int rendering_now(const rg__nes_ppu *p)
     return rg__ppu_rendering(p) && (p->line < 240 || p->line == RG__NES_PPU_PRE_LINE);
 }
 
-/* $2007 moves v on: by 1 or 32, or while rendering by both of the rendering increments (a known glitch). */
-static void data_step(rg__nes_ppu *p)
+/* $2007 moves v on: by 1 or 32, or while rendering by both of the rendering increments (a known glitch). Outside
+ * rendering the new address stays on the PPU bus (MMC3 sees A12 rise there). */
+static void data_step(rg__nes_machine *m, rg__nes_ppu *p)
 {
-    if (rendering_now(p))
+    if (rendering_now(p)) {
         p->v = rg__ppu_inc_y(rg__ppu_inc_x(p->v));
-    else
+    } else {
         p->v = (uint16_t)((p->v + ((p->ctrl & 0x04) ? 32 : 1)) & 0x7FFF);
+        watch(m, p->v & 0x3FFF);
+    }
 }
 
 static uint8_t vram_read(const rg__nes_machine *m, unsigned a)
@@ -213,15 +232,12 @@ uint8_t rg__nes_ppu_read(rg__nes_machine *m, unsigned reg)
     switch (reg & 7) {
     case 2: {
         /* a read just as the flag is due reads it clear and cancels it for the frame; one in the two dots after
-         * reads it set but cancels the NMI */
-        if (p->line == RG__NES_PPU_VBL_LINE) {
-            if (p->dot == 1)
-                p->vbl_suppress = 1;
-            else if (p->dot == 2 || p->dot == 3)
-                m->st.cpu.nmi_pending = 0;
-        }
+         * reads it set, and its clearing keeps the NMI output low (see segment) */
+        if (p->line == RG__NES_PPU_VBL_LINE && p->dot == 1)
+            p->vbl_suppress = 1;
         r = (uint8_t)((p->status & 0xE0) | (latch_value(p) & 0x1F));
         p->status &= 0x7F;
+        p->nmi_out = 0;
         p->w = 0;
         latch_refresh(p, r, 0xE0);
         break;
@@ -250,7 +266,7 @@ uint8_t rg__nes_ppu_read(rg__nes_machine *m, unsigned reg)
             watch(m, a);
             latch_refresh(p, r, 0xFF);
         }
-        data_step(p);
+        data_step(m, p);
         break;
     }
     default:
@@ -266,13 +282,17 @@ void rg__nes_ppu_write(rg__nes_machine *m, unsigned reg, uint8_t value)
     latch_refresh(p, value, 0xFF);
     switch (reg & 7) {
     case 0: {
-        uint8_t old = p->ctrl;
         p->ctrl = value;
         p->t = (uint16_t)((p->t & ~0x0C00u) | (value & 3u) << 10);
-        if (!(old & 0x80) && (value & 0x80) && (p->status & 0x80))
-            m->st.cpu.nmi_pending = 1; /* enabled during vblank: an edge now */
-        else if ((old & 0x80) && !(value & 0x80) && p->line == RG__NES_PPU_VBL_LINE && (p->dot == 2 || p->dot == 3))
-            m->st.cpu.nmi_pending = 0; /* disabled as the edge came: the CPU does not see it */
+        /* between the flag and the NMI output following it (dots 1-3 of line 241) the output is decided at dot 3;
+         * an enable in the dot before the flag clears is too short for the CPU to see (07-nmi_on_timing) */
+        if (!(p->line == RG__NES_PPU_VBL_LINE && p->dot <= 3) &&
+            !(p->line == RG__NES_PPU_PRE_LINE && p->dot == 1)) {
+            uint8_t level = (uint8_t)((p->status & p->ctrl) >> 7);
+            if (level && !p->nmi_out)
+                m->st.cpu.nmi_pending = 1; /* enabled during vblank: an edge now */
+            p->nmi_out = level;
+        }
         break;
     }
     case 1:
@@ -320,7 +340,7 @@ void rg__nes_ppu_write(rg__nes_machine *m, unsigned reg, uint8_t value)
         } else {
             p->palette[rg__ppu_pal_index(a)] = value & 0x3F;
         }
-        data_step(p);
+        data_step(m, p);
         break;
     }
     }

@@ -27,6 +27,8 @@ struct rg__nes_machine;
 #define RG__NES_PPU_DOTS 341
 #define RG__NES_PPU_VBL_LINE 241
 #define RG__NES_PPU_PRE_LINE 261
+/* The dot of the pre-render line whose processing decides the odd-frame skip (10-even_odd_timing). */
+#define RG__NES_PPU_SKIP_DOT 338
 /* Frames an I/O latch bit holds a 1 without being refreshed (about 600 ms at 60.1 frames/s). */
 #define RG__NES_PPU_DECAY_FRAMES 36u
 
@@ -57,7 +59,9 @@ typedef struct rg__nes_ppu {
     uint8_t spr0_line;        /* sprite 0 is on the line being drawn (spr_line bit 5) */
     uint8_t ovf_pending;      /* the overflow flag gets set at ovf_dot of this line */
     uint8_t spr_line_used;    /* spr_line holds a sprite pixel */
-    uint8_t pad[3];
+    uint8_t nmi_out;          /* the NMI output (vblank flag and PPUCTRL bit 7) as the CPU last saw it */
+    uint8_t skip;             /* odd frame with rendering on as the pre-render line's skip point passed */
+    uint8_t pad;
     uint8_t sec_oam[32];      /* secondary OAM: the next line's sprites ($FF past sec_count) */
     /* The sprites of the line being drawn, by X: 0 none, else pattern (bits 0-1, nonzero) | palette << 2 |
      * 0x10 behind the background | 0x20 sprite 0. Rebuilt during dots 257-320 of the line before. */

@@ -77,6 +77,13 @@ void rg__nes_ppu_blank(rg__nes_machine *m, unsigned line, unsigned from, unsigne
 
 /* --- background fetches */
 
+/* The dots (of 8) at which the mapper is shown a tile's pattern addresses: the fetches are at 4 and 6, but the CPU
+ * sees what the mapper raises 2 dots late, as it sees the NMI output (ppu.c); MMC3's IRQ then comes where
+ * mmc3_test_2's 4-scanline_timing and blargg's mmc3_irq_tests measure it. The high byte follows a dot after the low
+ * one (same table: only MMC2/MMC4's latches look at it, and they act from the next fetch on). */
+#define RG__PPU_WATCH_LO 6u
+#define RG__PPU_WATCH_HI 7u
+
 static inline void fetch_nt(const rg__nes_machine *m, rg__nes_ppu *p)
 {
     p->nt_latch = rg__ppu_nt(m, 0x2000u | (p->v & 0x0FFFu));
@@ -113,21 +120,19 @@ static void bg_dot(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0
     case 2:
         fetch_at(m, p);
         break;
-    case 4: {
-        unsigned a = bg_addr(p);
-        p->lo_latch = rg__ppu_chr(m, a);
-        if (m->ppu_watch)
-            rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + d);
+    case 4:
+        p->lo_latch = rg__ppu_chr(m, bg_addr(p));
         break;
-    }
     case 6: {
-        unsigned a = bg_addr(p) + 8;
-        p->hi_latch = rg__ppu_chr(m, a);
+        unsigned a = bg_addr(p);
         if (m->ppu_watch)
             rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + d);
+        p->hi_latch = rg__ppu_chr(m, a + 8);
         break;
     }
     case 7:
+        if (m->ppu_watch)
+            rg__nes_cart_ppu_addr(m, (uint16_t)(bg_addr(p) + 8), dot0 + d);
         p->v = rg__ppu_inc_x(p->v);
         if (d == 256)
             p->v = rg__ppu_inc_y(p->v);
@@ -152,10 +157,10 @@ static void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t do
     unsigned a = bg_addr(p);
     p->lo_latch = rg__ppu_chr(m, a);
     if (m->ppu_watch)
-        rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + d + 4);
+        rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + d + RG__PPU_WATCH_LO);
     p->hi_latch = rg__ppu_chr(m, a + 8);
     if (m->ppu_watch)
-        rg__nes_cart_ppu_addr(m, (uint16_t)(a + 8), dot0 + d + 6);
+        rg__nes_cart_ppu_addr(m, (uint16_t)(a + 8), dot0 + d + RG__PPU_WATCH_HI);
     p->v = rg__ppu_inc_x(p->v);
     if (d + 7 == 256)
         p->v = rg__ppu_inc_y(p->v);
@@ -252,7 +257,7 @@ static void sprite_fetches(rg__nes_machine *m, rg__nes_ppu *p, unsigned line, un
                            uint64_t dot0, int full)
 {
     for (unsigned i = (from - 257) >> 3; i < 8; i++) {
-        unsigned lo_dot = 257 + 8 * i + 4, hi_dot = lo_dot + 2;
+        unsigned lo_dot = 257 + 8 * i + RG__PPU_WATCH_LO, hi_dot = 257 + 8 * i + RG__PPU_WATCH_HI;
         if (lo_dot >= to)
             break;
         int used = i < p->sec_count && (full || (i == 0 && p->spr0_line));
