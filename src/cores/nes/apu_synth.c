@@ -6,7 +6,11 @@
  * cycles of a sample and the means mixed by the NES mixer formulas
  *     pulse = 95.88 / (8128 / (p1 + p2) + 100)
  *     tnd   = 159.79 / (1 / (t / 8227 + n / 12241 + d / 22638) + 100)
- * (0 when their inputs are 0), giving 0 .. ~1.0, scaled to 0 .. 32767. */
+ * (0 when their inputs are 0), giving 0 .. ~1.0, scaled to 0 .. 32767.
+ *
+ * The work goes by spans in which no sounding channel's timer expires and no sample ends; a silent channel's timer
+ * is counted down in one go (a silent pulse's duty step follows it; a silent noise channel's shift register holds,
+ * its phase being unobservable). */
 #include "cores/nes/nes.h"
 
 #include <stdlib.h>
@@ -34,21 +38,47 @@ static void push(rg__nes_machine *m, int16_t s)
     m->abuf[m->alen++] = s;
 }
 
+/* The mixer on the means of the sample's cycles: with p, t, n, d the sums over N cycles,
+ *     pulse = 95.88 p / (8128 N + 100 p)
+ *     tnd   = 159.79 X / (N + 100 X),  X = t / 8227 + n / 12241 + d / 22638 */
 static void emit(rg__nes_machine *m)
 {
     rg__nes_apu *a = &m->st.apu;
     double n = a->sum_n ? (double)a->sum_n : 1.0;
-    double p = (double)a->sum_pulse / n;
-    double tnd = (double)a->sum_tri / n / 8227.0 + (double)a->sum_noise / n / 12241.0 +
-                 (double)a->sum_dmc / n / 22638.0;
-    double out = 0.0;
-    if (p > 0.0)
-        out += 95.88 / (8128.0 / p + 100.0);
-    if (tnd > 0.0)
-        out += 159.79 / (1.0 / tnd + 100.0);
+    double p = (double)a->sum_pulse;
+    double x = (double)a->sum_tri * (1.0 / 8227.0) + (double)a->sum_noise * (1.0 / 12241.0) +
+               (double)a->sum_dmc * (1.0 / 22638.0);
+    double out = 95.88 * p / (8128.0 * n + 100.0 * p) + 159.79 * x / (n + 100.0 * x);
     int v = (int)(out * 32767.0 + 0.5);
     push(m, (int16_t)(v > 32767 ? 32767 : v));
     a->sum_n = a->sum_pulse = a->sum_tri = a->sum_noise = a->sum_dmc = 0;
+}
+
+static uint16_t noise_step(uint16_t lfsr, unsigned tap)
+{
+    unsigned fb = (lfsr ^ (lfsr >> tap)) & 1u;
+    return (uint16_t)((lfsr >> 1) | (fb << 14));
+}
+
+/* Counts a timer down by n cycles (reloading with period); returns how many times it expired. */
+static uint64_t advance(uint16_t *timer, unsigned period, uint64_t n)
+{
+    if (n < *timer) {
+        *timer = (uint16_t)(*timer - n);
+        return 0;
+    }
+    uint64_t past = n - *timer;
+    *timer = (uint16_t)(period - past % period);
+    return 1u + past / period;
+}
+
+/* CPU cycles until the sample clock reaches RG__NES_APU_CLOCK_DEN (acc < DEN): 40 or 41 just after a sample. */
+static uint64_t cycles_to_sample(uint32_t acc)
+{
+    uint32_t need = RG__NES_APU_CLOCK_DEN - acc;
+    if (acc < RG__NES_APU_CLOCK_NUM)
+        return need <= 40u * RG__NES_APU_CLOCK_NUM ? 40u : 41u;
+    return (need + RG__NES_APU_CLOCK_NUM - 1u) / RG__NES_APU_CLOCK_NUM;
 }
 
 static unsigned env_volume(uint8_t ctrl, const rg__nes_apu_env *e)
@@ -72,34 +102,65 @@ void rg__nes_apu_synth(rg__nes_machine *m, uint64_t n)
     unsigned pern = k_noise_period[ns->mode_period & 15u];
     unsigned tap = (ns->mode_period & 0x80u) ? 6u : 1u;
     unsigned dmc = a->dmc.level;
-    for (uint64_t i = 0; i < n; i++) {
-        if (--p0->timer == 0) {
+    /* a silent channel's output does not depend on its timer: it is advanced in one go after the spans */
+    int act0 = v0 != 0, act1 = v1 != 0, actn = vn != 0;
+    uint64_t left = n;
+    uint64_t to_sample = cycles_to_sample(a->sample_acc);
+    /* spans of cycles in which no sounding channel's timer expires and no sample ends: the outputs stay */
+    while (left) {
+        uint64_t k = left;
+        if (act0 && p0->timer < k)
+            k = p0->timer;
+        if (act1 && p1->timer < k)
+            k = p1->timer;
+        if (tri_on && t->timer < k)
+            k = t->timer;
+        if (actn && ns->timer < k)
+            k = ns->timer;
+        if (to_sample < k)
+            k = to_sample;
+        /* cycles 1 .. k-1 of the span keep the outputs; in cycle k the timers at k expire first */
+        unsigned out_p = ((d0 >> p0->seq) & 1u) * v0 + ((d1 >> p1->seq) & 1u) * v1;
+        unsigned out_n = (ns->lfsr & 1u) ? 0u : vn;
+        a->sum_pulse += (uint32_t)((k - 1u) * out_p);
+        a->sum_tri += (uint32_t)((k - 1u) * k_triangle[t->seq]);
+        a->sum_noise += (uint32_t)((k - 1u) * out_n);
+        if (act0 && (p0->timer = (uint16_t)(p0->timer - k)) == 0) {
             p0->timer = (uint16_t)per0;
             p0->seq = (p0->seq + 1u) & 7u;
         }
-        if (--p1->timer == 0) {
+        if (act1 && (p1->timer = (uint16_t)(p1->timer - k)) == 0) {
             p1->timer = (uint16_t)per1;
             p1->seq = (p1->seq + 1u) & 7u;
         }
-        if (--t->timer == 0) {
+        if (tri_on && (t->timer = (uint16_t)(t->timer - k)) == 0) {
             t->timer = (uint16_t)pert;
-            if (tri_on)
-                t->seq = (t->seq + 1u) & 31u;
+            t->seq = (t->seq + 1u) & 31u;
         }
-        if (--ns->timer == 0) {
+        if (actn && (ns->timer = (uint16_t)(ns->timer - k)) == 0) {
             ns->timer = (uint16_t)pern;
-            unsigned fb = (ns->lfsr ^ (ns->lfsr >> tap)) & 1u;
-            ns->lfsr = (uint16_t)((ns->lfsr >> 1) | (fb << 14));
+            ns->lfsr = noise_step(ns->lfsr, tap);
         }
         a->sum_pulse += ((d0 >> p0->seq) & 1u) * v0 + ((d1 >> p1->seq) & 1u) * v1;
         a->sum_tri += k_triangle[t->seq];
         a->sum_noise += (ns->lfsr & 1u) ? 0u : vn;
-        a->sum_dmc += dmc;
-        a->sum_n++;
-        a->sample_acc += RG__NES_APU_CLOCK_NUM;
-        if (a->sample_acc >= RG__NES_APU_CLOCK_DEN) {
+        a->sum_dmc += (uint32_t)(k * dmc);
+        a->sum_n += (uint32_t)k;
+        a->sample_acc += (uint32_t)(k * RG__NES_APU_CLOCK_NUM);
+        to_sample -= k;
+        if (to_sample == 0) {
             a->sample_acc -= RG__NES_APU_CLOCK_DEN;
             emit(m);
+            to_sample = cycles_to_sample(a->sample_acc);
         }
+        left -= k;
     }
+    if (!act0)
+        p0->seq = (uint8_t)((p0->seq + advance(&p0->timer, per0, n)) & 7u);
+    if (!act1)
+        p1->seq = (uint8_t)((p1->seq + advance(&p1->timer, per1, n)) & 7u);
+    if (!tri_on)
+        (void)advance(&t->timer, pert, n); /* the sequencer only steps while both counters run */
+    if (!actn) /* its timer runs on; the shift register holds while nobody hears it (its phase is not observable) */
+        (void)advance(&ns->timer, pern, n);
 }
