@@ -539,6 +539,15 @@ uint8_t rg__nes_apu_read_status(struct rg__nes_machine *m)
 
 /* --- loaded states --- */
 
+const char *rg__nes_apu_check_at(const rg__nes_apu *a, uint64_t cycles, unsigned irq)
+{
+    if (a->cycle > cycles || cycles - a->cycle > RG__NES_RUN_CYCLES_MAX)
+        return "apu clock not within a run of the cpu's";
+    if ((irq & (RG__NES_IRQ_FRAME | RG__NES_IRQ_DMC)) != rg__nes_apu_irq_bits(a))
+        return "apu irq bits disagree with its flags";
+    return NULL;
+}
+
 static const char *check_env(const rg__nes_apu_env *e)
 {
     if (e->start > 1 || e->divider > 15 || e->decay > 15)

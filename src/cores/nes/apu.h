@@ -135,6 +135,10 @@ void rg__nes_apu_dmc_fill(struct rg__nes_machine *m, uint8_t value);
 const char *rg__nes_apu_check(const rg__nes_apu *a);
 /* The RG__NES_IRQ_FRAME / RG__NES_IRQ_DMC bits the APU asserts (a loaded state's st.irq must agree). */
 unsigned rg__nes_apu_irq_bits(const rg__nes_apu *a);
+/* What rg__nes_apu_check cannot see alone, for the machine's state check: the APU's clock not ahead of the CPU's
+ * `cycles` nor more than RG__NES_RUN_CYCLES_MAX behind it (a run would otherwise have to catch up an arbitrary
+ * stretch), and the APU's bits of `irq` (st.irq) as its flags say. NULL when valid. */
+const char *rg__nes_apu_check_at(const rg__nes_apu *a, uint64_t cycles, unsigned irq);
 
 /* apu_synth.c (internal): the tone generators and samples over n cycles with no APU event inside. */
 void rg__nes_apu_synth(struct rg__nes_machine *m, uint64_t n);

@@ -598,6 +598,16 @@ static void state_check(void **state)
     BAD(dmc_request_at, 5);
     BAD(sample_acc, RG__NES_APU_CLOCK_DEN);
     BAD(sum_n, 42);
+    /* against the machine: the clock within a run of the CPU's, the IRQ bits as the flags say */
+    m->st.apu = good;
+    assert_null(rg__nes_apu_check_at(&m->st.apu, good.cycle, 0));
+    assert_null(rg__nes_apu_check_at(&m->st.apu, good.cycle + RG__NES_RUN_CYCLES_MAX, 0));
+    assert_non_null(rg__nes_apu_check_at(&m->st.apu, good.cycle + RG__NES_RUN_CYCLES_MAX + 1, 0));
+    assert_non_null(rg__nes_apu_check_at(&m->st.apu, good.cycle - 1, 0));
+    assert_non_null(rg__nes_apu_check_at(&m->st.apu, good.cycle, RG__NES_IRQ_FRAME));
+    m->st.apu.dmc.irq = 1;
+    assert_non_null(rg__nes_apu_check_at(&m->st.apu, good.cycle, 0));
+    assert_null(rg__nes_apu_check_at(&m->st.apu, good.cycle, RG__NES_IRQ_DMC | RG__NES_IRQ_MAPPER));
     m->st.apu = good;
     m->st.apu.fc_pending = 1;
     m->st.apu.fc_reset_at = good.cycle + 9;
