@@ -61,7 +61,7 @@ typedef struct rg__nes_ppu {
     uint8_t spr_line_used;    /* spr_line holds a sprite pixel */
     uint8_t nmi_out;          /* the NMI output (vblank flag and PPUCTRL bit 7) as the CPU last saw it */
     uint8_t skip;             /* odd frame with rendering on as the pre-render line's skip point passed */
-    uint8_t pad;
+    uint8_t spr0_x;           /* X of sprite 0 on the line being drawn (when spr0_line) */
     uint8_t sec_oam[32];      /* secondary OAM: the next line's sprites ($FF past sec_count) */
     /* The sprites of the line being drawn, by X: 0 none, else pattern (bits 0-1, nonzero) | palette << 2 |
      * 0x10 behind the background | 0x20 sprite 0. Rebuilt during dots 257-320 of the line before. */

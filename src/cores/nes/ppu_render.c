@@ -16,6 +16,9 @@
 #include "cores/nes/ppu_bus.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Bit k of a pattern byte at bit 4k (the pixels of a row as nibbles, leftmost pixel in the top nibble). */
 #define SP(b)                                                                                                          \
@@ -57,6 +60,36 @@ static inline void put(rg__nes_ppu *p, uint16_t *row, unsigned x, unsigned nib)
     }
     if (row)
         row[x] = (uint16_t)((p->palette[c] & ((mask & 1) ? 0x30 : 0x3F)) | (mask >> 5) << 6);
+}
+
+/* The output value of each palette RAM entry under the current greyscale and emphasis, for a run of pixels. */
+static void colors(const rg__nes_ppu *p, uint16_t col[32])
+{
+    unsigned grey = (p->mask & 1) ? 0x30u : 0x3Fu, emph = (unsigned)(p->mask >> 5) << 6;
+    for (unsigned i = 0; i < 32; i++)
+        col[i] = (uint16_t)((p->palette[i] & grey) | emph);
+}
+
+/* put() with the colours looked up in col. */
+static inline void put_col(rg__nes_ppu *p, uint16_t *row, unsigned x, unsigned nib, const uint16_t *col)
+{
+    unsigned mask = p->mask;
+    unsigned bg = nib;
+    if (!(mask & 0x08) || (x < 8 && !(mask & 0x02)))
+        bg = 0;
+    unsigned c = (bg & 3) ? bg : 0;
+    unsigned s = p->spr_line[x];
+    if ((s & 3) && (mask & 0x10) && (x >= 8 || (mask & 0x04))) {
+        if (bg & 3) {
+            if ((s & 0x20) && x != 255)
+                p->status |= 0x40;
+            if (!(s & 0x10))
+                c = 0x10 | (s & 15);
+        } else {
+            c = 0x10 | (s & 15);
+        }
+    }
+    row[x] = col[c];
 }
 
 void rg__nes_ppu_blank(rg__nes_machine *m, unsigned line, unsigned from, unsigned to)
@@ -143,13 +176,28 @@ static void bg_dot(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0
     }
 }
 
-/* Dots d..d+7 (d = 8k + 1) of the background at once. */
-static void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0, uint16_t *row, int pixels)
+/* Dots d..d+7 (d = 8k + 1) of the background at once. With a picture (row) the colours come from col; without one
+ * only the pixels under sprite 0 are looked at (for its hit). */
+static void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0, uint16_t *row, int pixels,
+                     const uint16_t *col)
 {
     if (pixels && d <= 256) {
+        unsigned x0 = d - 1;
         uint64_t sh = p->bg_shift << (4 * p->x);
-        for (unsigned i = 0; i < 8; i++, sh <<= 4)
-            put(p, row, d - 1 + i, (unsigned)(sh >> 60));
+        if (!row) {
+            if (x0 + 8 > p->spr0_x && x0 < p->spr0_x + 8u)
+                for (unsigned i = 0; i < 8; i++, sh <<= 4)
+                    put(p, NULL, x0 + i, (unsigned)(sh >> 60));
+        } else if (!p->spr_line_used && (p->mask & 0x08) && (x0 >= 8 || (p->mask & 0x02))) {
+            /* background alone: pattern 0 shows the backdrop */
+            for (unsigned i = 0; i < 8; i++, sh <<= 4) {
+                unsigned nib = (unsigned)(sh >> 60);
+                row[x0 + i] = col[(nib & 3) ? nib : 0];
+            }
+        } else {
+            for (unsigned i = 0; i < 8; i++, sh <<= 4)
+                put_col(p, row, x0 + i, (unsigned)(sh >> 60), col);
+        }
     }
     p->bg_shift <<= 32;
     fetch_nt(m, p);
@@ -169,6 +217,32 @@ static void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t do
 
 /* --- sprites */
 
+/* How many of the 64 sprites have `line` within their h lines (Y bytes at stride 4). */
+#if defined(__SSE2__)
+static unsigned in_range_count(const uint8_t *oam, unsigned line, unsigned h)
+{
+    static const uint8_t k_bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    const __m128i low = _mm_set1_epi32(0xFF), l = _mm_set1_epi32((int)line), hh = _mm_set1_epi32((int)h);
+    const __m128i neg = _mm_set1_epi32(-1);
+    unsigned n = 0;
+    for (unsigned k = 0; k < 16; k++) {
+        __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(oam + 16 * k));
+        __m128i d = _mm_sub_epi32(l, _mm_and_si128(w, low)); /* line - Y of 4 sprites (x86: Y is the low byte) */
+        __m128i in = _mm_and_si128(_mm_cmpgt_epi32(d, neg), _mm_cmplt_epi32(d, hh));
+        n += k_bits[_mm_movemask_ps(_mm_castsi128_ps(in))];
+    }
+    return n;
+}
+#else
+static unsigned in_range_count(const uint8_t *oam, unsigned line, unsigned h)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < 64; i++)
+        n += (unsigned)(line - oam[4 * i]) < h;
+    return n;
+}
+#endif
+
 /* Sprite evaluation for the line after `line` (done at dot 65). The first 8 sprites in range go to secondary OAM;
  * past them the hardware's walk looks at OAM[n][m] with m stepping along with n (its known bug), and sets the
  * overflow flag where that byte is in range. Dots: 2 per sprite looked at, 8 per sprite copied. */
@@ -182,8 +256,9 @@ static void evaluate(const rg__nes_machine *m, rg__nes_ppu *p, unsigned line, in
         p->sec_count = 0;
         return;
     }
-    if (!full && !m->ppu_watch && (p->status & 0x20)) {
-        /* nobody sees the picture or the fetches and the overflow flag is already set: only sprite 0 matters */
+    if (!full && !m->ppu_watch && ((p->status & 0x20) || in_range_count(p->oam, line, h) < 8)) {
+        /* nobody sees the picture or the fetches, and the overflow flag is set or cannot be (the hardware's walk
+         * starts only after 8 sprites found): only sprite 0 matters */
         p->sec_count = 0;
         if (line - p->oam[0] < h) {
             memcpy(p->sec_oam, p->oam, 4);
@@ -244,6 +319,8 @@ static void paint(rg__nes_ppu *p, unsigned i, uint8_t lo, uint8_t hi)
     if (!(lo | hi))
         return;
     unsigned add = (unsigned)(s[2] & 3) << 2 | ((s[2] & 0x20) ? 0x10u : 0u) | ((i == 0 && p->spr0_line) ? 0x20u : 0u);
+    if (i == 0 && p->spr0_line)
+        p->spr0_x = s[3];
     for (unsigned k = 0, x = s[3]; k < 8 && x < 256; k++, x++) {
         unsigned px = (unsigned)(lo >> (7 - k) & 1) | (unsigned)(hi >> (7 - k) & 1) << 1;
         if (px && !p->spr_line[x])
@@ -286,6 +363,9 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
     uint16_t *row = (visible && m->video && m->fb) ? m->fb + line * RG__NES_WIDTH : NULL;
     uint64_t dot0 = p->dots - from; /* the clock at dot 0 of this line */
     unsigned d = from;
+    uint16_t col[32];
+    if (row && from < 257 && to > 1)
+        colors(p, col);
 
     /* dots 1-256: the background, sprite evaluation at 65 */
     if (d < 257 && d < to) {
@@ -302,7 +382,7 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
                 if (d == 65)
                     evaluate(m, p, line, full);
                 if (((d - 1) & 7) == 0 && d + 8 <= e) {
-                    bg_group(m, p, d, dot0, row, pixels);
+                    bg_group(m, p, d, dot0, row, pixels, col);
                     d += 8;
                 } else {
                     bg_dot(m, p, d, dot0, row, pixels);
@@ -332,7 +412,7 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
         unsigned e = to < 337 ? to : 337;
         while (d < e) {
             if (((d - 1) & 7) == 0 && d + 8 <= e) {
-                bg_group(m, p, d, dot0, NULL, 0);
+                bg_group(m, p, d, dot0, NULL, 0, NULL);
                 d += 8;
             } else {
                 bg_dot(m, p, d, dot0, NULL, 0);
