@@ -54,7 +54,10 @@ typedef struct rg__nes_state {
     uint16_t dma_page;      /* OAM DMA: page pending ($4014 write), 0x100 = none */
     uint32_t frame;         /* frames completed */
     uint8_t dmc_halt;       /* DMC DMA: the CPU is halted for a fetch (internal to the bus) */
-    uint8_t pad_[7];
+    uint8_t pad_bit[2];     /* the bit each pad's last read returned */
+    uint8_t pad_[5];
+    uint64_t pad_read_cycle[2]; /* the CPU cycle of the last $4016/$4017 read (reads on consecutive cycles clock
+                                 * the pad once: the halted CPU's repeated reads during DMA) */
     rg__nes_ppu ppu;
     rg__nes_apu apu;
     rg__nes_cart cart;      /* mapper registers and the cartridge's RAM (PRG-RAM, CHR-RAM, extra nametables) */

@@ -80,14 +80,19 @@ static uint8_t pad_read(rg__nes_machine *m, unsigned p)
 {
     rg__nes_state *s = &m->st;
     uint8_t bit;
+    uint64_t last = s->pad_read_cycle[p];
+    s->pad_read_cycle[p] = s->cycles;
     if (s->pad_strobe) {
         bit = m->buttons[p] & 1u;
+    } else if (last + 1u == s->cycles && s->cycles > 1u) {
+        bit = s->pad_bit[p]; /* the read of the previous cycle goes on: no new clock */
     } else {
         bit = s->pad_shift[p] & 1u;
         s->pad_shift[p] = (uint8_t)(s->pad_shift[p] >> 1 | 0x80u); /* a standard pad reads 1 after its 8 buttons */
         if (s->pad_read[p] < 8)
             s->pad_read[p]++;
     }
+    s->pad_bit[p] = bit;
     return (uint8_t)((s->open_bus & 0xE0u) | bit);
 }
 
@@ -186,7 +191,8 @@ static void dmc_fetch(rg__nes_machine *m)
 }
 
 /* DMA halts the CPU on a read cycle (`addr`, the read the CPU wanted: the halted CPU repeats it on the bus).
- * Reads of the DMA units happen on even CPU cycles ("get"), writes on odd ones.
+ * Reads of the DMA units happen on odd CPU cycles ("get"; the cycle the APU asks for DMC fetches), writes on even
+ * ones.
  * DMC alone: halt, dummy, an alignment cycle when needed, the fetch (3 or 4 cycles).
  * OAM ($4014): halt, an alignment cycle when needed, then 256 reads of page:00-FF each written to $2004 (513 or
  * 514 cycles); a DMC fetch during it takes a get cycle and one more for alignment. */
@@ -314,7 +320,7 @@ int rg__nes_state_check(const rg__nes_state *s, const rg__nes_machine *m)
         return rg__error(RG_ESTATE, "nes state: nmi_next above 1");
     if (s->irq & ~(RG__NES_IRQ_FRAME | RG__NES_IRQ_DMC | RG__NES_IRQ_MAPPER))
         return rg__error(RG_ESTATE, "nes state: unknown irq source bits");
-    if (s->pad_strobe > 1 || s->pad_read[0] > 8 || s->pad_read[1] > 8)
+    if (s->pad_strobe > 1 || s->pad_read[0] > 8 || s->pad_read[1] > 8 || s->pad_bit[0] > 1 || s->pad_bit[1] > 1)
         return rg__error(RG_ESTATE, "nes state: joypad strobe or read count out of range");
     if (s->dma_page > DMA_NONE)
         return rg__error(RG_ESTATE, "nes state: dma_page above 0x100");
