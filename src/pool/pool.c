@@ -2,6 +2,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "pool_internal.h"
 
+#include <retrogym/core.h>
+#include <retrogym/emu.h>
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -95,6 +98,23 @@ static int open_envs(rg_pool *p, const rg_pool_options *o)
     return RG_OK;
 }
 
+/* Whether env runs one of the library's own cores: its core's name, library name and version are a built-in core's
+ * (the libretro builds of our cores match too: the same code). */
+static int own_core(rg_env *env)
+{
+    rg_emu *emu = rg_env_emu(env);
+    const char *name = rg_emu_core_name(emu), *lib = rg_emu_core_library(emu), *ver = rg_emu_core_version(emu);
+    if (!emu || !name || !lib || !ver)
+        return 0;
+    for (size_t i = 0; i < rg_core_builtin_count(); i++) {
+        rg_core_info c;
+        if (rg_core_builtin_at(i, &c) == RG_OK && c.name && c.library_name && c.library_version &&
+            strcmp(c.name, name) == 0 && strcmp(c.library_name, lib) == 0 && strcmp(c.library_version, ver) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int start_workers(rg_pool *p, unsigned threads)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -105,6 +125,9 @@ static int start_workers(rg_pool *p, unsigned threads)
      * its own and a caller that only waits: a job the caller started would hold its batch back until it finished,
      * and the caller's own work (the agent's) runs in parallel with the workers instead. */
     p->caller_lane = p->batch >= p->n;
+    p->own_cores = 1;
+    for (size_t i = 0; i < p->n && p->own_cores; i++)
+        p->own_cores = own_core(p->envs[i]);
     p->m = p->caller_lane ? want : want + 1;
     p->spin_ns = p->m > 1 && (long)want <= cpus ? RG__POOL_SPIN_NS : 0;
     /* a caller that runs no lane spins only while the workers leave a CPU free */
@@ -500,7 +523,11 @@ int rg_pool_set_timeout(rg_pool *p, unsigned timeout_ms)
         return rg__error(RG_EINVAL, "rg_pool_set_timeout: NULL argument");
     if (p->pending)
         return rg__pool_check_pending(p);
-    if (timeout_ms && !p->isolated && p->caller_lane && !p->lane0_thread) {
+    /* A pool of one lane on our own cores stays on the caller: its jobs cannot hang, and handing each step to a
+     * worker and back cost about 70 us of waits and wake-ups per step (a quarter of a Pong step; docs/performance.md,
+     * "Where a batch's time goes"). With more lanes the caller only waits: under other processes' load, a pool whose
+     * caller also ran lane 0 got less CPU (bench/bench_contention.py). */
+    if (timeout_ms && !p->isolated && p->caller_lane && !p->lane0_thread && !(p->own_cores && p->m == 1)) {
         rg__worker_arg *arg = malloc(sizeof *arg);
         if (!arg)
             return rg__error(RG_ENOMEM, "out of memory");

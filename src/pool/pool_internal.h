@@ -64,6 +64,7 @@ struct rg_pool {
     long spin_ns;           /* workers */
     long caller_spin_ns;    /* the caller waiting for results */
     int caller_lane;        /* the caller runs lane 0 (batch = n); else lane 0 has no envs and m - 1 workers run all */
+    int own_cores;          /* every env runs one of the library's own cores: a frame is a bounded amount of work */
     /* preprocessing (pool_preproc.c) */
     size_t raw_size, frame_size;
     unsigned src_h, src_w, src_c, out_h, out_w, out_c, stack;

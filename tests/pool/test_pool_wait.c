@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,14 +22,17 @@
 static rg_datapaths *dp;
 static char core_good[1024], core_hang[1024], core_slow[1024];
 
-static rg_pool *make_pool(const char *core0, unsigned threads, size_t batch, unsigned frameskip)
+/* Env 0 on core0, the others on `rest`. */
+static rg_pool *make_pool_on(const char *core0, const char *rest, unsigned threads, size_t batch, unsigned frameskip)
 {
     rg_env_options o[N];
     for (int i = 0; i < N; i++) {
         rg_env_options e = RG_ENV_OPTIONS_INIT;
         e.game = "StarCatcher-Nes";
         e.paths = dp;
-        e.core = i == 0 ? core0 : core_good;
+        e.core = i == 0 ? core0 : rest;
+        if (strcmp(e.core, "nes") == 0)
+            e.state = RG_STATE_NONE; /* the game's state is another core's */
         e.log = test_quiet_log;
         e.frameskip = frameskip;
         o[i] = e;
@@ -44,6 +48,11 @@ static rg_pool *make_pool(const char *core0, unsigned threads, size_t batch, uns
     if (rg_pool_create(&p, &po) != RG_OK)
         fail_msg("rg_pool_create: %s", rg_error_last());
     return p;
+}
+
+static rg_pool *make_pool(const char *core0, unsigned threads, size_t batch, unsigned frameskip)
+{
+    return make_pool_on(core0, core_good, threads, batch, frameskip);
 }
 
 /* The call's result, waiting in 1 ms slices when it is left pending. */
@@ -206,6 +215,52 @@ static void arguments(void **state)
     rg_pool_free(p);
 }
 
+/* Threads of this process (/proc/self/task). */
+static int count_threads(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A limit on a one-lane pool of our own cores (here the NES core) keeps its jobs on the caller (they cannot hang:
+ * no worker thread, no hand-over per step), with the results of a pool without a limit; with an outside core (the
+ * fault core) the same pool gets a worker thread for lane 0. */
+static void one_lane_own_cores_stay_on_caller(void **state)
+{
+    (void)state;
+    rg_pool *a = make_pool_on("nes", "nes", 1, 0, 4), *b = make_pool_on("nes", "nes", 1, 0, 4);
+    int before = count_threads();
+    EXPECT_OK(rg_pool_set_timeout(b, 1));
+    assert_int_equal(count_threads(), before);
+    int64_t act[N * 16];
+    size_t len = rg_pool_action_length(a);
+    assert_true(len * N <= sizeof act / sizeof *act);
+    rg_pool_batch ba, bb;
+    int pendings = 0;
+    EXPECT_OK(rg_pool_reset(a, NULL, 0, &ba));
+    EXPECT_OK(finish(b, rg_pool_reset(b, NULL, 0, &bb), &bb, &pendings));
+    same_batch(a, &ba, &bb);
+    for (int s = 0; s < 60; s++) {
+        for (size_t k = 0; k < len * N; k++)
+            act[k] = (int64_t)((s * 7 + k * 3) % 5 == 0);
+        EXPECT_OK(rg_pool_step(a, act, &ba));
+        EXPECT_OK(finish(b, rg_pool_step(b, act, &bb), &bb, &pendings));
+        same_batch(a, &ba, &bb);
+    }
+    rg_pool_free(a);
+    rg_pool_free(b);
+    rg_pool *c = make_pool(core_good, 1, 0, 1);
+    before = count_threads();
+    EXPECT_OK(rg_pool_set_timeout(c, 1));
+    assert_int_equal(count_threads(), before + 1);
+    rg_pool_free(c);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -229,6 +284,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(arguments),
+        cmocka_unit_test(one_lane_own_cores_stay_on_caller),
         cmocka_unit_test(results_unchanged),
         cmocka_unit_test(hung_core_leaves_call_pending),
     };
