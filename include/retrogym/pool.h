@@ -183,7 +183,9 @@ int rg_pool_recv(rg_pool *pool, rg_pool_batch *out);
  * check for signals between waits (Python raises KeyboardInterrupt this way).
  * The first limit set on a synchronous pool starts one more worker thread, which runs lane 0's environments in place
  * of the calling thread (a hung core would otherwise hold the caller itself); the pool then has num_threads workers
- * and a caller that only waits, as an asynchronous pool has. Without a limit the caller runs lane 0 as before.
+ * and a caller that only waits, as an asynchronous pool has. Without a limit the caller runs lane 0 as before; so it
+ * does with a limit in a pool of one lane whose environments all run the library's own cores (rg_core_builtin_at: a
+ * frame is a bounded amount of work, so a job cannot hold the caller for long), which then has no hand-over per step.
  * @return RG_OK; RG_EINVAL; RG_ENOMEM (the thread cannot start); RG_EMISUSE (a call is pending)
  */
 int rg_pool_set_timeout(rg_pool *pool, unsigned timeout_ms);
