@@ -45,7 +45,7 @@ const char *rg__nes_ppu_check(const rg__nes_ppu *p)
         if (p->palette[i] > 0x3F)
             return "PPU palette entry above 63";
     for (int i = 0; i < 256; i++)
-        if (p->spr_line[i] > 0x3F)
+        if (p->spr_line[i] > 0x3F || (p->spr_line[i] && !p->spr_line_used))
             return "PPU sprite line entry out of range";
     for (int i = 0; i < 8; i++)
         if (p->latch_frame[i] > p->frames)

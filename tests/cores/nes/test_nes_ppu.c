@@ -611,6 +611,7 @@ static void state_check(void **state)
     BAD(p->ovf_dot = 400);
     BAD(p->palette[5] = 0x40);
     BAD(p->spr_line[7] = 0x80);
+    BAD(p->spr_line[7] = 0x01); /* a sprite pixel the line does not know it has */
     BAD(p->at_latch = 4);
     BAD(p->latch_frame[3] = 5);
     BAD(p->status = 0x81);
