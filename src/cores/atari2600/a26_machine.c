@@ -115,6 +115,30 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int 
     return v;
 }
 
+/* The TIA writes that need no drawing, done here without the call into tia_regs.c (the same steps as
+ * rg__tia_write's for them): WSYNC (every line of every game writes it) and, on frames nobody observes, the colour
+ * registers. Both leave the TIA clock at the write (no delay) and end the frame when the line limit is passed. */
+A26_INLINE void tia_write_quick(rg__a26_machine *m, bus_regs *r, int32_t clock)
+{
+    rg__a26_tia *t = &m->st.tia;
+    m->tia_clock = clock;
+    if (clock - t->frame_start >= (int32_t)m->max_lines * RG__TIA_LINE) { /* no VSYNC in time */
+        r->budget = 0;
+        m->st.partial = 0;
+    }
+}
+
+A26_INLINE void tia_wsync(rg__a26_machine *m, bus_regs *r, uint32_t now)
+{
+    /* the 6507 halts only on a read cycle: the second write of a read-modify-write does not halt it */
+    uint32_t phase = (now + (uint32_t)(-m->st.tia.frame_start / 3)) % 76u;
+    tia_write_quick(m, r, (int32_t)(now * 3u));
+    if (phase && m->prev_write_cycle != now - 1u) {
+        r->cycles = now + 76u - phase;
+        m->write_cycle = r->cycles; /* the next cycle follows this write */
+    }
+}
+
 A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_t v, int kind)
 {
     rg__a26_state *s = &m->st;
@@ -136,12 +160,20 @@ A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_
         return;
     }
     if (!(addr & 0x80u)) {
-        /* the TIA reads the count, may halt the CPU (WSYNC) and may end the run (frame end) */
-        s->cycles = now;
-        m->budget = r->budget;
-        rg__tia_write(m, addr, v);
-        r->cycles = s->cycles;
-        r->budget = m->budget;
+        unsigned reg = addr & 0x3Fu;
+        if (reg == 0x02u) { /* WSYNC */
+            tia_wsync(m, r, now);
+        } else if (reg - 0x06u < 4u && !m->video) { /* COLUP0..COLUBK */
+            tia_write_quick(m, r, (int32_t)(now * 3u));
+            s->tia.colu[reg - 0x06u] = v & 0xFEu;
+        } else {
+            /* the TIA reads the count, may halt the CPU (RSYNC) and may end the run (frame end) */
+            s->cycles = now;
+            m->budget = r->budget;
+            rg__tia_write(m, addr, v);
+            r->cycles = s->cycles;
+            r->budget = m->budget;
+        }
     } else if (!(addr & 0x200u)) {
         s->ram[addr & 0x7Fu] = v;
     } else {
@@ -153,6 +185,62 @@ A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_
         rg__a26_cart_snoop(&s->cart, addr & 0x1FFFu, v, 1);
         refresh_bank(m);
     }
+}
+
+/* The timer wait `L: LDA INTIM / BNE L` (or LDX, LDY) (the loop most games spend their vertical blank and overscan in: 12-20% of
+ * their instructions), fast-forwarded: called at the INTIM read of a load absolute, with pc after it. When the
+ * BNE back to the LDA follows, every iteration whose read still sees a count of at least 1 (a nonzero value, no pass
+ * through zero) is skipped: 7 cycles and 2 instructions each, as the CPU would run them (the budget is charged the
+ * same, and the skip stops where it would run out), and the last skipped read's clearing of the timer flag is kept.
+ * Nothing else sees these iterations: their fetches are plain ROM reads (no bank-switching address: the code must lie
+ * in the cart's plain window; no cart that watches the bus), no TIA access, and the data bus holds the LDA's operand
+ * byte again when the real read comes. */
+A26_INLINE void intim_wait(rg__a26_machine *m, bus_regs *r, unsigned pc, int kind)
+{
+    unsigned lda = (pc - 3u) & 0xFFFFu, end = (pc + 2u) & 0xFFFFu; /* the loop's bytes: lda..end (dummy read) */
+    if (!(lda & 0x1000u) || (lda & 0xFF00u) != (end & 0xFF00u))
+        return;
+    uint8_t b0, b1;
+    if (kind == BUS_PLAIN) {
+        b0 = r->rom[pc & r->rom_mask];
+        b1 = r->rom[(pc + 1u) & r->rom_mask];
+    } else if (kind == BUS_4K || kind == BUS_FE) {
+        unsigned a = lda & 0x0FFFu;
+        if ((unsigned)(a - m->fast_lo) >= m->fast_len || (unsigned)(a + 5u - m->fast_lo) >= m->fast_len)
+            return;
+        b0 = m->bank[a + 3u];
+        b1 = m->bank[a + 4u];
+    } else { /* BUS_E0 */
+        unsigned a = lda & 0x0FFFu;
+        if (a + 5u >= E0_HOT)
+            return;
+        b0 = m->slice[(a + 3u) >> 10][(a + 3u) & 0x3FFu];
+        b1 = m->slice[(a + 4u) >> 10][(a + 4u) & 0x3FFu];
+    }
+    if (b0 != 0xD0u || b1 != 0xFBu) /* BNE -5 */
+        return;
+    rg__a26_riot *riot = &m->st.riot;
+    uint32_t first = r->cycles + 1u; /* the cycle of this read */
+    int32_t count = rg__a26_riot_count(riot, first), least = (int32_t)1 << riot->shift;
+    if (count < least)
+        return;
+    uint32_t k = (uint32_t)(count - least) / 7u + 1u; /* iterations whose read sees a count >= least */
+    if (k > r->budget / 2u)
+        k = r->budget / 2u;
+    if (!k)
+        return;
+    r->cycles += 7u * k;
+    r->budget -= 2u * k;
+    riot->cleared = first + 7u * (k - 1u);
+}
+
+A26_INLINE uint8_t bus_read_ld_abs(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint16_t pc, int kind)
+{
+    /* FE: unless the cart waits for the access after a $01FE one, it sees none of the loop's */
+    if ((addr & 0x1285u) == 0x0284u &&
+        (kind == BUS_PLAIN || kind == BUS_4K || kind == BUS_E0 || (kind == BUS_FE && !m->st.cart.fe_armed)))
+        intim_wait(m, r, pc, kind);
+    return bus_read(m, r, addr, kind);
 }
 
 /* A frame end (VSYNC, the line limit) empties the budget, so one test covers both. */
@@ -169,34 +257,44 @@ A26_INLINE int should_stop(bus_regs *r)
 #define M6502_LEAVE(ctx) ((ctx)->st.cycles = regs_.cycles, (ctx)->budget = regs_.budget)
 #define M6502_STOP(ctx) should_stop(&regs_)
 #define M6502_INTERRUPTS 0
+#define M6502_READ_LD_ABS(ctx, addr, pc) bus_read_ld_abs((ctx), &regs_, (addr), (pc), BUS_KIND)
+#define BUS_KIND BUS_ANY
 #define M6502_FN a26_cpu_run
 #define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_ANY)
 #define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_ANY)
 #include "cpu/m6502/m6502_exec.h"
 #undef M6502_FN
+#undef BUS_KIND
 #undef M6502_READ
 #undef M6502_WRITE
+#define BUS_KIND BUS_PLAIN
 #define M6502_FN a26_cpu_run_plain
 #define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_PLAIN)
 #define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_PLAIN)
 #include "cpu/m6502/m6502_exec.h"
 #undef M6502_FN
+#undef BUS_KIND
 #undef M6502_READ
 #undef M6502_WRITE
+#define BUS_KIND BUS_4K
 #define M6502_FN a26_cpu_run_4k
 #define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_4K)
 #define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_4K)
 #include "cpu/m6502/m6502_exec.h"
 #undef M6502_FN
+#undef BUS_KIND
 #undef M6502_READ
 #undef M6502_WRITE
+#define BUS_KIND BUS_E0
 #define M6502_FN a26_cpu_run_e0
 #define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_E0)
 #define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_E0)
 #include "cpu/m6502/m6502_exec.h"
 #undef M6502_FN
+#undef BUS_KIND
 #undef M6502_READ
 #undef M6502_WRITE
+#define BUS_KIND BUS_FE
 #define M6502_FN a26_cpu_run_fe
 #define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_FE)
 #define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_FE)

@@ -18,7 +18,7 @@ void rg__a26_riot_reset(rg__a26_riot *r, uint8_t timer_value)
 /* Clocks left before the timer passes zero; negative after it (then it counts one per cycle). */
 static int32_t timer_clocks(const rg__a26_riot *r, uint32_t cycles)
 {
-    return (int32_t)(r->timer - (cycles - r->timer_set));
+    return rg__a26_riot_count(r, cycles);
 }
 
 uint8_t rg__a26_riot_read(rg__a26_riot *r, uint16_t addr, uint32_t cycles, const rg__a26_inputs *in)

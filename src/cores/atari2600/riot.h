@@ -27,6 +27,12 @@ typedef struct rg__a26_inputs {
 } rg__a26_inputs;
 
 /* Power-on; `timer_value` is the random start value (Stella draws it from its generator). */
+/* The timer's count at `cycles` (value << shift while it runs down, negative after zero). */
+static inline int32_t rg__a26_riot_count(const rg__a26_riot *r, uint32_t cycles)
+{
+    return (int32_t)(r->timer - (cycles - r->timer_set));
+}
+
 void rg__a26_riot_reset(rg__a26_riot *r, uint8_t timer_value);
 uint8_t rg__a26_riot_read(rg__a26_riot *r, uint16_t addr, uint32_t cycles, const rg__a26_inputs *in);
 void rg__a26_riot_write(rg__a26_riot *r, uint16_t addr, uint8_t value, uint32_t cycles);

@@ -13,6 +13,10 @@
  *   M6502_LEAVE(ctx)       a statement run before the function returns (after ENTER), e.g. storing that copy back
  *   M6502_INTERRUPTS       0 to compile out NMI/IRQ handling (the 6507 has no interrupt pins); default 1
  *   M6502_DECIMAL          0 to compile out decimal mode (a 2A03-only build); default 1 (then `no_decimal` decides)
+ *   M6502_READ_LD_ABS(ctx, addr, pc)  the data read of LDA, LDX and LDY absolute ($AD $AE $AC), with pc the
+ *                          address after the instruction (uint16_t): a bus may recognise a polling loop there (the
+ *                          2600's timer wait); it must behave as one M6502_READ of addr as far as the program can
+ *                          tell; default M6502_READ(ctx, addr)
  *
  * The function runs instructions until M6502_STOP(ctx) is true and returns 0, or returns 1 when the CPU jammed on a
  * KIL opcode (cpu->jammed set; it then returns 1 at once until the machine clears it). Every bus cycle of the chip is
@@ -120,6 +124,11 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 /* ---- bus and registers ---- */
 #define M6502__RD(ad) M6502_READ(ctx, (uint16_t)(ad))
 #define M6502__WR(ad, val) M6502_WRITE(ctx, (uint16_t)(ad), (uint8_t)(val))
+#ifdef M6502_READ_LD_ABS
+#define M6502__RD_LD_ABS(ad) M6502_READ_LD_ABS(ctx, (uint16_t)(ad), (uint16_t)pc)
+#else
+#define M6502__RD_LD_ABS(ad) M6502__RD(ad)
+#endif
 #define M6502__FETCH(dst) do { (dst) = M6502__RD(pc); pc++; } while (0)
 #define M6502__PUSH(val) do { M6502__WR(0x100u | s, (val)); s--; } while (0)
 #define M6502__PULL(dst) do { s++; (dst) = M6502__RD(0x100u | s); } while (0)
@@ -447,7 +456,7 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
         M6502__OP(0xA9) M6502__IMM; M6502__LDA_V; M6502__NEXT;
         M6502__OP(0xA5) M6502__READ(M6502__ZP, M6502__LDA_V);
         M6502__OP(0xB5) M6502__READ(M6502__ZPI(x), M6502__LDA_V);
-        M6502__OP(0xAD) M6502__READ(M6502__ABS, M6502__LDA_V);
+        M6502__OP(0xAD) M6502__ABS; v = M6502__RD_LD_ABS(ea); M6502__LDA_V; M6502__NEXT;
         M6502__OP(0xBD) M6502__READ(M6502__ABI_R(x), M6502__LDA_V);
         M6502__OP(0xB9) M6502__READ(M6502__ABI_R(y), M6502__LDA_V);
         M6502__OP(0xA1) M6502__READ(M6502__IZX, M6502__LDA_V);
@@ -456,13 +465,13 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
         M6502__OP(0xA2) M6502__IMM; M6502__LDX_V; M6502__NEXT;
         M6502__OP(0xA6) M6502__READ(M6502__ZP, M6502__LDX_V);
         M6502__OP(0xB6) M6502__READ(M6502__ZPI(y), M6502__LDX_V);
-        M6502__OP(0xAE) M6502__READ(M6502__ABS, M6502__LDX_V);
+        M6502__OP(0xAE) M6502__ABS; v = M6502__RD_LD_ABS(ea); M6502__LDX_V; M6502__NEXT;
         M6502__OP(0xBE) M6502__READ(M6502__ABI_R(y), M6502__LDX_V);
 
         M6502__OP(0xA0) M6502__IMM; M6502__LDY_V; M6502__NEXT;
         M6502__OP(0xA4) M6502__READ(M6502__ZP, M6502__LDY_V);
         M6502__OP(0xB4) M6502__READ(M6502__ZPI(x), M6502__LDY_V);
-        M6502__OP(0xAC) M6502__READ(M6502__ABS, M6502__LDY_V);
+        M6502__OP(0xAC) M6502__ABS; v = M6502__RD_LD_ABS(ea); M6502__LDY_V; M6502__NEXT;
         M6502__OP(0xBC) M6502__READ(M6502__ABI_R(x), M6502__LDY_V);
 
         /* ---- stores ---- */
@@ -758,6 +767,7 @@ out:
 #undef M6502__DEC
 #undef M6502__RD
 #undef M6502__WR
+#undef M6502__RD_LD_ABS
 #undef M6502__FETCH
 #undef M6502__PUSH
 #undef M6502__PULL
