@@ -24,6 +24,11 @@ rg_test(a26_features cores/test_a26_features.c)
 # The NES PPU on a bare machine: registers, vblank/NMI timing to the dot, the odd-frame skip, tiles, sprites, sprite-0
 # hit, overflow, segmented runs against whole ones.
 rg_test(nes_ppu cores/nes/test_nes_ppu.c)
+# --- nes apu ---
+# The NES APU on a bare machine (the test plays the CPU): length counters, frame IRQ timing to the cycle, jitter,
+# halt/reload in the step's cycle, sweep mute, DMC fetches/IRQ/loop, reset, lazy runs against stepwise ones, samples,
+# loaded-state checks; with ../shared, blargg's 2005 APU ROMs (result on screen) and DMC DMA timing ROMs.
+rg_test(nes_apu cores/nes/test_nes_apu.c)
 # --- nes ---
 # The NES conformance ROMs of ../shared/test-roms/nes listed in tests/cores/nes_testroms.txt (pass / xfail), one test
 # per group of the list (nes_testroms itself runs the cpu group); skipped without ../shared.

@@ -62,6 +62,7 @@ void rg__nes_apu_reset(rg__nes_apu *a)
     a->tri.seq = 0;
     /* the last $4017 value written again (the write lands on an even cycle, as at power-on) */
     a->fc_irq = 0;
+    a->fc_line_at = 0;
     a->fc_pending = 1;
     a->fc_pending_mode = (uint8_t)(a->fc_reg >> 7);
     a->fc_reset_at = a->cycle + (a->cycle & 1u);
@@ -70,7 +71,7 @@ void rg__nes_apu_reset(rg__nes_apu *a)
 
 unsigned rg__nes_apu_irq_bits(const rg__nes_apu *a)
 {
-    return (a->fc_irq ? RG__NES_IRQ_FRAME : 0u) | (a->dmc.irq ? RG__NES_IRQ_DMC : 0u);
+    return (a->fc_irq && !a->fc_line_at ? RG__NES_IRQ_FRAME : 0u) | (a->dmc.irq ? RG__NES_IRQ_DMC : 0u);
 }
 
 /* --- the units clocked by the frame counter --- */
@@ -279,6 +280,8 @@ static uint64_t next_event(const rg__nes_apu *a)
         ev = dmc;
     if (a->dmc_request_at && a->dmc_request_at < ev)
         ev = a->dmc_request_at;
+    if (a->fc_line_at && a->fc_line_at < ev)
+        ev = a->fc_line_at;
     return ev;
 }
 
@@ -287,6 +290,10 @@ static void step(rg__nes_machine *m)
 {
     rg__nes_apu *a = &m->st.apu;
     uint64_t tick = a->cycle;
+    if (a->fc_line_at == tick) { /* the line follows the flag of the cycle before */
+        a->fc_line_at = 0;
+        rg__nes_irq_set(&m->st, RG__NES_IRQ_FRAME, a->fc_irq);
+    }
     if (a->fc_pending && a->fc_reset_at == tick) {
         a->fc_pending = 0;
         a->fc_count = 0;
@@ -324,7 +331,8 @@ static void step(rg__nes_machine *m)
         }
         if (irq && !(a->fc_reg & 0x40u)) {
             a->fc_irq = 1;
-            rg__nes_irq_set(&m->st, RG__NES_IRQ_FRAME, 1);
+            if (!(m->st.irq & RG__NES_IRQ_FRAME) && !a->fc_line_at)
+                a->fc_line_at = tick + 1u;
         }
     }
     if (--a->dmc.timer == 0) {
@@ -340,7 +348,8 @@ static void step(rg__nes_machine *m)
     a->cycle = tick + 1;
 }
 
-/* The next cycle at which the CPU may see a change: the frame IRQ flag set, a DMC fetch requested. */
+/* The next cycle at which the CPU may see a change: the frame IRQ line raised (a cycle after its flag), a DMC
+ * fetch requested. */
 static void schedule(rg__nes_machine *m)
 {
     const rg__nes_apu *a = &m->st.apu;
@@ -353,11 +362,13 @@ static void schedule(rg__nes_machine *m)
             unsigned e = a->fc_count < FC_IRQ0 ? FC_IRQ0 : a->fc_count + 1u;
             uint64_t old = t + (e - a->fc_count - 1u);
             if (!a->fc_pending || old < a->fc_reset_at)
-                at = old;
+                at = old + 1u;
         }
-        if (a->fc_pending && a->fc_pending_mode == 0 && a->fc_reset_at + FC_IRQ0 < at)
-            at = a->fc_reset_at + FC_IRQ0;
+        if (a->fc_pending && a->fc_pending_mode == 0 && a->fc_reset_at + FC_IRQ0 + 1u < at)
+            at = a->fc_reset_at + FC_IRQ0 + 1u;
     }
+    if (a->fc_line_at && a->fc_line_at < at)
+        at = a->fc_line_at;
     if (a->dmc_request_at && a->dmc_request_at < at)
         at = a->dmc_request_at;
     if (!a->dmc_fetch && !a->dmc_request_at && a->dmc.full && a->dmc.remaining) {
@@ -385,6 +396,12 @@ void rg__nes_apu_run(struct rg__nes_machine *m, uint64_t cycle)
         }
         if (ev < cycle)
             step(m);
+    }
+    /* the APU's IRQ lines as its flags say (after a reset, which cannot reach st.irq, or a state load) */
+    unsigned bits = rg__nes_apu_irq_bits(a);
+    if ((m->st.irq & (RG__NES_IRQ_FRAME | RG__NES_IRQ_DMC)) != bits) {
+        rg__nes_irq_set(&m->st, RG__NES_IRQ_FRAME, bits & RG__NES_IRQ_FRAME);
+        rg__nes_irq_set(&m->st, RG__NES_IRQ_DMC, bits & RG__NES_IRQ_DMC);
     }
     schedule(m);
 }
@@ -499,6 +516,7 @@ void rg__nes_apu_write(struct rg__nes_machine *m, uint16_t addr, uint8_t v)
         a->fc_reg = v & 0xC0u;
         if (v & 0x40u) {
             a->fc_irq = 0;
+            a->fc_line_at = 0;
             rg__nes_irq_set(&m->st, RG__NES_IRQ_FRAME, 0);
         }
         a->fc_pending = 1;
@@ -531,6 +549,7 @@ uint8_t rg__nes_apu_read_status(struct rg__nes_machine *m)
         v |= 0x80u;
     if (a->fc_irq) {
         a->fc_irq = 0;
+        a->fc_line_at = 0;
         rg__nes_irq_set(&m->st, RG__NES_IRQ_FRAME, 0);
         schedule(m);
     }
@@ -593,6 +612,8 @@ const char *rg__nes_apu_check(const rg__nes_apu *a)
         return "apu frame counter out of range";
     if (a->fc_pending && (a->fc_reset_at < a->cycle || a->fc_reset_at > a->cycle + 3u))
         return "apu frame counter restart time out of range";
+    if (a->fc_line_at && (!a->fc_irq || a->fc_line_at < a->cycle || a->fc_line_at > a->cycle + 1u))
+        return "apu frame irq line time out of range";
     if (a->len_done_at > a->cycle + 1u)
         return "apu length step time out of range";
     if (a->sample_acc >= RG__NES_APU_CLOCK_DEN || a->sum_n > 41 || a->sum_pulse > a->sum_n * 30u ||

@@ -14,7 +14,10 @@
  * cycles cycle .. c-1. A register access at cycle c (after run(m, c)) sees the APU as it is at the start of cycle c,
  * before that cycle's own frame-counter step: so a flag set in cycle c is seen by a read in cycle c + 1, and a read
  * in the very cycle the frame IRQ flag is set reads it clear and does not stop it being set. An IRQ raised in cycle
- * c is in st.irq after the machine ran the APU at cycle c + 1 (m->apu_sync_at = c + 1).
+ * c is in st.irq after the machine ran the APU at cycle c + 1 (m->apu_sync_at = c + 1), except the frame IRQ, whose
+ * line follows its flag one cycle later (the flag read in cycle c + 1, the line in st.irq from the run at c + 2: the
+ * CPU takes the IRQ as blargg's 08.irq_timing and cpu_interrupts_v2 time it, with the machine showing the line to the
+ * CPU as nes.h says). The DMC IRQ is raised by rg__nes_apu_dmc_fill at once.
  * After loading a state the machine calls rg__nes_apu_run(m, st.cycles) once: it recomputes m->apu_sync_at.
  * At the end of a run the machine calls rg__nes_apu_run(m, st.cycles) so the run's samples are complete.
  *
@@ -109,6 +112,7 @@ typedef struct rg__nes_apu {
     uint64_t len_done_at;     /* cycle + 1 of a half-frame step whose length clock a register write ran early */
     uint8_t len_clocked;      /* ... and the channels (bits 0-3) whose counter it decremented */
     uint8_t pad2[7];
+    uint64_t fc_line_at;      /* cycle at which the frame IRQ line follows a flag set in the cycle before (0: none) */
     uint64_t dmc_request_at;  /* cycle at which the DMC requests a byte (0: none): the cycle after the output unit
                                * emptied the buffer, or the odd cycle after a $4015 write that started a sample
                                * with the buffer empty (the machine's halt comes a cycle after it saw the request:

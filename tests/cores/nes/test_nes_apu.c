@@ -55,14 +55,19 @@ static void power_on(void **state)
     rg__nes_machine *m = machine();
     assert_int_equal(rd(m, 10), 0);
     assert_null(rg__nes_apu_check(&m->st.apu));
-    /* power-on acts as $00 written to $4017 two cycles before cycle 0: the flag is set in cycle 29828 */
-    assert_int_equal(m->apu_sync_at, 29829);
+    /* power-on acts as $00 written to $4017 two cycles before cycle 0: the flag is set in cycle 29828, the IRQ
+     * line follows in cycle 29829 */
+    assert_int_equal(m->apu_sync_at, 29830);
     assert_int_equal(rd(m, 29828) & 0x40, 0);
     assert_int_equal(m->st.irq, 0);
     rg__nes_apu_run(m, 29829);
+    assert_int_equal(m->st.irq, 0);
+    assert_int_equal(rg__nes_apu_irq_bits(&m->st.apu), 0);
+    rg__nes_apu_run(m, 29830);
     assert_int_equal(m->st.irq, RG__NES_IRQ_FRAME);
     assert_int_equal(rg__nes_apu_irq_bits(&m->st.apu), RG__NES_IRQ_FRAME);
-    assert_int_equal(rd(m, 29829) & 0x40, 0x40);
+    assert_int_equal(rd(m, 29830) & 0x40, 0x40);
+    assert_int_equal(m->st.irq, 0);
     done(m);
 }
 
@@ -80,7 +85,7 @@ static void frame_irq_timing_mode0(void **state)
     rg__nes_machine *m = machine();
     wr(m, 1000, 0x4017, 0x40);
     wr(m, 1000, 0x4017, 0x00);
-    assert_int_equal(m->apu_sync_at, 1000 + 29831);
+    assert_int_equal(m->apu_sync_at, 1000 + 29832);
     assert_int_equal(rd(m, 1000 + 29832) & 0x40, 0x40);
     assert_int_equal(m->st.irq, 0);
     assert_int_equal(rd(m, 1000 + 29836) & 0x40, 0x40);
@@ -98,10 +103,10 @@ static void frame_irq_timing_mode0(void **state)
     wr(m, 1000, 0x4017, 0x00);
     assert_int_equal(rd(m, 1000 + 29833) & 0x40, 0x40);
     /* the IRQ line: raised by the flag, dropped by the read; the next frame's flag 29830 cycles later */
-    rg__nes_apu_run(m, 1000 + 29831 + 29830 - 1);
+    rg__nes_apu_run(m, 1000 + 29832 + 29830 - 1);
     assert_int_equal(m->st.irq, 0);
-    assert_int_equal(m->apu_sync_at, 1000 + 29831 + 29830);
-    rg__nes_apu_run(m, 1000 + 29831 + 29830);
+    assert_int_equal(m->apu_sync_at, 1000 + 29832 + 29830);
+    rg__nes_apu_run(m, 1000 + 29832 + 29830);
     assert_int_equal(m->st.irq, RG__NES_IRQ_FRAME);
     /* writing $00 or $80 leaves the flag, $40 or $C0 clears it */
     wr(m, 70000, 0x4017, 0x00);
@@ -469,14 +474,27 @@ static void reset_behaviour(void **state)
     assert_int_equal(m->st.apu.tri.ctrl, 0x80);
     done(m);
 
-    /* after $00 the four-step mode restarts at once: the flag is set 29828 cycles later */
+    /* after $00 the four-step mode restarts at once: the flag is set 29828 cycles later, the line a cycle after */
     m = machine();
     wr(m, 10, 0x4017, 0x00);
-    rg__nes_apu_run(m, 20000);
+    rg__nes_apu_run(m, 40000);
+    assert_int_equal(m->st.irq, RG__NES_IRQ_FRAME); /* the flag of the sequence started at 10 */
     rg__nes_apu_reset(&m->st.apu);
-    rg__nes_apu_run(m, 20000 + 29828);
+    rg__nes_apu_run(m, 40000); /* the reset's flag clear reaches the line at the next run */
     assert_int_equal(m->st.irq, 0);
-    rg__nes_apu_run(m, 20000 + 29829);
+    rg__nes_apu_run(m, 40000 + 29829);
+    assert_int_equal(m->st.irq, 0);
+    assert_int_equal(rg__nes_apu_read_status(m) & 0x40, 0x40);
+    wr(m, 40000 + 29829, 0x4017, 0x40);
+    assert_int_equal(m->st.irq, 0);
+    done(m);
+    m = machine();
+    rg__nes_apu_run(m, 40000);
+    rg__nes_apu_read_status(m);
+    rg__nes_apu_reset(&m->st.apu);
+    rg__nes_apu_run(m, 40000 + 29829);
+    assert_int_equal(m->st.irq, 0);
+    rg__nes_apu_run(m, 40000 + 29830);
     assert_int_equal(m->st.irq, RG__NES_IRQ_FRAME);
     done(m);
 }
@@ -697,12 +715,6 @@ static void screen_roms(void **state)
             continue;
         ran++;
         printf("%-44s %s\n", rom, text);
-        /* 08 times the CPU's IRQ entry, which is the machine's (when it shows the CPU the line): the APU's flag
-         * timing is what 07 checks; $02 is "IRQ one cycle too soon", kept visible here until the machine fixes it */
-        if (strcmp(apu2005[i], "08.irq_timing") == 0 && strcmp(text, "$02") == 0) {
-            printf("    (08.irq_timing: the CPU takes the frame IRQ one cycle early: the machine's IRQ line)\n");
-            continue;
-        }
         if (strcmp(text, "$01") != 0)
             fail_msg("%s: the screen shows \"%s\", not the pass code $01", rom, text);
     }
