@@ -263,6 +263,7 @@ void rg__nes_power_on(rg__nes_machine *m)
     rg__nes_cart cart = s->cart; /* battery RAM survives power cycles */
     memset(s, 0, sizeof *s);
     s->cart = cart;
+    memset(s->ram, 0xFF, sizeof s->ram); /* FCEUmm's power-on RAM */
     rg__m6502_init(&s->cpu);
     s->cpu.no_decimal = 1;
     s->dma_page = DMA_NONE;
