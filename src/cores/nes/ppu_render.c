@@ -62,12 +62,15 @@ static inline void put(rg__nes_ppu *p, uint16_t *row, unsigned x, unsigned nib)
         row[x] = (uint16_t)((p->palette[c] & ((mask & 1) ? 0x30 : 0x3F)) | (mask >> 5) << 6);
 }
 
-/* The output value of each palette RAM entry under the current greyscale and emphasis, for a run of pixels. */
-static void colors(const rg__nes_ppu *p, uint16_t col[32])
+/* The output value of each palette RAM entry under the current greyscale and emphasis, for a run of pixels
+ * (col[0-31]), and of each background nibble (col[32-47]: pattern 0 shows the backdrop). */
+static void colors(const rg__nes_ppu *p, uint16_t col[48])
 {
     unsigned grey = (p->mask & 1) ? 0x30u : 0x3Fu, emph = (unsigned)(p->mask >> 5) << 6;
     for (unsigned i = 0; i < 32; i++)
         col[i] = (uint16_t)((p->palette[i] & grey) | emph);
+    for (unsigned i = 0; i < 16; i++)
+        col[32 + i] = col[(i & 3) ? i : 0];
 }
 
 /* put() with the colours looked up in col. */
@@ -190,10 +193,8 @@ static void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t do
                     put(p, NULL, x0 + i, (unsigned)(sh >> 60));
         } else if (!p->spr_line_used && (p->mask & 0x08) && (x0 >= 8 || (p->mask & 0x02))) {
             /* background alone: pattern 0 shows the backdrop */
-            for (unsigned i = 0; i < 8; i++, sh <<= 4) {
-                unsigned nib = (unsigned)(sh >> 60);
-                row[x0 + i] = col[(nib & 3) ? nib : 0];
-            }
+            for (unsigned i = 0; i < 8; i++, sh <<= 4)
+                row[x0 + i] = col[32 + (unsigned)(sh >> 60)];
         } else {
             for (unsigned i = 0; i < 8; i++, sh <<= 4)
                 put_col(p, row, x0 + i, (unsigned)(sh >> 60), col);
@@ -363,8 +364,8 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
     uint16_t *row = (visible && m->video && m->fb) ? m->fb + line * RG__NES_WIDTH : NULL;
     uint64_t dot0 = p->dots - from; /* the clock at dot 0 of this line */
     unsigned d = from;
-    uint16_t col[32];
-    if (row && from < 257 && to > 1)
+    uint16_t col[48]; /* for whole tile groups only (short segments, as in a $2002 polling loop, go dot by dot) */
+    if (row && from < 249 && to > 8 && to - from >= 8)
         colors(p, col);
 
     /* dots 1-256: the background, sprite evaluation at 65 */
