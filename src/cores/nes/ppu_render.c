@@ -218,28 +218,49 @@ static void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t do
 
 /* --- sprites */
 
-/* How many of the 64 sprites have `line` within their h lines (Y bytes at stride 4). */
+/* Bit n set: sprite n has `line` within its h lines (OAM Y bytes at stride 4). */
 #if defined(__SSE2__)
-static unsigned in_range_count(const uint8_t *oam, unsigned line, unsigned h)
+static uint64_t in_range(const uint8_t *oam, unsigned line, unsigned h)
 {
-    static const uint8_t k_bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
     const __m128i low = _mm_set1_epi32(0xFF), l = _mm_set1_epi32((int)line), hh = _mm_set1_epi32((int)h);
     const __m128i neg = _mm_set1_epi32(-1);
-    unsigned n = 0;
+    uint64_t bits = 0;
     for (unsigned k = 0; k < 16; k++) {
         __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(oam + 16 * k));
         __m128i d = _mm_sub_epi32(l, _mm_and_si128(w, low)); /* line - Y of 4 sprites (x86: Y is the low byte) */
         __m128i in = _mm_and_si128(_mm_cmpgt_epi32(d, neg), _mm_cmplt_epi32(d, hh));
-        n += k_bits[_mm_movemask_ps(_mm_castsi128_ps(in))];
+        bits |= (uint64_t)_mm_movemask_ps(_mm_castsi128_ps(in)) << (4 * k);
     }
-    return n;
+    return bits;
 }
 #else
-static unsigned in_range_count(const uint8_t *oam, unsigned line, unsigned h)
+static uint64_t in_range(const uint8_t *oam, unsigned line, unsigned h)
+{
+    uint64_t bits = 0;
+    for (unsigned i = 0; i < 64; i++)
+        bits |= (uint64_t)((unsigned)(line - oam[4 * i]) < h) << i;
+    return bits;
+}
+#endif
+
+#if defined(__GNUC__)
+#define POPCOUNT64(x) ((unsigned)__builtin_popcountll(x))
+#define CTZ64(x) ((unsigned)__builtin_ctzll(x))
+#else
+static unsigned POPCOUNT64(uint64_t x)
 {
     unsigned n = 0;
-    for (unsigned i = 0; i < 64; i++)
-        n += (unsigned)(line - oam[4 * i]) < h;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+static unsigned CTZ64(uint64_t x)
+{
+    unsigned n = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
     return n;
 }
 #endif
@@ -257,11 +278,12 @@ static void evaluate(const rg__nes_machine *m, rg__nes_ppu *p, unsigned line, in
         p->sec_count = 0;
         return;
     }
-    if (!full && !m->ppu_watch && ((p->status & 0x20) || in_range_count(p->oam, line, h) < 8)) {
+    uint64_t bits = in_range(p->oam, line, h);
+    if (!full && !m->ppu_watch && ((p->status & 0x20) || POPCOUNT64(bits) < 8)) {
         /* nobody sees the picture or the fetches, and the overflow flag is set or cannot be (the hardware's walk
          * starts only after 8 sprites found): only sprite 0 matters */
         p->sec_count = 0;
-        if (line - p->oam[0] < h) {
+        if (bits & 1u) {
             memcpy(p->sec_oam, p->oam, 4);
             p->sec_count = 1;
             p->spr0_next = 1;
@@ -269,19 +291,14 @@ static void evaluate(const rg__nes_machine *m, rg__nes_ppu *p, unsigned line, in
         return;
     }
     memset(p->sec_oam, 0xFF, sizeof p->sec_oam);
-    unsigned n = 0, found = 0, dot = 65;
-    for (; n < 64 && found < 8; n++) {
-        const uint8_t *o = p->oam + 4 * n;
-        if (line - o[0] < h) {
-            memcpy(p->sec_oam + 4 * found, o, 4);
-            if (n == 0)
-                p->spr0_next = 1;
-            found++;
-            dot += 8;
-        } else {
-            dot += 2;
-        }
+    p->spr0_next = (uint8_t)(bits & 1u);
+    unsigned n = 64, found = 0;
+    for (; bits && found < 8; bits &= bits - 1) {
+        unsigned i = CTZ64(bits);
+        memcpy(p->sec_oam + 4 * found++, p->oam + 4 * i, 4);
+        n = i + 1; /* the sprites looked at so far */
     }
+    unsigned dot = 65 + 2 * n + 6 * found;
     p->sec_count = (uint8_t)found;
     if (found == 8 && !(p->status & 0x20)) {
         unsigned k = 0;
