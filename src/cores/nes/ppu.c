@@ -55,6 +55,13 @@ const char *rg__nes_ppu_check(const rg__nes_ppu *p)
     return NULL;
 }
 
+const char *rg__nes_ppu_check_at(const rg__nes_ppu *p, uint64_t cycles)
+{
+    if (p->cycle > cycles || cycles - p->cycle > RG__NES_PPU_LAG_MAX)
+        return "PPU clock ahead of the CPU or far behind it";
+    return rg__nes_ppu_check(p);
+}
+
 /* --- the I/O latch */
 
 static uint8_t latch_value(rg__nes_ppu *p)

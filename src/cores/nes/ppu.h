@@ -75,6 +75,11 @@ uint8_t rg__nes_ppu_read(struct rg__nes_machine *m, unsigned reg);
 void rg__nes_ppu_write(struct rg__nes_machine *m, unsigned reg, uint8_t value);
 /* NULL when valid, else a short static description of the first bad field. */
 const char *rg__nes_ppu_check(const rg__nes_ppu *p);
+/* The same, plus the PPU's clock against the CPU's cycle count `cycles` of the same state: never ahead, and never
+ * more than RG__NES_PPU_LAG_MAX cycles behind (the machine brings the PPU up at the end of every run; a state with
+ * the PPU far behind would make the next run process that many dots). */
+const char *rg__nes_ppu_check_at(const rg__nes_ppu *p, uint64_t cycles);
+#define RG__NES_PPU_LAG_MAX 200000u
 /* Recomputes m->ppu_sync_at from the PPU's position (after a state load, or a change of m->ppu_watch). */
 void rg__nes_ppu_sync(struct rg__nes_machine *m);
 

@@ -616,6 +616,14 @@ static void state_check(void **state)
     BAD(p->latch_frame[3] = 5);
     BAD(p->status = 0x81);
 #undef BAD
+    *p = ok;
+    p->cycle = 1000;
+    assert_null(rg__nes_ppu_check_at(p, 1000));
+    assert_null(rg__nes_ppu_check_at(p, 1000 + RG__NES_PPU_LAG_MAX));
+    assert_non_null(rg__nes_ppu_check_at(p, 999));                          /* ahead of the CPU */
+    assert_non_null(rg__nes_ppu_check_at(p, 1001 + RG__NES_PPU_LAG_MAX));   /* far behind */
+    p->line = 300;
+    assert_non_null(rg__nes_ppu_check_at(p, 1000));
     free(b);
 }
 
