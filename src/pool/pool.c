@@ -238,7 +238,7 @@ void rg_pool_free(rg_pool *p)
          * detached and the pool is leaked on purpose (a worker that comes back sees stop and ends). */
         long deadline = rg__pool_now_ns() + RG_POOL_FREE_GRACE_MS * 1000000L;
         while (p->running && rg__pool_now_ns() < deadline)
-            rg__pool_wait(p, &p->done, &p->done_seq, 0, deadline);
+            rg__pool_wait(p, &p->done, &p->done_seq, 0, deadline, NULL);
         if (p->running) {
             for (int w = p->lane0_thread ? 0 : 1; w <= p->threads_started; w++)
                 pthread_detach(p->threads[w]);
@@ -432,7 +432,7 @@ static int wait_rows(rg_pool *p, long deadline_ns)
             continue;
         if (deadline_ns && rg__pool_now_ns() >= deadline_ns)
             return 0;
-        rg__pool_wait(p, &p->done, &p->done_seq, p->caller_spin_ns, deadline_ns);
+        rg__pool_wait(p, &p->done, &p->done_seq, p->caller_spin_ns, deadline_ns, &p->caller_wait_ns);
     }
     return 1;
 }

@@ -63,6 +63,7 @@ struct rg_pool {
     atomic_ulong work_seq, done_seq;
     long spin_ns;           /* workers */
     long caller_spin_ns;    /* the caller waiting for results */
+    long caller_wait_ns;    /* the caller's last wait (rg__pool_wait) */
     int caller_lane;        /* the caller runs lane 0 (batch = n); else lane 0 has no envs and m - 1 workers run all */
     int own_cores;          /* every env runs one of the library's own cores: a frame is a bounded amount of work */
     /* preprocessing (pool_preproc.c) */
@@ -121,8 +122,12 @@ void *rg__pool_worker(void *arg);
  * by the calling thread while it waits, so a pool of M lanes has M - 1 worker threads. */
 int rg__pool_run_next(rg_pool *p, unsigned lane);
 /* Waits on cond (lock held) after spinning up to spin_ns for *seq to move on from its value now; with a deadline
- * (CLOCK_MONOTONIC ns, 0: none) it returns by then at the latest (cond must use CLOCK_MONOTONIC). */
-void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns, long deadline_ns);
+ * (CLOCK_MONOTONIC ns, 0: none) it returns by then at the latest (cond must use CLOCK_MONOTONIC). With last_ns (the
+ * waiting thread's own), it spins only when its last wait, stored there, was shorter than spin_ns: a spin that
+ * would end in the sleep anyway (the other side takes longer, e.g. the Python between two steps) is CPU thrown
+ * away, and under contention CPU the pool's other threads could have had. */
+void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns, long deadline_ns,
+                   long *last_ns);
 long rg__pool_now_ns(void);
 /* A spin-wait loop's pause. */
 static inline void rg__cpu_relax(void)

@@ -138,9 +138,11 @@ long rg__pool_now_ns(void)
     return (long)ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns, long deadline_ns)
+void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spin_ns, long deadline_ns,
+                   long *last_ns)
 {
-    if (spin_ns > 0) {
+    long t0 = last_ns ? rg__pool_now_ns() : 0;
+    if (spin_ns > 0 && (!last_ns || *last_ns < spin_ns)) {
         unsigned long seen = atomic_load_explicit(seq, memory_order_acquire);
         pthread_mutex_unlock(&p->lock);
         long until = rg__pool_now_ns() + spin_ns;
@@ -153,15 +155,20 @@ void rg__pool_wait(rg_pool *p, pthread_cond_t *cond, atomic_ulong *seq, long spi
         }
         pthread_mutex_lock(&p->lock);
         /* seq only moves under the lock: checked here, no wake-up between the spin and the wait is lost */
-        if (moved || atomic_load_explicit(seq, memory_order_acquire) != seen)
+        if (moved || atomic_load_explicit(seq, memory_order_acquire) != seen) {
+            if (last_ns)
+                *last_ns = rg__pool_now_ns() - t0;
             return; /* the caller re-checks its condition */
+        }
     }
     if (deadline_ns) {
         struct timespec ts = {(time_t)(deadline_ns / 1000000000L), deadline_ns % 1000000000L};
         pthread_cond_timedwait(cond, &p->lock, &ts);
-        return;
+    } else {
+        pthread_cond_wait(cond, &p->lock);
     }
-    pthread_cond_wait(cond, &p->lock);
+    if (last_ns)
+        *last_ns = rg__pool_now_ns() - t0;
 }
 
 void rg__pool_wake(rg_pool *p)
@@ -176,10 +183,11 @@ void *rg__pool_worker(void *arg)
     rg_pool *p = wa->pool;
     unsigned lane = wa->index;
     free(wa);
+    long last_wait = 0; /* this thread's last wait for work (rg__pool_wait: it spins only after short ones) */
     pthread_mutex_lock(&p->lock);
     while (!p->stop)
         if (!rg__pool_run_next(p, lane))
-            rg__pool_wait(p, &p->work, &p->work_seq, p->spin_ns, 0);
+            rg__pool_wait(p, &p->work, &p->work_seq, p->spin_ns, 0, &last_wait);
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
