@@ -23,6 +23,16 @@ PYTHONPATH; ``installed``: the one in this interpreter): rounds alternate the bu
 each build's steps/s over the first build's, the median of per-round ratios. Only ratios from alternating rounds of one
 run mean much on a shared machine; the load is printed.
 
+An older build's folder, e.g. of commit C (nothing in the working tree changes):
+    git worktree add --detach /tmp/rg-old C
+    cmake -S /tmp/rg-old -B /tmp/rg-old/build-py -DCMAKE_BUILD_TYPE=Release -DRG_BUILD_PYTHON=ON -DRG_BUILD_TESTS=OFF \
+          -DRG_BUILD_CLI=OFF -DRG_BUILD_BENCH=OFF -DPython_EXECUTABLE=$PWD/.venv/bin/python
+    cmake --build /tmp/rg-old/build-py -j2 --target _retrogym
+    mkdir -p /tmp/pkg-old/retrogym && for f in /tmp/rg-old/python/retrogym/* /tmp/rg-old/data; do
+        [ "${f##*/}" = _ext ] || ln -s "$f" /tmp/pkg-old/retrogym/; done
+    cp /tmp/rg-old/build-py/python/_retrogym*.so /tmp/pkg-old/retrogym/
+(and the same for the new build), then --pkg old=/tmp/pkg-old new=/tmp/pkg-new; git worktree remove when done.
+
 usage: .venv/bin/python bench/bench_contention.py [--pkg NAME=DIR ...] [--spinners 0 2] [--envs 2 8]
                                                   [--threads 2] [--batch B] [--rounds R] [--seconds S]
        .venv/bin/python bench/bench_contention.py --phases [--envs 1 2 4 8 16] [--threads 2 4] [--seconds S]
