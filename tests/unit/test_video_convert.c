@@ -58,11 +58,42 @@ static void simd_matches_scalar(void **state)
     }
 }
 
+/* Rows without padding (pitch = width: converted as one long row) for every width 1..70 and 1..4 rows: SIMD equals
+ * scalar, and nothing is written past the end of the output (the wide stores stop short of it). */
+static void unpadded_rows(void **state)
+{
+    (void)state;
+    srand(99);
+    const rg_pixel_format fmts[] = {RG_PIXEL_RGB565, RG_PIXEL_XRGB8888, RG_PIXEL_0RGB1555};
+    for (size_t k = 0; k < 3; k++) {
+        size_t bpp = fmts[k] == RG_PIXEL_XRGB8888 ? 4 : 2;
+        for (unsigned w = 1; w <= 70; w++) {
+            for (unsigned h = 1; h <= 4; h++) {
+                size_t n = (size_t)w * h * 3;
+                uint8_t *src = malloc((size_t)w * h * bpp), *a = malloc(n + 64), *b = malloc(n + 64);
+                assert_true(src && a && b);
+                for (size_t i = 0; i < (size_t)w * h * bpp; i++)
+                    src[i] = (uint8_t)rand();
+                rg_frame f = {src, w, h, w * bpp, fmts[k]};
+                memset(a, 0x11, n + 64);
+                memset(b, 0x11, n + 64);
+                rg__convert_rgb24(&f, a);
+                rg__convert_rgb24_scalar(&f, b);
+                assert_memory_equal(a, b, n + 64); /* the guard bytes after n too */
+                for (size_t i = n; i < n + 64; i++)
+                    assert_int_equal(a[i], 0x11);
+                free(src), free(a), free(b);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(channel_values),
         cmocka_unit_test(simd_matches_scalar),
+        cmocka_unit_test(unpadded_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
