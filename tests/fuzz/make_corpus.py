@@ -410,6 +410,37 @@ def lua_seeds():
         put("lua", name, src)
 
 
+def ines(mapper, prg16, chr8, program_bytes, flags6=0, nes2=False, extra=b""):
+    """An iNES image: PRG banks of NOPs with `program_bytes` at $C000 of the last bank, all vectors -> $C000."""
+    header = bytearray(b"NES\x1a" + bytes([prg16, chr8, (mapper & 15) << 4 | flags6, mapper & 0xF0]) + bytes(8))
+    if nes2:
+        header[7] |= 0x08
+        header[10] = 0x07  # 8 KiB PRG-RAM
+    prg = bytearray(b"\xea" * (prg16 * 16384))
+    last = len(prg) - 16384
+    prg[last:last + len(program_bytes)] = program_bytes
+    for v in (0x3FFA, 0x3FFC, 0x3FFE):
+        prg[last + v:last + v + 2] = b"\x00\xc0"
+    return bytes(header) + bytes(prg) + bytes(chr8 * 8192) + extra
+
+
+def nes_seeds():
+    # a frame loop: PPU on with NMI, joypad strobe/reads, writes to the mapper, OAM DMA, a loop
+    loop = bytes([
+        0x78, 0xA9, 0x80, 0x8D, 0x00, 0x20, 0xA9, 0x1E, 0x8D, 0x01, 0x20,  # sei; NMI on; rendering on
+        0xA9, 0x01, 0x8D, 0x16, 0x40, 0xA9, 0x00, 0x8D, 0x16, 0x40,        # strobe the pads
+        0xAD, 0x16, 0x40, 0x8D, 0x00, 0x80, 0x8D, 0x01, 0xE0,              # read pad 1, write it to the mapper
+        0xA9, 0x02, 0x8D, 0x14, 0x40, 0xA9, 0x1F, 0x8D, 0x15, 0x40,        # OAM DMA from $0200; APU channels on
+        0x58, 0x4C, 0x0B, 0xC0,                                            # cli; loop back to the strobe
+    ])
+    put("nesrom", "nrom_loop", ines(0, 1, 0, loop))
+    put("nesrom", "mmc1_loop", ines(1, 2, 0, loop))
+    put("nesrom", "mmc3_loop", ines(4, 2, 1, loop))
+    put("nesrom", "nes2_uxrom", ines(2, 2, 0, loop, nes2=True))
+    put("nesrom", "kil", ines(0, 1, 1, bytes([0x02])))
+    put("nesrom", "truncated", ines(0, 1, 1, loop)[:9000])
+
+
 def main():
     datatype()
     json_seeds()
@@ -418,6 +449,7 @@ def main():
     zip_seeds()
     a26_seeds()
     lua_seeds()
+    nes_seeds()
     total = sum(len(files) for _, _, files in os.walk(OUT))
     print("wrote %d seed files under %s" % (total, OUT))
 
