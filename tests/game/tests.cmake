@@ -15,3 +15,6 @@ rg_test(game_lua_sandbox game/test_lua_sandbox.c)
 rg_test(game_lua_nonfinite game/test_lua_nonfinite.c)
 # What a hostile script can make us hold or spend beyond a call's budget (issue 16): snapshot size, the VM's `..`.
 rg_test(game_lua_bounds game/test_lua_bounds.c)
+# Memory search (issue 19): the value and delta table, the first round against a plain enumeration, overlays, a
+# 512 KiB space, saved searches and their bad files.
+rg_test(game_search game/test_search.c)
