@@ -49,3 +49,10 @@ foreach(group ppu apu mapper)
   add_test(NAME nes_testroms_${group} COMMAND nes_testroms ${group})
   set_tests_properties(nes_testroms_${group} PROPERTIES ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/nes_testroms;${RG_SANITIZER_ENV}" TIMEOUT 300)
 endforeach()
+# FCEUmm states (stable-retro's NES start states) converted by our core: SuperMarioBros-Nes' states against the state's
+# own RAM, a synthetic MMC3 cartridge with SuperMarioBros3-Nes' states, truncated/damaged/foreign ones refused with the
+# machine unchanged, the env's choice of core; skipped without the stable-retro and gym-super-mario-bros wheels.
+rg_test(nes_fceumm_state cores/nes/test_nes_fceumm_state.c LIBS ZLIB::ZLIB)
+# Our NES core against FCEUmm frame by frame (RAM and pictures) from SuperMarioBros-Nes' start states and from
+# power-on on the demo ROM; asserts the agreement measured (docs/nes.md); skipped without the wheels.
+rg_test(nes_vs_fceumm cores/nes/test_nes_vs_fceumm.c LABELS no-asan)

@@ -3,6 +3,7 @@
  * machine state, checked field by field when loaded). */
 #include "cores/nes/nes_core.h"
 #include "cores/nes/mapper.h"
+#include "cores/nes/nes_fceumm_state.h"
 
 #include "emu/core_iface.h"
 #include "retrogym/version.h"
@@ -177,6 +178,8 @@ static int state_load(void *core, const void *src, size_t len)
 {
     nes_core *c = core;
     nes_state_header h;
+    if (rg__nes_fceumm_sniff(src, len)) /* an FCEUmm state (stable-retro's start states), converted */
+        return rg__nes_fceumm_load(&c->m, src, len);
     if (len != sizeof h + sizeof(rg__nes_state))
         return rg__error(RG_ESTATE, "the state is %zu bytes; a nes state is %zu", len, sizeof h + sizeof(rg__nes_state));
     memcpy(&h, src, sizeof h);

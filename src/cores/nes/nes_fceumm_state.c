@@ -1,0 +1,544 @@
+/* FCEUmm save states into rg__nes_state (docs/nes.md, "FCEUmm states and equivalence").
+ *
+ * The layout (little-endian): a 16-byte header ("FCS", 0xFF, the payload's size, FCEU's version number, 0), then
+ * sections: a type byte (1 CPU registers and RAM, 2 CPU timing, 3 PPU, 4 joypads, 5 APU, 0x10 the cartridge), the
+ * section's size, and entries of a 4-character name (NUL padded), a 32-bit size and the bytes. FCEUmm saves between
+ * frames, at the start of line 240 (its frame runs from the post-render line to the end of line 239); the CPU may
+ * have run a few dots past it (the negative remainder of its cycle budget, 16 per dot).
+ *
+ * Every entry we use must be there with its exact size; values are range-checked as they are converted. Entries
+ * of sections 1-5 we do not know are ignored (newer FCEUmm versions add some); an entry of the cartridge section
+ * that the mapper's conversion does not know is refused, since its meaning would be lost. */
+#include "cores/nes/nes_fceumm_state.h"
+#include "cores/nes/mapper.h"
+
+#include "base/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ENTRIES 256u
+#define SEC_CPU 1u
+#define SEC_TIMING 2u
+#define SEC_PPU 3u
+#define SEC_PAD 4u
+#define SEC_APU 5u
+#define SEC_CART 0x10u
+
+/* FCEUmm's CPU interrupt bits (IQLB) */
+#define IQ_EXT 0x001u
+#define IQ_NMI2 0x040u
+#define IQ_NMI 0x080u
+#define IQ_DPCM 0x100u
+#define IQ_FCOUNT 0x200u
+
+typedef struct entry {
+    uint8_t section;
+    uint8_t used;
+    char name[4];
+    const uint8_t *p;
+    uint32_t size;
+} entry;
+
+typedef struct parsed {
+    entry e[MAX_ENTRIES];
+    size_t n;
+    int failed;
+} parsed;
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int fail(parsed *ps, const char *fmt, const char *a, unsigned b)
+{
+    if (!ps->failed)
+        rg__error(RG_ESTATE, fmt, a, b);
+    ps->failed = 1;
+    return 0;
+}
+
+/* The entry `name` of `section` with exactly `size` bytes; NULL (and the error) when missing or of another size. */
+static const uint8_t *get(parsed *ps, unsigned section, const char *name, uint32_t size)
+{
+    char n4[4] = {0};
+    memcpy(n4, name, strlen(name) < 4 ? strlen(name) : 4);
+    for (size_t i = 0; i < ps->n; i++) {
+        entry *e = &ps->e[i];
+        if (e->section != section || memcmp(e->name, n4, 4) != 0)
+            continue;
+        if (e->size != size) {
+            fail(ps, "nes: FCEUmm state: entry %s has the wrong size (%u bytes)", name, e->size);
+            return NULL;
+        }
+        e->used = 1;
+        return e->p;
+    }
+    fail(ps, "nes: FCEUmm state: entry %s is missing (section %u)", name, section);
+    return NULL;
+}
+
+/* Like get, but an absent entry is no error (NULL). */
+static const uint8_t *get_opt(parsed *ps, unsigned section, const char *name, uint32_t size)
+{
+    char n4[4] = {0};
+    memcpy(n4, name, strlen(name) < 4 ? strlen(name) : 4);
+    for (size_t i = 0; i < ps->n; i++)
+        if (ps->e[i].section == section && memcmp(ps->e[i].name, n4, 4) == 0)
+            return get(ps, section, name, size);
+    return NULL;
+}
+
+static uint8_t u8(parsed *ps, unsigned section, const char *name)
+{
+    const uint8_t *p = get(ps, section, name, 1);
+    return p ? p[0] : 0;
+}
+
+static uint32_t u32(parsed *ps, unsigned section, const char *name)
+{
+    const uint8_t *p = get(ps, section, name, 4);
+    return p ? le32(p) : 0;
+}
+
+/* A value that must be at most `max`. */
+static unsigned ranged(parsed *ps, unsigned v, unsigned max, const char *name)
+{
+    if (v > max) {
+        fail(ps, "nes: FCEUmm state: entry %s is out of range (%u)", name, v);
+        return 0;
+    }
+    return v;
+}
+
+static int parse(parsed *ps, const uint8_t *p, size_t len)
+{
+    if (len < 16 || memcmp(p, "FCS", 3) != 0)
+        return fail(ps, "nes: FCEUmm state: %s (%u bytes)", "no FCS header", (unsigned)len);
+    if (p[3] != 0xFF)
+        return fail(ps, "nes: FCEUmm state: %s (format byte %u)", "an old FCE Ultra format", p[3]);
+    uint32_t total = le32(p + 4);
+    if (total > len - 16)
+        return fail(ps, "nes: FCEUmm state: %s (%u bytes promised)", "truncated", total);
+    size_t off = 16, end = 16 + (size_t)total;
+    while (off < end) {
+        if (end - off < 5)
+            return fail(ps, "nes: FCEUmm state: %s at byte %u", "truncated section header", (unsigned)off);
+        unsigned type = p[off];
+        uint32_t size = le32(p + off + 1);
+        off += 5;
+        if (size > end - off)
+            return fail(ps, "nes: FCEUmm state: %s (section %u)", "truncated section", type);
+        size_t send = off + size;
+        while (off < send) {
+            if (send - off < 8)
+                return fail(ps, "nes: FCEUmm state: %s (section %u)", "truncated entry header", type);
+            uint32_t esize = le32(p + off + 4);
+            if (esize > send - off - 8)
+                return fail(ps, "nes: FCEUmm state: %s (section %u)", "truncated entry", type);
+            if (ps->n == MAX_ENTRIES)
+                return fail(ps, "nes: FCEUmm state: %s (more than %u)", "too many entries", MAX_ENTRIES);
+            entry *e = &ps->e[ps->n++];
+            e->section = (uint8_t)type;
+            e->used = 0;
+            memcpy(e->name, p + off, 4);
+            e->p = p + off + 8;
+            e->size = esize;
+            off += 8 + (size_t)esize;
+        }
+    }
+    return 1;
+}
+
+/* --- the parts */
+
+static void read_cpu(parsed *ps, rg__nes_state *s)
+{
+    const uint8_t *pc = get(ps, SEC_CPU, "PC", 2), *ram = get(ps, SEC_CPU, "RAM", 0x800);
+    if (pc)
+        s->cpu.pc = (uint16_t)(pc[0] | pc[1] << 8);
+    s->cpu.a = u8(ps, SEC_CPU, "A");
+    s->cpu.x = u8(ps, SEC_CPU, "X");
+    s->cpu.y = u8(ps, SEC_CPU, "Y");
+    s->cpu.s = u8(ps, SEC_CPU, "S");
+    s->cpu.p = (uint8_t)((u8(ps, SEC_CPU, "P") | RG_M6502_U) & ~RG_M6502_B);
+    s->open_bus = u8(ps, SEC_CPU, "DB");
+    if (ram)
+        memcpy(s->ram, ram, 0x800);
+    s->cpu.jammed = (uint8_t)ranged(ps, u8(ps, SEC_TIMING, "JAMM"), 1, "JAMM");
+    s->cpu.poll = RG__M6502_POLL_NOW;
+    s->cpu.poll_arg = 0;
+    s->cpu.no_decimal = 1;
+    uint32_t iq = u32(ps, SEC_TIMING, "IQLB");
+    if (iq & ~(IQ_EXT | IQ_NMI2 | IQ_NMI | IQ_DPCM | IQ_FCOUNT))
+        fail(ps, "nes: FCEUmm state: entry %s has interrupt bits we do not know (%u)", "IQLB", (unsigned)iq);
+    s->cpu.nmi_pending = (iq & (IQ_NMI | IQ_NMI2)) != 0;
+    s->nmi_next = 0;
+    s->irq = (uint8_t)(((iq & IQ_EXT) ? RG__NES_IRQ_MAPPER : 0u) | ((iq & IQ_DPCM) ? RG__NES_IRQ_DMC : 0u) |
+                       ((iq & IQ_FCOUNT) ? RG__NES_IRQ_FRAME : 0u));
+    s->cpu.irq_line = s->irq != 0;
+    const uint8_t *tsbs = get(ps, SEC_TIMING, "TSBS", 8);
+    if (tsbs) {
+        uint64_t t = (uint64_t)le32(tsbs) | (uint64_t)le32(tsbs + 4) << 32;
+        if (t > ((uint64_t)1 << 48)) {
+            fail(ps, "nes: FCEUmm state: entry %s is out of range (%u)", "TSBS", 0);
+            t = 0;
+        }
+        s->cycles = t;
+    }
+    s->dma_page = 0x100;
+    s->dmc_halt = 0;
+}
+
+static void read_ppu(parsed *ps, rg__nes_state *s, unsigned overshoot_dots)
+{
+    rg__nes_ppu *p = &s->ppu;
+    const uint8_t *nt = get(ps, SEC_PPU, "NTAR", 0x800), *pal = get(ps, SEC_PPU, "PRAM", 32),
+                  *oam = get(ps, SEC_PPU, "SPRA", 256), *regs = get(ps, SEC_PPU, "PPUR", 4),
+                  *radd = get(ps, SEC_PPU, "RADD", 2), *tadd = get(ps, SEC_PPU, "TADD", 2);
+    if (nt)
+        memcpy(s->cart.vram, nt, 0x800);
+    if (pal)
+        for (int i = 0; i < 32; i++)
+            p->palette[i] = pal[i] & 0x3Fu; /* the upper bits are not stored by the chip */
+    if (oam)
+        memcpy(p->oam, oam, 256);
+    if (regs) {
+        p->ctrl = regs[0];
+        p->mask = regs[1];
+        p->status = regs[2] & 0xE0u;
+        p->oam_addr = regs[3];
+    }
+    p->v = (uint16_t)ranged(ps, radd ? (unsigned)(radd[0] | radd[1] << 8) : 0, 0x7FFF, "RADD");
+    p->t = (uint16_t)ranged(ps, tadd ? (unsigned)(tadd[0] | tadd[1] << 8) : 0, 0x7FFF, "TADD");
+    p->x = (uint8_t)ranged(ps, u8(ps, SEC_PPU, "XOFF"), 7, "XOFF");
+    p->w = (uint8_t)ranged(ps, u8(ps, SEC_PPU, "VTGL"), 1, "VTGL");
+    p->read_buf = u8(ps, SEC_PPU, "VBUF");
+    p->io_latch = u8(ps, SEC_PPU, "PGEN");
+    /* KOOK: the pre-render line ahead is the short one (FCEUmm shortens every other one) */
+    p->odd = (uint8_t)ranged(ps, u8(ps, SEC_PPU, "KOOK"), 1, "KOOK");
+    /* DEAD: FCEUmm's frames without a PPU after power-on; none of ours (read for the size check only) */
+    (void)ranged(ps, u8(ps, SEC_PPU, "DEAD"), 255, "DEAD");
+    (void)u8(ps, SEC_PPU, "PSPL");
+    /* the position: line 240, past its first dots by the CPU's overshoot */
+    p->cycle = s->cycles;
+    p->line = 240;
+    p->dot = (uint16_t)overshoot_dots;
+    p->dots = s->cycles * 3u;
+    p->frames = s->frame;
+    for (int i = 0; i < 8; i++)
+        p->latch_frame[i] = p->frames;
+    p->vbl_suppress = 0;
+    p->nmi_out = (uint8_t)((p->status & p->ctrl) >> 7);
+    p->skip = 0;
+    p->sec_count = 0;
+    p->spr0_next = p->spr0_line = p->ovf_pending = p->spr_line_used = 0;
+    memset(p->sec_oam, 0xFF, sizeof p->sec_oam);
+    memset(p->spr_line, 0, sizeof p->spr_line);
+}
+
+static void read_pads(parsed *ps, rg__nes_state *s)
+{
+    const uint8_t *rb = get(ps, SEC_PAD, "JYRB", 2), *joy = get(ps, SEC_PAD, "JOYS", 4);
+    s->pad_strobe = (uint8_t)(u8(ps, SEC_PAD, "LSTS") & 1u);
+    for (int i = 0; i < 2 && rb && joy; i++) {
+        unsigned n = rb[i] > 8 ? 8u : rb[i];
+        /* FCEUmm shifts the frame's buttons out as they are read, then ones */
+        s->pad_shift[i] = n >= 8 ? 0xFFu : (uint8_t)((joy[i] >> n) | (0xFFu << (8 - n)));
+        s->pad_read[i] = (uint8_t)n;
+        s->pad_bit[i] = 0;
+        s->pad_read_cycle[i] = 0;
+    }
+}
+
+/* 15-bit mirror image: FCEUmm shifts its noise register left, ours shifts right. */
+static uint16_t reverse15(uint16_t v)
+{
+    uint16_t r = 0;
+    for (int i = 0; i < 15; i++)
+        if (v >> i & 1u)
+            r = (uint16_t)(r | 1u << (14 - i));
+    return r;
+}
+
+static void read_env(parsed *ps, rg__nes_apu_env *e, int k)
+{
+    char n[5] = {'E', (char)('0' + k), 'D', '1', 0};
+    unsigned count = ranged(ps, u8(ps, SEC_APU, n), 16, n);
+    n[2] = 'D';
+    n[3] = 'V';
+    unsigned vol = ranged(ps, u8(ps, SEC_APU, n), 15, n);
+    n[2] = 'S';
+    n[3] = 'P';
+    (void)u8(ps, SEC_APU, n);
+    n[2] = 'M';
+    n[3] = 'O';
+    (void)u8(ps, SEC_APU, n);
+    e->start = 0;
+    e->divider = (uint8_t)(count ? count - 1u : 0u);
+    e->decay = (uint8_t)vol;
+}
+
+static void read_apu(parsed *ps, rg__nes_state *s)
+{
+    rg__nes_apu *a = &s->apu;
+    const uint8_t *psg = get(ps, SEC_APU, "PSG", 16), *swct = get(ps, SEC_APU, "SWCT", 2),
+                  *nreg = get(ps, SEC_APU, "NREG", 2);
+    static const char *const k_len[4] = {"LEN0", "LEN1", "LEN2", "LEN3"};
+    unsigned len[4];
+    for (int i = 0; i < 4; i++)
+        len[i] = ranged(ps, u32(ps, SEC_APU, k_len[i]), 254, k_len[i]);
+    a->cycle = s->cycles;
+    a->enabled = u8(ps, SEC_APU, "ENCH") & 0x0Fu;
+    for (int i = 0; i < 2; i++) {
+        rg__nes_apu_pulse *q = &a->pulse[i];
+        const char *crf = i ? "CRF2" : "CRF1";
+        q->period = (uint16_t)ranged(ps, u32(ps, SEC_APU, crf), 0x7FF, crf);
+        if (psg) {
+            q->ctrl = psg[4 * i];
+            q->sweep = psg[4 * i + 1];
+        }
+        unsigned sc = swct ? ranged(ps, swct[i], 8, "SWCT") : 0;
+        q->sweep_div = (uint8_t)(sc ? sc - 1u : 0u);
+        q->sweep_reload = 0;
+        q->length = (uint8_t)len[i];
+        read_env(ps, &q->env, i);
+    }
+    if (psg) {
+        a->tri.ctrl = psg[8];
+        a->tri.period = (uint16_t)(psg[10] | (psg[11] & 7u) << 8);
+        a->noise.ctrl = psg[12];
+        a->noise.mode_period = psg[14] & 0x8Fu;
+    }
+    a->tri.linear = (uint8_t)ranged(ps, u8(ps, SEC_APU, "TRIC"), 127, "TRIC");
+    a->tri.linear_reload = (uint8_t)ranged(ps, u8(ps, SEC_APU, "TRIM"), 1, "TRIM");
+    a->tri.length = (uint8_t)len[2];
+    a->noise.length = (uint8_t)len[3];
+    if (nreg) {
+        uint16_t r = (uint16_t)(nreg[0] | nreg[1] << 8);
+        if (r == 0 || r > 0x7FFF)
+            fail(ps, "nes: FCEUmm state: entry %s is out of range (%u)", "NREG", r);
+        else
+            a->noise.lfsr = reverse15(r);
+    }
+    read_env(ps, &a->noise.env, 2);
+    (void)get(ps, SEC_APU, "SWEE", 2);
+
+    /* the frame counter: FCEUmm counts down to its next step (FCNT) in 1/48 CPU cycles */
+    unsigned mode = u8(ps, SEC_APU, "IQFM");
+    ranged(ps, mode, 3, "IQFM");
+    unsigned step = ranged(ps, u8(ps, SEC_APU, "FCNT"), 3, "FCNT");
+    uint32_t fh = u32(ps, SEC_APU, "FHCN");
+    unsigned to_next = (fh & 0x80000000u) ? 0u : (fh + 47u) / 48u;
+    static const unsigned k_four[4] = {7457, 14913, 22371, 29829};
+    static const unsigned k_five[4] = {37281, 7457, 14913, 22371}; /* FCEUmm's five-step step 0 comes at once */
+    unsigned at = (mode & 2u) ? k_five[step & 3u] : k_four[step & 3u];
+    if (to_next > at) {
+        if (!ps->failed)
+            fail(ps, "nes: FCEUmm state: entry %s is out of range (%u)", "FHCN", (unsigned)fh);
+        to_next = at;
+    }
+    a->fc_reg = (uint8_t)(mode << 6);
+    a->fc_mode = (uint8_t)((mode >> 1) & 1u);
+    a->fc_count = (uint16_t)(at - to_next);
+    a->fc_pending = 0;
+    a->fc_pending_mode = 0;
+    a->fc_reset_at = 0;
+    a->len_done_at = 0;
+    a->len_clocked = 0;
+    a->fc_line_at = 0;
+    unsigned sirq = u8(ps, SEC_APU, "SIRQ");
+    a->fc_irq = (sirq >> 6) & 1u;
+    a->dmc.irq = (sirq >> 7) & 1u;
+
+    /* the DMC */
+    rg__nes_apu_dmc *d = &a->dmc;
+    d->ctrl = u8(ps, SEC_APU, "5FMT") & 0xCFu;
+    d->start = u8(ps, SEC_APU, "5ADL");
+    d->len = u8(ps, SEC_APU, "5SZL");
+    d->level = u8(ps, SEC_APU, "RWDA") & 0x7Fu;
+    d->addr = (uint16_t)(0x8000u | ranged(ps, u32(ps, SEC_APU, "5ADD"), 0x7FFF, "5ADD"));
+    d->remaining = (uint16_t)ranged(ps, u32(ps, SEC_APU, "5SIZ"), 4081, "5SIZ");
+    uint32_t acc = u32(ps, SEC_APU, "5ACC");
+    d->timer = (uint16_t)(acc >= 1 && acc <= 428 ? acc : 428u);
+    d->full = (uint8_t)ranged(ps, u8(ps, SEC_APU, "5VDM"), 1, "5VDM");
+    d->buffer = 0; /* FCEUmm does not save the byte */
+    d->shift = u8(ps, SEC_APU, "5SHF");
+    d->bits = (uint8_t)(8u - (ranged(ps, u8(ps, SEC_APU, "5BIT"), 7, "5BIT")));
+    d->silence = (uint8_t)!ranged(ps, u8(ps, SEC_APU, "5VSP"), 1, "5VSP");
+    a->dmc_fetch = 0;
+    a->dmc_request_at = (d->remaining && !d->full) ? s->cycles + 1u : 0u;
+    /* FCEUmm keeps the DMC's IRQ line apart from its flag only briefly; ours follows the flags */
+    s->irq = (uint8_t)((s->irq & RG__NES_IRQ_MAPPER) | (a->fc_irq ? RG__NES_IRQ_FRAME : 0u) |
+                       (d->irq ? RG__NES_IRQ_DMC : 0u));
+    s->cpu.irq_line = s->irq != 0;
+}
+
+/* PRG-RAM (WRAM), CHR-RAM (CHRR) and the extra nametables (EXNR) where the cartridge has them. */
+static void read_cart_ram(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
+{
+    for (size_t i = 0; i < ps->n; i++) {
+        entry *e = &ps->e[i];
+        if (e->section != SEC_CART)
+            continue;
+        if (memcmp(e->name, "WRAM", 4) == 0) {
+            if (e->size > RG__NES_PRG_RAM_MAX || (m->info.prg_ram_size && e->size > m->info.prg_ram_size))
+                fail(ps, "nes: FCEUmm state: entry %s is larger than the cartridge's RAM (%u bytes)", "WRAM", e->size);
+            else
+                memcpy(s->cart.prg_ram, e->p, e->size);
+            e->used = 1;
+        } else if (memcmp(e->name, "CHRR", 4) == 0) {
+            if (m->chr || e->size > RG__NES_CHR_RAM_MAX)
+                fail(ps, "nes: FCEUmm state: entry %s does not fit the cartridge (%u bytes)", "CHRR", e->size);
+            else
+                memcpy(s->cart.chr_ram, e->p, e->size);
+            e->used = 1;
+        } else if (memcmp(e->name, "EXNR", 4) == 0) {
+            if (e->size != 0x800)
+                fail(ps, "nes: FCEUmm state: entry %s has the wrong size (%u bytes)", "EXNR", e->size);
+            else
+                memcpy(s->cart.vram + 0x800, e->p, 0x800);
+            e->used = 1;
+        }
+    }
+}
+
+static void read_mapper(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
+{
+    uint8_t *r = s->cart.regs;
+    switch (m->info.mapper) {
+    case 0:
+        break;
+    case 2: case 3: case 7: case 11: case 66:
+        /* FCEUmm's data-latch boards: LATC the latch, BUSC whether bus conflicts are emulated */
+        r[0] = u8(ps, SEC_CART, "LATC");
+        (void)u8(ps, SEC_CART, "BUSC");
+        break;
+    case 1: {
+        const uint8_t *dreg = get(ps, SEC_CART, "DREG", 4);
+        (void)get(ps, SEC_CART, "LRST", 8);
+        unsigned bits = ranged(ps, u8(ps, SEC_CART, "BFRS"), 4, "BFRS");
+        unsigned buf = u8(ps, SEC_CART, "BFFR");
+        if (buf >> bits)
+            fail(ps, "nes: FCEUmm state: entry %s is out of range (%u)", "BFFR", buf);
+        r[0] = (uint8_t)buf;
+        r[1] = (uint8_t)bits;
+        for (int i = 0; dreg && i < 4; i++)
+            r[2 + i] = (uint8_t)ranged(ps, dreg[i], 0x1F, "DREG");
+        s->cart.last_write = 0;
+        break;
+    }
+    case 4: {
+        const uint8_t *regs = get(ps, SEC_CART, "REGS", 8);
+        if (regs)
+            memcpy(r, regs, 8);
+        r[8] = u8(ps, SEC_CART, "CMD");
+        r[9] = u8(ps, SEC_CART, "A000") & 1u;
+        r[10] = u8(ps, SEC_CART, "A001");
+        r[11] = u8(ps, SEC_CART, "IRQL");
+        r[12] = u8(ps, SEC_CART, "IRQC");
+        r[13] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "IRQR"), 1, "IRQR");
+        r[14] = u8(ps, SEC_CART, "IRQA") ? 1u : 0u;
+        r[15] = 0; /* A12 low after line 239's last background fetches */
+        s->cart.a12_dot = 0;
+        (void)get_opt(ps, SEC_CART, "KTEX", 1);
+        if (m->info.mirroring == 2)
+            r[9] = 0;
+        break;
+    }
+    default:
+        fail(ps, "nes: FCEUmm state: %s %u is not converted", "the cartridge entries of mapper", m->info.mapper);
+        return;
+    }
+    read_cart_ram(ps, m, s);
+    for (size_t i = 0; i < ps->n && !ps->failed; i++) {
+        const entry *e = &ps->e[i];
+        if (e->section == SEC_CART && !e->used) {
+            char name[5];
+            for (int k = 0; k < 4; k++)
+                name[k] = e->name[k] >= 0x20 && e->name[k] < 0x7F ? e->name[k] : '?';
+            name[4] = 0;
+            fail(ps, "nes: FCEUmm state: the cartridge entry %s is not one mapper %u has", name, m->info.mapper);
+        }
+    }
+}
+
+int rg__nes_fceumm_sniff(const void *src, size_t len)
+{
+    return src && len >= 4 && memcmp(src, "FCS", 3) == 0;
+}
+
+int rg__nes_fceumm_read(const rg__nes_machine *m, const rg__nes_state *base, const void *src, size_t len,
+                        rg__nes_state *out)
+{
+    parsed *ps = calloc(1, sizeof *ps);
+    if (!ps)
+        return rg__error(RG_ENOMEM, "out of memory reading an FCEUmm state");
+    *out = *base;
+    if (parse(ps, src, len)) {
+        read_cpu(ps, out);
+        /* the CPU's overshoot past the frame's end: X.count (16 per dot, at most an instruction and an interrupt) */
+        uint32_t count = u32(ps, SEC_TIMING, "ICou");
+        (void)u32(ps, SEC_TIMING, "ICoa");
+        unsigned over = 0;
+        if (!ps->failed) {
+            int32_t c = count <= INT32_MAX ? (int32_t)count : -(int32_t)(~count) - 1;
+            if (c > 0 || c < -48 * 16 || (-c) % 16)
+                fail(ps, "nes: FCEUmm state: entry %s is out of range (%u)", "ICou", (unsigned)count);
+            else
+                over = (unsigned)(-c / 16);
+        }
+        out->frame = (uint32_t)(out->cycles / 29781u);
+        read_ppu(ps, out, over);
+        read_pads(ps, out);
+        read_apu(ps, out);
+        read_mapper(ps, m, out);
+    }
+    int rc = ps->failed ? RG_ESTATE : RG_OK;
+    free(ps);
+    return rc;
+}
+
+int rg__nes_fceumm_load(rg__nes_machine *m, const void *src, size_t len)
+{
+    rg__nes_machine *fresh = malloc(sizeof *fresh);
+    rg__nes_state *st = malloc(sizeof *st);
+    if (!fresh || !st) {
+        free(fresh);
+        free(st);
+        return rg__error(RG_ENOMEM, "out of memory loading an FCEUmm state");
+    }
+    /* what FCEUmm does not save comes from a power-on of this cartridge */
+    *fresh = *m;
+    fresh->video = 0;
+    fresh->audio = 0;
+    fresh->abuf = NULL;
+    fresh->acap = fresh->alen = 0;
+    rg__nes_power_on(fresh);
+    int rc = rg__nes_fceumm_read(m, &fresh->st, src, len, st);
+    if (rc == RG_OK)
+        rc = rg__nes_state_check(st, m);
+    if (rc == RG_OK) {
+        m->st = *st;
+        rg__nes_cart_sync(m);
+        m->ppu_sync_at = 0;
+        m->apu_sync_at = 0;
+        rg__nes_ppu_sync(m);
+        rg__nes_apu_run(m, m->st.cycles);
+        /* FCEUmm's frame ends at line 240, ours at the vblank: run the post-render line, unseen and unheard */
+        uint8_t video = m->video, audio = m->audio, b0 = m->buttons[0], b1 = m->buttons[1];
+        m->video = m->audio = 0;
+        m->buttons[0] = m->buttons[1] = 0;
+        rg__nes_run_frame(m);
+        m->st.frame--;
+        m->video = video;
+        m->audio = audio;
+        m->buttons[0] = b0;
+        m->buttons[1] = b1;
+        m->frame_done = 0;
+    }
+    free(fresh);
+    free(st);
+    return rc;
+}

@@ -1,0 +1,404 @@
+/* FCEUmm save states (the start states of stable-retro's NES integrations) loaded into our NES core: every
+ * SuperMarioBros-Nes state (gym-super-mario-bros' ROM) converts, its RAM and registers arrive as FCEUmm saved them
+ * and our own snapshot of it reloads; SuperMarioBros3-Nes' MMC3 states convert on a cartridge built here with that
+ * game's board (PRG all NOPs: the wheel has no SMB3 ROM); truncated, damaged, hostile and foreign states are refused
+ * with RG_ESTATE naming what is wrong and the machine unchanged; through the env a state our core refuses still runs
+ * on FCEUmm. Skipped without the stable-retro data or the gym-super-mario-bros ROM in .venv. */
+#define _POSIX_C_SOURCE 200809L
+#include "test_support.h"
+
+#include "base/base.h"
+#include "cores/nes/nes.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define OUR_HEADER 24 /* nes_core.c's snapshot header before the rg__nes_state copy */
+
+static char g_site[1024];
+static char g_smb_rom[1200];
+static char g_data[1200];
+static char g_tmp[1200];
+
+static int exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    glob_t g;
+    if (glob(RG_SOURCE_DIR "/.venv/lib/python3*/site-packages", 0, NULL, &g) == 0 && g.gl_pathc > 0)
+        snprintf(g_site, sizeof g_site, "%s", g.gl_pathv[0]);
+    globfree(&g);
+    snprintf(g_smb_rom, sizeof g_smb_rom, "%s/gym_super_mario_bros/_roms/super-mario-bros.nes", g_site);
+    snprintf(g_data, sizeof g_data, "%s/stable_retro/data/stable", g_site);
+    snprintf(g_tmp, sizeof g_tmp, "%s/nes-fceumm-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(g_tmp))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rg__remove_tree(g_tmp);
+    return 0;
+}
+
+static int have_smb(void)
+{
+    char p[1400];
+    snprintf(p, sizeof p, "%s/SuperMarioBros-Nes-v0/Level1-1.state", g_data);
+    return g_site[0] && exists(g_smb_rom) && exists(p);
+}
+
+/* A gzipped state file, uncompressed (malloc'd). */
+static uint8_t *read_gz(const char *path, size_t *len)
+{
+    gzFile f = gzopen(path, "rb");
+    assert_non_null(f);
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    int k;
+    while ((k = gzread(f, buf + n, (unsigned)(cap - n))) > 0) {
+        n += (size_t)k;
+        if (n == cap)
+            buf = realloc(buf, cap *= 2);
+        assert_non_null(buf);
+    }
+    gzclose(f);
+    *len = n;
+    return buf;
+}
+
+static uint8_t *smb_state(const char *name, size_t *len)
+{
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%s.state", g_data, name);
+    return read_gz(p, len);
+}
+
+/* The bytes of entry `name` (4 characters, NUL padded) of an FCEUmm state; NULL when absent. */
+static uint8_t *entry(uint8_t *st, size_t len, const char *name, uint32_t *size)
+{
+    char n4[4] = {0};
+    memcpy(n4, name, strlen(name));
+    size_t off = 16;
+    while (off + 5 <= len) {
+        uint32_t ssize = (uint32_t)(st[off + 1] | st[off + 2] << 8 | st[off + 3] << 16 | (uint32_t)st[off + 4] << 24);
+        size_t end = off + 5 + ssize, e = off + 5;
+        while (e + 8 <= end) {
+            uint32_t es = (uint32_t)(st[e + 4] | st[e + 5] << 8 | st[e + 6] << 16 | (uint32_t)st[e + 7] << 24);
+            if (memcmp(st + e, n4, 4) == 0) {
+                if (size)
+                    *size = es;
+                return st + e + 8;
+            }
+            e += 8 + es;
+        }
+        off = end;
+    }
+    return NULL;
+}
+
+static rg_emu *open_nes(const char *rom)
+{
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.core = "nes";
+    o.system = "Nes";
+    o.log = test_quiet_log;
+    rg_emu *emu = NULL;
+    if (rg_emu_open(&emu, rom, &o) != RG_OK)
+        fail_msg("cannot open %s: %s", rom, rg_error_last());
+    return emu;
+}
+
+/* Our snapshot of the machine (header + rg__nes_state). */
+static uint8_t *snapshot(rg_emu *emu, size_t *len)
+{
+    assert_int_equal(rg_emu_state_size(emu, len), RG_OK);
+    uint8_t *b = malloc(*len);
+    assert_non_null(b);
+    size_t w;
+    assert_int_equal(rg_emu_state_save(emu, b, *len, &w), RG_OK);
+    assert_int_equal(w, *len);
+    assert_int_equal(*len, OUR_HEADER + sizeof(rg__nes_state));
+    return b;
+}
+
+static const rg__nes_state *as_state(const uint8_t *snap)
+{
+    return (const rg__nes_state *)(const void *)(snap + OUR_HEADER);
+}
+
+static void smb_states_convert(void **state)
+{
+    (void)state;
+    if (!have_smb())
+        skip();
+    char pattern[1400];
+    snprintf(pattern, sizeof pattern, "%s/SuperMarioBros-Nes-v0/*.state", g_data);
+    glob_t g;
+    assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+    assert_true(g.gl_pathc >= 10);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        size_t len;
+        uint8_t *st = read_gz(g.gl_pathv[i], &len);
+        rg_emu *emu = open_nes(g_smb_rom);
+        if (rg_emu_state_load(emu, st, len) != RG_OK)
+            fail_msg("%s: %s", g.gl_pathv[i], rg_error_last());
+        /* SMB waits for its NMI in a loop that touches no RAM: the RAM is FCEUmm's */
+        uint8_t ram[0x800];
+        assert_int_equal(rg_emu_mem_read(emu, 0, ram, sizeof ram), RG_OK);
+        assert_memory_equal(ram, entry(st, len, "RAM", NULL), sizeof ram);
+        size_t sl;
+        uint8_t *snap = snapshot(emu, &sl);
+        const rg__nes_state *s = as_state(snap);
+        /* the registers arrive as saved; the machine has run to our frame end, the vblank of line 241 */
+        const uint8_t *ppur = entry(st, len, "PPUR", NULL), *pram = entry(st, len, "PRAM", NULL);
+        assert_int_equal(s->ppu.ctrl, ppur[0]);
+        assert_int_equal(s->ppu.mask, ppur[1]);
+        assert_int_equal(s->ppu.line, 241);
+        assert_true(s->ppu.status & 0x80);
+        assert_memory_equal(s->ppu.oam, entry(st, len, "SPRA", NULL), 256);
+        assert_memory_equal(s->cart.vram, entry(st, len, "NTAR", NULL), 0x800);
+        assert_memory_equal(s->cart.prg_ram, entry(st, len, "WRAM", NULL), 0x2000);
+        for (int k = 0; k < 32; k++)
+            assert_int_equal(s->ppu.palette[k], pram[k] & 0x3F);
+        const uint8_t *tsbs = entry(st, len, "TSBS", NULL);
+        uint64_t t = (uint64_t)tsbs[0] | (uint64_t)tsbs[1] << 8 | (uint64_t)tsbs[2] << 16 | (uint64_t)tsbs[3] << 24;
+        assert_true(s->cycles > t && s->cycles < t + 120); /* the post-render line: 113.7 cycles */
+        assert_int_equal(s->apu.enabled, entry(st, len, "ENCH", NULL)[0] & 0x0F);
+        /* our own snapshot of the converted machine loads back and runs the same */
+        rg_emu *b = open_nes(g_smb_rom);
+        assert_int_equal(rg_emu_state_load(b, snap, sl), RG_OK);
+        for (int f = 0; f < 30; f++) {
+            rg_emu_set_buttons(emu, 0, 0x80);
+            rg_emu_set_buttons(b, 0, 0x80);
+            assert_int_equal(rg_emu_run(emu), RG_OK);
+            assert_int_equal(rg_emu_run(b), RG_OK);
+        }
+        assert_int_equal(test_ram_hash(emu), test_ram_hash(b));
+        assert_int_equal(test_frame_hash(emu), test_frame_hash(b));
+        rg_emu_free(b);
+        free(snap);
+        rg_emu_free(emu);
+        free(st);
+    }
+    globfree(&g);
+}
+
+/* Loading `bad` must fail with RG_ESTATE naming `what` (when given) and leave the machine as it was. */
+static void refused(rg_emu *emu, const uint8_t *bad, size_t len, const char *what)
+{
+    size_t n0, n1;
+    uint8_t *before = snapshot(emu, &n0);
+    int rc = rg_emu_state_load(emu, bad, len);
+    if (rc != RG_ESTATE)
+        fail_msg("a bad state (%zu bytes, %s) gave %d", len, what ? what : "-", rc);
+    if (what && !strstr(rg_error_last(), what))
+        fail_msg("the error \"%s\" does not name %s", rg_error_last(), what);
+    uint8_t *after = snapshot(emu, &n1);
+    assert_memory_equal(before, after, n0);
+    free(before);
+    free(after);
+}
+
+static void bad_states_refused(void **state)
+{
+    (void)state;
+    if (!have_smb())
+        skip();
+    size_t len;
+    uint8_t *st = smb_state("SuperMarioBros-Nes-v0/Level1-1", &len);
+    rg_emu *emu = open_nes(g_smb_rom);
+    assert_int_equal(rg_emu_run(emu), RG_OK);
+    uint8_t *bad = malloc(len);
+    assert_non_null(bad);
+    /* truncated anywhere */
+    for (size_t cut = 0; cut < len; cut += cut < 64 ? 1 : 97)
+        refused(emu, st, cut < 3 ? 3 : cut, NULL);
+    /* an old FCE Ultra header, a payload size beyond the file */
+    memcpy(bad, st, len);
+    bad[3] = 0x53;
+    refused(emu, bad, len, "old FCE Ultra");
+    memcpy(bad, st, len);
+    bad[6] = 0x7F;
+    refused(emu, bad, len, "truncated");
+    /* an entry size that runs past its section */
+    memcpy(bad, st, len);
+    uint8_t *pc = entry(bad, len, "PC", NULL);
+    pc[-4] = 0xF0;
+    pc[-1] = 0xFF;
+    refused(emu, bad, len, "truncated entry");
+    /* a missing entry, an entry of another size */
+    memcpy(bad, st, len);
+    entry(bad, len, "PC", NULL)[-8] = 'Q';
+    refused(emu, bad, len, "PC is missing");
+    memcpy(bad, st, len);
+    uint8_t *v = entry(bad, len, "XOFF", NULL);
+    v[0] = 9;
+    refused(emu, bad, len, "XOFF");
+    memcpy(bad, st, len);
+    v = entry(bad, len, "RADD", NULL);
+    v[1] = 0x80;
+    refused(emu, bad, len, "RADD");
+    memcpy(bad, st, len);
+    v = entry(bad, len, "LEN0", NULL);
+    v[1] = 1;
+    refused(emu, bad, len, "LEN0");
+    memcpy(bad, st, len);
+    v = entry(bad, len, "ICou", NULL);
+    v[0] = 0x10;
+    v[1] = v[2] = v[3] = 0;
+    refused(emu, bad, len, "ICou");
+    memcpy(bad, st, len);
+    v = entry(bad, len, "P", NULL);
+    v[-4] = 2; /* the entry claims 2 bytes: it then swallows the next entry's name */
+    refused(emu, bad, len, NULL);
+    /* a cartridge entry NROM does not have */
+    memcpy(bad, st, len);
+    entry(bad, len, "WRAM", NULL)[-5] = 'X';
+    refused(emu, bad, len, "WRAX");
+    free(bad);
+    /* a state of another cartridge: SuperMarioBros2Japan-Nes (its mapper's IRQ counter) on SMB's NROM */
+    char p[1400];
+    snprintf(p, sizeof p, "%s/SuperMarioBros2Japan-Nes-v0/Level1-1.state", g_data);
+    if (exists(p)) {
+        size_t l2;
+        uint8_t *j = read_gz(p, &l2);
+        refused(emu, j, l2, "IRQC");
+        free(j);
+    }
+    /* and the real one still loads after all that */
+    assert_int_equal(rg_emu_state_load(emu, st, len), RG_OK);
+    rg_emu_free(emu);
+    free(st);
+}
+
+/* An MMC3 cartridge with SMB3's board (256 KiB PRG of NOPs, 128 KiB CHR, 8 KiB PRG-RAM) for SMB3's states. */
+static void mmc3_states_convert(void **state)
+{
+    (void)state;
+    char dir[1400];
+    snprintf(dir, sizeof dir, "%s/SuperMarioBros3-Nes-v0", g_data);
+    glob_t g;
+    char pattern[1500];
+    snprintf(pattern, sizeof pattern, "%s/*.state", dir);
+    if (!g_site[0] || glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0)
+        skip();
+    size_t prg = 256u << 10, chr = 128u << 10, rl = 16 + prg + chr;
+    uint8_t *rom = calloc(1, rl);
+    assert_non_null(rom);
+    memcpy(rom, "NES\x1a", 4);
+    rom[4] = (uint8_t)(prg >> 14);
+    rom[5] = (uint8_t)(chr >> 13);
+    rom[6] = 0x40;
+    memset(rom + 16, 0xEA, prg);
+    char path[1400];
+    snprintf(path, sizeof path, "%s/mmc3.nes", g_tmp);
+    assert_int_equal(rg__write_file_atomic(path, rom, rl), RG_OK);
+    free(rom);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        size_t len;
+        uint8_t *st = read_gz(g.gl_pathv[i], &len);
+        rg_emu *emu = open_nes(path);
+        if (rg_emu_state_load(emu, st, len) != RG_OK)
+            fail_msg("%s: %s", g.gl_pathv[i], rg_error_last());
+        uint8_t ram[0x800];
+        assert_int_equal(rg_emu_mem_read(emu, 0, ram, sizeof ram), RG_OK);
+        assert_memory_equal(ram, entry(st, len, "RAM", NULL), sizeof ram);
+        size_t sl;
+        uint8_t *snap = snapshot(emu, &sl);
+        const rg__nes_state *s = as_state(snap);
+        assert_memory_equal(s->cart.regs, entry(st, len, "REGS", NULL), 8);
+        assert_int_equal(s->cart.regs[8], entry(st, len, "CMD", NULL)[0]);
+        assert_int_equal(s->cart.regs[9], entry(st, len, "A000", NULL)[0] & 1);
+        assert_int_equal(s->cart.regs[11], entry(st, len, "IRQL", NULL)[0]);
+        assert_int_equal(s->cart.regs[14], entry(st, len, "IRQA", NULL)[0] ? 1 : 0);
+        assert_memory_equal(s->cart.prg_ram, entry(st, len, "WRAM", NULL), 0x2000);
+        /* a damaged MMC3 entry is refused */
+        uint8_t *bad = malloc(len);
+        memcpy(bad, st, len);
+        entry(bad, len, "IRQR", NULL)[0] = 2;
+        refused(emu, bad, len, "IRQR");
+        free(bad);
+        free(snap);
+        rg_emu_free(emu);
+        free(st);
+    }
+    globfree(&g);
+}
+
+/* Through the env: our core named, a state it refuses gives RG_ESTATE naming the entry; with no core named the
+ * state's own core (FCEUmm, by its header) runs it. */
+static void env_refusal_and_fceumm(void **state)
+{
+    (void)state;
+    if (!have_smb())
+        skip();
+    test_use_wheel_cores();
+    char root[1400], dir[1500];
+    snprintf(root, sizeof root, "%s/data", g_tmp);
+    snprintf(dir, sizeof dir, "%s/stable/SuperMarioBros-Nes", root);
+    test_mkdirs(dir);
+    uint8_t *bytes;
+    size_t size;
+    assert_int_equal(rg__read_file(g_smb_rom, 1 << 20, &bytes, &size), RG_OK);
+    char p[1600];
+    snprintf(p, sizeof p, "%s/rom.nes", dir);
+    assert_int_equal(rg__write_file_atomic(p, bytes, size), RG_OK);
+    char sha[RG_SHA1_HEX + 2];
+    assert_int_equal(rg_rom_sha1(bytes, size, "rom.nes", sha), RG_OK);
+    free(bytes);
+    strcat(sha, "\n");
+    test_write_text(dir, "rom.sha", sha);
+    test_write_text(dir, "data.json", "{\"info\": {\"lives\": {\"address\": 1882, \"type\": \"|u1\"}}}");
+    test_write_text(dir, "scenario.json", "{\"reward\": {\"variables\": {}}}");
+    test_write_text(dir, "metadata.json", "{\"default_state\": \"Start\"}");
+    size_t len;
+    uint8_t *st = smb_state("SuperMarioBros-Nes-v0/Level1-1", &len);
+    entry(st, len, "WRAM", NULL)[-5] = 'X'; /* FCEUmm skips an entry it does not know; we refuse it */
+    test_write_gz(dir, "Start.state", st, len);
+    free(st);
+    rg_datapaths *dp;
+    assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
+    rg_env_options o = RG_ENV_OPTIONS_INIT;
+    o.game = "SuperMarioBros-Nes";
+    o.paths = dp;
+    o.core = "nes";
+    o.log = test_quiet_log;
+    rg_env *env;
+    assert_int_equal(rg_env_create(&env, &o), RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "WRAX"));
+    o.core = NULL;
+    int rc = rg_env_create(&env, &o);
+    if (!test_core_installed("fceumm")) {
+        rg_datapaths_free(dp);
+        skip();
+    }
+    if (rc != RG_OK)
+        fail_msg("no core named: %s", rg_error_last());
+    assert_string_equal(rg_emu_core_name(rg_env_emu(env)), "fceumm");
+    rg_env_free(env);
+    rg_datapaths_free(dp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(smb_states_convert),
+        cmocka_unit_test(bad_states_refused),
+        cmocka_unit_test(mmc3_states_convert),
+        cmocka_unit_test(env_refusal_and_fceumm),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
