@@ -27,10 +27,14 @@ PYTHON_OPTIONAL := stable-retro pygame
 PYTHON_TEST_WHEELS := ale-py opencv-python-headless
 PYTHON_TEST_NODEPS := gym-super-mario-bros
 PYTHON_RL := stable-baselines3
+# The Integration UI's server (aiohttp) and, for its browser test, Selenium driving Debian's chromium (UI_TEST_PACKAGES,
+# installed by `make test`; the test is skipped with a message where they cannot be installed).
+PYTHON_UI := aiohttp selenium
+UI_TEST_PACKAGES := chromium chromium-driver
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
-.PHONY: soak fuzz fuzz-deps bench-pool bench-env bench-memory bench-a26 bench-ale-emu bench-atari-vec bench-isolation all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean
+.PHONY: soak fuzz fuzz-deps bench-pool bench-env bench-memory bench-a26 bench-ale-emu bench-atari-vec bench-isolation all deps venv venv-rl build asan python test test-c test-asan test-python demo bench roms clean ui-test-deps
 
 all: build
 
@@ -60,6 +64,8 @@ venv:
 	       "AtariPreprocessing) will be skipped"
 	@$(HAVE_MODULES) gym_super_mario_bros || $(PIP) install -q --no-deps $(PYTHON_TEST_NODEPS) || \
 	  echo "warning: could not install $(PYTHON_TEST_NODEPS); the tests on its SMB ROM will be skipped"
+	@$(HAVE_MODULES) aiohttp selenium || $(PIP) install -q $(PYTHON_UI) || \
+	  echo "warning: could not install $(PYTHON_UI); the Integration UI tests will be skipped"
 
 # Opt-in: stable-baselines3 (+ PyTorch) for `python -m retrogym.examples.ppo`; a failure only warns.
 venv-rl: venv
@@ -184,6 +190,13 @@ fuzz: fuzz-deps
 	$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target rg_fuzzers
 	FUZZ_LONG="$(FUZZ_LONG)" FUZZ_LONG_FACTOR=$(FUZZ_LONG_FACTOR) \
 	  tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Debian's chromium and its driver for the Integration UI's browser test; a failure only warns (the test then skips).
+ui-test-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(UI_TEST_PACKAGES)" || \
+	  echo "warning: could not install $(UI_TEST_PACKAGES); the Integration UI browser test will be skipped"
+
+test-python: ui-test-deps
 
 roms:
 	$(MAKE) -C tests/roms

@@ -18,6 +18,7 @@ int cmd_scenarios(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_library(int argc, char **argv);
+int cmd_ui(int argc, char **argv); /* cmd_ui.c: runs python -m retrogym.ui */
 
 /* Prints "retrogym: <message>" on stderr and returns 1 (the exit status of a failed command). */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -26,6 +26,8 @@ static const char usage[] =
     "                   CSV, NumPy arrays, JSON\n"
     "  record GAME      play a game headless with a random or Brute agent and record each episode as a movie\n"
     "  library          every integration: ROM imported?, the core that runs it and its origin; --check starts each\n"
+    "  ui [GAME|ROM|MOVIE]\n"
+    "                   the Integration UI in a browser: play, save states, search memory, variables, scenario\n"
     "\n"
     "Run 'retrogym <command> --help' for a command's options.\n";
 
@@ -104,6 +106,8 @@ int main(int argc, char **argv)
         rc = cmd_record(argc - 1, argv + 1);
     else if (strcmp(argv[1], "library") == 0)
         rc = cmd_library(argc - 1, argv + 1);
+    else if (strcmp(argv[1], "ui") == 0)
+        rc = cmd_ui(argc - 1, argv + 1);
     else
         rc = cli_fail("unknown command \"%s\" (try retrogym --help)", argv[1]);
     if (fflush(cli_out) != 0 && rc == 0)

@@ -1,0 +1,249 @@
+"""The game the UI plays: one environment, its buttons, pause/step/fast-forward, and a ring of snapshots for
+rewind. Driven by the server's frame loop (``tick``) and by the page's commands; single-threaded (asyncio)."""
+import collections
+import gzip
+import os
+
+import numpy as np
+
+import retrogym
+from retrogym import data as _data
+from retrogym.enums import Actions, State
+
+from .integration import UIError, check_state_name
+
+__all__ = ["Session"]
+
+REWIND_SECONDS = 10     # how far back rewind reaches
+SNAPSHOT_EVERY = 10     # frames between two snapshots of the ring
+FAST_FORWARD = 4        # frames per tick when fast-forwarding
+
+
+class Session:
+    """One open game. ``frame`` counts the frames run since it was opened (rewind takes it back)."""
+
+    def __init__(self, game, state=None):
+        self.game = game
+        self.env = None
+        self.paused = False
+        self.fast = False
+        self.pending = 0          # frames asked by single-step / advance xN while paused
+        self.frame = 0
+        self.reward = 0.0
+        self.done = False
+        self.buttons = 0          # bit i: joypad id i held
+        self._open(state)
+
+    # ---- opening ----
+
+    def _open(self, state, keep_emulator=None):
+        if self.env is not None:
+            self.env.close()
+            self.env = None
+        arg = State.DEFAULT if state is None else (State.NONE if state == "" else state)
+        try:
+            env = retrogym.make(self.game, state=arg, use_restricted_actions=Actions.ALL,
+                                inttype=_data.Integrations.ALL)
+        except (ValueError, FileNotFoundError, RuntimeError, OSError, KeyError) as e:
+            raise UIError(f"cannot open {self.game}: {e}") from None
+        self.env = env
+        self.u = env.unwrapped
+        self.names = list(self.u.buttons)
+        self.fps = float(self.u._c.fps)
+        self.u.reset()
+        if keep_emulator is not None:
+            self.u.em.set_state(keep_emulator)
+            self.u.data.update_ram()
+        self._ring = collections.deque(maxlen=max(1, int(REWIND_SECONDS * self.fps / SNAPSHOT_EVERY)))
+        self.reward = 0.0
+        self.done = False
+
+    @property
+    def state_name(self):
+        return self.u.statename
+
+    def reload(self):
+        """Makes the environment again (after data.json or scenario.json changed), keeping the emulator where it is."""
+        emu = self.u.em.get_state()
+        start = self.u.initial_state
+        self._open(self.u.statename or "", keep_emulator=emu)
+        if start is not None:
+            self.u.initial_state = start
+
+    # ---- running ----
+
+    def _action(self):
+        bits = self.buttons
+        return np.array([(bits >> i) & 1 for i in range(len(self.names))], dtype=np.uint8)
+
+    def run_frame(self):
+        if self.frame % SNAPSHOT_EVERY == 0:
+            self._ring.append((self.frame, self.u.clone_state()))
+        _, reward, terminated, truncated, _ = self.u.step(self._action())
+        self.reward = float(reward)
+        self.done = bool(terminated or truncated)
+        self.frame += 1
+
+    def tick(self):
+        """One display tick: the frames to run now (0 while paused with nothing asked). Returns how many ran."""
+        if self.paused:
+            n, self.pending = min(self.pending, 600), max(0, self.pending - 600)
+        else:
+            n = FAST_FORWARD if self.fast else 1
+        for _ in range(n):
+            self.run_frame()
+        return n
+
+    def advance(self, n):
+        n = int(n)
+        if not 1 <= n <= 100000:
+            raise UIError("frame advance: 1 to 100000 frames")
+        self.paused = True
+        self.pending += n
+
+    def set_buttons(self, bits):
+        self.buttons = int(bits) & ((1 << len(self.names)) - 1)
+
+    def reset(self):
+        """Back to the start state (the scenario starts over)."""
+        self.u.reset()
+        self.reward, self.done = 0.0, False
+        self._ring.clear()
+        self.frame = 0
+
+    def power_on(self):
+        """A power-on start (no state), keeping the start state for later resets."""
+        start = self.u.initial_state
+        self.u.initial_state = None
+        self.u.reset()
+        if start is not None:
+            self.u.initial_state = start
+        self.reward, self.done = 0.0, False
+        self._ring.clear()
+        self.frame = 0
+
+    def rewind(self, seconds):
+        """Back about ``seconds`` (as far as the ring reaches); returns the seconds actually gone back."""
+        target = self.frame - max(1, int(float(seconds) * self.fps))
+        snap = None
+        while self._ring:  # the newest snapshot at or before the target, else the oldest there is
+            snap = self._ring.pop()
+            if snap[0] <= target:
+                break
+        if snap is None:
+            return 0.0
+        self.u.restore_state(snap[1])
+        gone = (self.frame - snap[0]) / self.fps
+        self.frame = snap[0]
+        self.done = False
+        return gone
+
+    # ---- what the page shows ----
+
+    def screen(self):
+        return self.u.get_screen()
+
+    def info(self):
+        try:
+            values = self.u.data.lookup_all()
+        except Exception:  # a variable outside memory: the others still show
+            values = {}
+        return {
+            "frame": self.frame, "timestep": int(self.u.episode_steps), "reward": self.reward,
+            "total": float(self.u.data.total_reward()), "done": self.done, "paused": self.paused,
+            "fast": self.fast, "values": {k: int(v) for k, v in values.items()},
+        }
+
+    def describe(self):
+        return {
+            "game": self.game, "state": self.u.statename, "system": self.u.system, "buttons": self.names,
+            "fps": self.fps, "resolution": list(self.u.em.get_resolution()),
+            "states": _data.list_states(self.game, _data.Integrations.ALL),
+            "default_state": _data.get_default_state(self.game, 1, _data.Integrations.ALL),
+            "variables": {k: dict(v) for k, v in self.u.data.list_variables().items()},
+            "scenario": self.scenario_doc(),
+        }
+
+    def scenario_doc(self):
+        import json
+        path = _data.get_file_path(self.game, "scenario.json", _data.Integrations.ALL)
+        if path is None:
+            return {}
+        try:
+            with open(path, "rb") as f:
+                return json.loads(f.read())
+        except (OSError, ValueError):
+            return {}
+
+    # ---- memory and variables ----
+
+    def memory(self):
+        return self.u.data.memory.blocks
+
+    def write_memory(self, address, values):
+        try:
+            self.u.data.memory.write(int(address), bytes(values))
+        except (IndexError, ValueError) as e:
+            raise UIError(f"cannot write memory at {address:#x}: {e}") from None
+
+    def set_variable(self, name, address, type_):
+        try:
+            self.u.data.vars[name] = {"address": int(address), "type": type_}
+        except (ValueError, KeyError, IndexError) as e:
+            raise UIError(f"variable {name}: {e}") from None
+
+    def remove_variable(self, name):
+        try:
+            self.u.data.remove_variable(name)
+        except KeyError:
+            raise UIError(f"no variable named {name}", 404) from None
+
+    def set_value(self, name, value):
+        try:
+            self.u.data.set_value(name, int(value))
+        except (KeyError, ValueError, IndexError, OverflowError) as e:
+            raise UIError(f"cannot set {name}: {e}") from None
+
+    def data_doc(self):
+        return {"info": {k: dict(v) for k, v in self.u.data.list_variables().items()}}
+
+    # ---- states ----
+
+    def raw_state(self):
+        return self.u.em.get_state()
+
+    def load_state(self, name):
+        name = check_state_name(name)
+        path = _data.get_file_path(self.game, name + ".state", _data.Integrations.ALL)
+        if path is None:
+            raise UIError(f"{self.game} has no state {name}", 404)
+        self.load_state_file(path)
+
+    def load_state_file(self, path):
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(64 << 20)
+            if raw[:2] == b"\x1f\x8b":
+                raw = gzip.decompress(raw)
+        except (OSError, EOFError, gzip.BadGzipFile) as e:
+            raise UIError(f"{os.path.basename(path)}: not a readable state ({e})") from None
+        self.load_state_bytes(raw, os.path.basename(path))
+
+    def load_state_bytes(self, raw, what="the state"):
+        """Makes ``raw`` (a core state) the start state and resets to it; the core refusing it changes nothing."""
+        before = self.u.initial_state
+        try:
+            self.u.initial_state = raw
+        except (ValueError, TypeError) as e:
+            raise UIError(f"{what} is refused by the core: {e}") from None
+        try:
+            self.reset()
+        except Exception as e:  # noqa: BLE001 - put the old start back, whatever went wrong
+            self.u.initial_state = before
+            self.reset()
+            raise UIError(f"{what} cannot be started: {e}") from None
+
+    def close(self):
+        if self.env is not None:
+            self.env.close()
+            self.env = None
