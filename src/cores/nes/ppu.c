@@ -15,6 +15,7 @@ void rg__nes_ppu_power(rg__nes_ppu *p)
 void rg__nes_ppu_reset(rg__nes_ppu *p)
 {
     p->ctrl = 0;
+    p->nmi_out = 0; /* PPUCTRL bit 7 is clear now */
     p->mask = 0;
     p->w = 0;
     p->x = 0;

@@ -112,9 +112,14 @@ static void nmi_edges(void **state)
     wr(b, c + 2, 0, 0x80); /* off then on during vblank: a new edge at once */
     assert_true(b->m.st.cpu.nmi_pending);
     b->m.st.cpu.nmi_pending = 0;
-    rd(b, c + 3, 2); /* vblank flag read: enabling again gives no edge */
-    wr(b, c + 4, 0, 0x00);
-    wr(b, c + 5, 0, 0x80);
+    b->m.st.cpu.nmi_pending = 0;
+    rg__nes_ppu_reset(&b->m.st.ppu); /* reset clears PPUCTRL: enabling in vblank is an edge again */
+    wr(b, c + 3, 0, 0x80);
+    assert_true(b->m.st.cpu.nmi_pending);
+    b->m.st.cpu.nmi_pending = 0;
+    rd(b, c + 4, 2); /* vblank flag read: enabling again gives no edge */
+    wr(b, c + 5, 0, 0x00);
+    wr(b, c + 6, 0, 0x80);
     assert_false(b->m.st.cpu.nmi_pending);
     free(b);
 }
