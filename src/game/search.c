@@ -419,60 +419,129 @@ typedef struct sr_want {
     int64_t x;
 } sr_want;
 
-/* First value round (from nothing, or from every (offset, type) with the identity). */
+/* A type's decoder with the byte of each rank found once (most significant first). */
+typedef struct sr_dec {
+    uint8_t order[8];
+    unsigned w;
+    int fmt; /* 0 binary unsigned, 1 signed, 2 BCD, 3 low-nybble BCD */
+    uint8_t digit[256]; /* a byte's digit (BCD formats) */
+} sr_dec;
+
+static void dec_init(sr_dec *d, const rg_datatype *t)
+{
+    rg_datatype u = *t;
+    u.format = 'u';
+    d->w = t->width;
+    d->fmt = t->format == 'i' ? 1 : t->format == 'd' ? 2 : t->format == 'n' ? 3 : 0;
+    for (unsigned r = 0; r < t->width; r++) {
+        uint8_t b[8] = {0};
+        rg_datatype_encode(&u, (int64_t)((uint64_t)1 << (8 * r)), b);
+        for (unsigned i = 0; i < t->width; i++)
+            if (b[i])
+                d->order[t->width - 1 - r] = (uint8_t)i;
+    }
+    for (unsigned v = 0; v < 256; v++)
+        d->digit[v] = (uint8_t)(d->fmt == 2 ? (v & 15) % 10 + 10 * ((v >> 4) % 10) : (v & 15) % 10);
+}
+
+static inline int64_t dec(const sr_dec *d, const uint8_t *p)
+{
+    uint64_t x = 0;
+    switch (d->fmt) {
+    case 2:
+        for (unsigned k = 0; k < d->w; k++)
+            x = x * 100 + d->digit[p[d->order[k]]];
+        return (int64_t)x;
+    case 3:
+        for (unsigned k = 0; k < d->w; k++)
+            x = x * 10 + d->digit[p[d->order[k]]];
+        return (int64_t)x;
+    default:
+        for (unsigned k = 0; k < d->w; k++)
+            x = x << 8 | p[d->order[k]];
+        if (d->fmt == 1 && d->w < 8 && (x >> (8 * d->w - 1) & 1))
+            x |= ~(uint64_t)0 << (8 * d->w);
+        return (int64_t)x;
+    }
+}
+
+/* First value round (from nothing, or from every (offset, type) with the identity). For each format, a bitmap of
+ * the offsets whose byte can be the wanted values' lowest digit; each type then visits only those bits. */
 static int scan_value(rg__search *s, const uint8_t *view, const sr_want *want, size_t n_want)
 {
     sr_scan *sc = malloc(sizeof *sc);
-    if (!sc)
+    size_t words = rg__search_words(s);
+    uint64_t *cand = calloc(words + 1, sizeof *cand);
+    if (!sc || !cand) {
+        free(sc);
+        free(cand);
         return rg__error(RG_ENOMEM, "out of memory");
+    }
     scan_init(sc, s);
-    for (unsigned ti = 0; ti < s->n_types && !sc->failed; ti++) {
-        const rg_datatype *t = &s->types[ti];
-        unsigned w = t->width, pos0, pos1;
-        rank_positions(t, &pos0, &pos1);
-        uint8_t acc0[256] = {0}, acc1[256] = {0};
-        int any = 0;
-        for (unsigned b = 0; b < 256; b++) {
-            int d = byte_digit(t, b);
-            for (size_t k = 0; k < n_want; k++) {
-                int64_t e = want[k].x;
-                if (e < 0 && !(t->format == 'i' || is_unsigned_binary(t)))
-                    continue;
-                if (want_digit(t, e, 0) == d)
-                    acc0[b] = 1, any = 1;
-                if (w > 1 && want_digit(t, e, 1) == d)
-                    acc1[b] = 1;
-            }
-        }
-        if (!any)
-            continue;
-        if (w == 1)
-            memset(acc1, 1, sizeof acc1);
-        for (size_t bi = 0; bi < s->n_blocks && !sc->failed; bi++) {
-            const sr_block *b = &s->blocks[bi];
-            if (b->size < w)
+    int built = -1;
+    for (int cls = 0; cls < 3 && !sc->failed; cls++) {
+        for (unsigned ti = 0; ti < s->n_types && !sc->failed; ti++) {
+            const rg_datatype *t = &s->types[ti];
+            int tcls = t->format == 'd' ? 1 : t->format == 'n' ? 2 : 0;
+            if (tcls != cls)
                 continue;
-            const uint8_t *p = view + b->off;
-            size_t end = b->size - w;
-            for (size_t o = 0; o <= end; o++) {
-                if (!acc0[p[o + pos0]] || !acc1[p[o + pos1]])
-                    continue;
-                int64_t x = rg_datatype_decode(t, p + o);
+            sr_dec d;
+            dec_init(&d, t);
+            unsigned w = t->width, pos0, pos1;
+            rank_positions(t, &pos0, &pos1);
+            uint8_t acc0[256] = {0}, acc1[256] = {0};
+            int any = 0;
+            for (unsigned b = 0; b < 256; b++) {
+                int dg = byte_digit(t, b);
                 for (size_t k = 0; k < n_want; k++) {
-                    if (!matches(t, x, want[k].x))
+                    int64_t e = want[k].x;
+                    if (e < 0 && cls != 0)
                         continue;
-                    uint64_t *bits = plane_for(sc, ti, want[k].tr);
-                    if (!bits)
+                    if (want_digit(t, e, 0) == dg)
+                        acc0[b] = 1, any = 1;
+                    if (w > 1 && want_digit(t, e, 1) == dg)
+                        acc1[b] = 1;
+                }
+            }
+            if (!any)
+                continue;
+            if (w == 1)
+                memset(acc1, 1, sizeof acc1);
+            if (built != cls) { /* acc0 depends on the format class only */
+                memset(cand, 0, words * sizeof *cand);
+                for (size_t i = 0; i < s->total; i++)
+                    cand[i >> 6] |= (uint64_t)acc0[view[i]] << (i & 63);
+                built = cls;
+            }
+            size_t bi = 0;
+            for (size_t wi = 0; wi < words && !sc->failed; wi++) {
+                uint64_t m = cand[wi];
+                while (m) {
+                    uint64_t off0 = (uint64_t)wi * 64 + (unsigned)__builtin_ctzll(m);
+                    m &= m - 1;
+                    if (off0 < pos0)
+                        continue;
+                    uint64_t o = off0 - pos0;
+                    while (o >= s->blocks[bi].off + s->blocks[bi].size)
+                        bi++;
+                    if (o + w > s->blocks[bi].off + s->blocks[bi].size || !acc1[view[o + pos1]])
+                        continue;
+                    int64_t x = dec(&d, view + o);
+                    for (size_t k = 0; k < n_want; k++) {
+                        if (!matches(t, x, want[k].x))
+                            continue;
+                        uint64_t *bits = plane_for(sc, ti, want[k].tr);
+                        if (bits)
+                            bits[o >> 6] |= (uint64_t)1 << (o & 63);
                         break;
-                    uint64_t off = b->off + o;
-                    bits[off >> 6] |= (uint64_t)1 << (off & 63);
-                    break;
+                    }
                 }
             }
         }
     }
     int failed = sc->failed;
     free(sc);
+    free(cand);
     if (failed)
         return rg__error(RG_ENOMEM, "out of memory (search bitmaps)");
     planes_settle(s);
@@ -498,6 +567,8 @@ static int scan_delta_all(rg__search *s, const uint8_t *view, rg_op op, int64_t 
     for (unsigned ti = 0; ti < s->n_types && !sc->failed; ti++) {
         const rg_datatype *t = &s->types[ti];
         unsigned w = t->width;
+        sr_dec d;
+        dec_init(&d, t);
         for (size_t bi = 0; bi < s->n_blocks && !sc->failed; bi++) {
             const sr_block *b = &s->blocks[bi];
             if (b->size < w)
@@ -508,9 +579,8 @@ static int scan_delta_all(rg__search *s, const uint8_t *view, rg_op op, int64_t 
                 if (changed[off + w] == changed[off])
                     keep = zero_keep;
                 else {
-                    int64_t d = (int64_t)((uint64_t)rg_datatype_decode(t, view + off) -
-                                          (uint64_t)rg_datatype_decode(t, s->snap + off));
-                    keep = rg_op_apply(op, d, ref) != 0;
+                    int64_t dl = (int64_t)((uint64_t)dec(&d, view + off) - (uint64_t)dec(&d, s->snap + off));
+                    keep = rg_op_apply(op, dl, ref) != 0;
                 }
                 if (!keep)
                     continue;
@@ -537,14 +607,15 @@ typedef struct sr_test {
     uint8_t have[SR_NTR];
     rg_op op;
     int64_t ref;
+    sr_dec dec[SR_MAX_TYPES];
 } sr_test;
 
 static int keep(const rg__search *s, const sr_test *t, const uint8_t *view, uint64_t off, unsigned type, unsigned tr)
 {
     const rg_datatype *dt = &s->types[type];
-    int64_t x = rg_datatype_decode(dt, view + off);
+    int64_t x = dec(&t->dec[type], view + off);
     if (t->delta) {
-        int64_t d = (int64_t)((uint64_t)x - (uint64_t)rg_datatype_decode(dt, s->snap + off));
+        int64_t d = (int64_t)((uint64_t)x - (uint64_t)dec(&t->dec[type], s->snap + off));
         return rg_op_apply(t->op, d, t->ref) != 0;
     }
     return t->have[tr] && matches(dt, x, t->want[tr]);
@@ -799,6 +870,8 @@ static int do_round(rg_searchset *set, const char *name, const rg_gamedata *gd, 
             t->ref = ref;
             for (unsigned tr = 0; tr < SR_NTR; tr++)
                 t->have[tr] = (uint8_t)tr_expect(tr, value, &t->want[tr]);
+            for (size_t ti = 0; ti < s->n_types; ti++)
+                dec_init(&t->dec[ti], &s->types[ti]);
             if (s->mode == SR_DENSE)
                 filter_planes(s, t, view);
             else
