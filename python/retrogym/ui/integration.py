@@ -163,9 +163,9 @@ class Workspace:
     def has_game(self, game):
         return os.path.isfile(os.path.join(self.folder(game), "rom.sha"))
 
-    def integrate(self, filename, rom, name=None, overwrite=False):
-        """A new integration from a ROM: rom.<ext>, rom.sha, metadata.json, data.json, scenario.json. Returns the
-        game's name."""
+    @staticmethod
+    def check_rom(filename, rom, name=None):
+        """Checks an upload before anything is written: (name, system, extension)."""
         if not isinstance(rom, (bytes, bytearray)) or not rom:
             raise UIError("the ROM is empty")
         if len(rom) > MAX_ROM:
@@ -182,6 +182,13 @@ class Workspace:
         name = check_game_name(name or propose_name(base, system))
         if not name.endswith("-" + system):
             raise UIError(f"the name must end in -{system} (the ROM's system)")
+        return name, system, ext
+
+    def integrate(self, filename, rom, name=None, overwrite=False):
+        """A new integration from a ROM: rom.<ext>, rom.sha, metadata.json, data.json, scenario.json. Returns the
+        game's name."""
+        name, _, ext = self.check_rom(filename, rom, name)
+        base = os.path.basename(filename or "")
         folder = self.folder(name)
         if os.path.exists(folder) and not overwrite:
             raise UIError(f"{name} is already integrated in {folder}: open it, or confirm to replace its ROM", 409)

@@ -269,6 +269,7 @@ async def post_integrate(request):
         if not srv.pending_rom:
             raise UIError("no ROM to integrate: choose a ROM file")
         filename, rom = srv.pending_rom
+    srv.workspace.check_rom(filename, rom, form.get("name") or None)
     known = srv._known_game(os.path.basename(filename), rom)
     if known and not _flag(form.get("overwrite")):
         raise UIError(f"this ROM is already integrated as {known}: open it, or confirm to integrate it again", 409)
@@ -402,22 +403,42 @@ async def post_variable(request):
     return web.json_response({"ok": True, "variables": s.data_doc()["info"]})
 
 
+def _write_and_reload(srv, file, doc, overwrite):
+    """Writes data.json or scenario.json and makes the environment again with it; when the library refuses the
+    new file the old one is put back (nothing lost) and the game goes on as it was."""
+    s = srv.need_session()
+    folder = srv.workspace.ensure_writable(s.game)
+    target = os.path.join(folder, file)
+    old = None
+    if os.path.isfile(target):
+        with open(target, "rb") as f:
+            old = f.read()
+    path = srv.workspace.write_json(s.game, file, doc, overwrite=overwrite)
+    try:
+        s.reload()
+    except UIError as e:
+        if old is None:
+            os.unlink(target)
+        else:
+            with open(target, "wb") as f:
+                f.write(old)
+        raise UIError(f"{file} not saved: the game does not load with it ({e})") from None
+    return path
+
+
 async def post_data_save(request):
     srv = request.app[UI_KEY]
     s = srv.need_session()
     body = await _json_body(request)
-    path = srv.workspace.write_json(s.game, "data.json", s.data_doc(), overwrite=_flag(body.get("overwrite", True)))
-    s.reload()
+    path = _write_and_reload(srv, "data.json", s.data_doc(), _flag(body.get("overwrite", True)))
     return web.json_response({"ok": True, "path": path})
 
 
 async def post_scenario_save(request):
     srv = request.app[UI_KEY]
-    s = srv.need_session()
+    srv.need_session()
     body = await _json_body(request)
-    scenario = body.get("scenario")
-    path = srv.workspace.write_json(s.game, "scenario.json", scenario, overwrite=_flag(body.get("overwrite", True)))
-    s.reload()
+    path = _write_and_reload(srv, "scenario.json", body.get("scenario"), _flag(body.get("overwrite", True)))
     await srv.refresh()
     return web.json_response({"ok": True, "path": path})
 
@@ -458,8 +479,8 @@ async def websocket(request):
     return ws
 
 
-def make_app(server):
-    app = web.Application(middlewares=[_guard], client_max_size=MAX_REQUEST)
+def make_app(server, max_request=MAX_REQUEST):
+    app = web.Application(middlewares=[_guard], client_max_size=max_request)
     app[UI_KEY] = server
     app.router.add_get("/", index)
     app.router.add_get("/static/{name}", static)

@@ -37,20 +37,24 @@ class Session:
     # ---- opening ----
 
     def _open(self, state, keep_emulator=None):
-        if self.env is not None:
-            self.env.close()
-            self.env = None
+        """Makes the environment; the one open before is closed only once the new one works."""
         arg = State.DEFAULT if state is None else (State.NONE if state == "" else state)
         try:
             env = retrogym.make(self.game, state=arg, use_restricted_actions=Actions.ALL,
                                 inttype=_data.Integrations.ALL)
         except (ValueError, FileNotFoundError, RuntimeError, OSError, KeyError) as e:
             raise UIError(f"cannot open {self.game}: {e}") from None
+        try:
+            env.unwrapped.reset()
+        except (ValueError, FileNotFoundError, RuntimeError, OSError, KeyError) as e:
+            env.close()
+            raise UIError(f"cannot start {self.game}: {e}") from None
+        if self.env is not None:
+            self.env.close()
         self.env = env
         self.u = env.unwrapped
         self.names = list(self.u.buttons)
         self.fps = float(self.u._c.fps)
-        self.u.reset()
         if keep_emulator is not None:
             self.u.em.set_state(keep_emulator)
             self.u.data.update_ram()
@@ -95,14 +99,15 @@ class Session:
         return n
 
     def advance(self, n):
-        n = int(n)
-        if not 1 <= n <= 100000:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 100000:
             raise UIError("frame advance: 1 to 100000 frames")
         self.paused = True
         self.pending += n
 
     def set_buttons(self, bits):
-        self.buttons = int(bits) & ((1 << len(self.names)) - 1)
+        if isinstance(bits, bool) or not isinstance(bits, int):
+            raise UIError("buttons: an integer of button bits")
+        self.buttons = bits & ((1 << len(self.names)) - 1)
 
     def reset(self):
         """Back to the start state (the scenario starts over)."""
@@ -124,6 +129,8 @@ class Session:
 
     def rewind(self, seconds):
         """Back about ``seconds`` (as far as the ring reaches); returns the seconds actually gone back."""
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 3600:
+            raise UIError("rewind: a number of seconds")
         target = self.frame - max(1, int(float(seconds) * self.fps))
         snap = None
         while self._ring:  # the newest snapshot at or before the target, else the oldest there is
@@ -187,6 +194,9 @@ class Session:
             raise UIError(f"cannot write memory at {address:#x}: {e}") from None
 
     def set_variable(self, name, address, type_):
+        size = int(type_[-1]) if type_[-1:].isdigit() else 1
+        if not any(base <= address and address + size <= base + len(b) for base, b in self.memory().items()):
+            raise UIError(f"variable {name}: address {address:#x} ({size} bytes) is outside the console's memory")
         try:
             self.u.data.vars[name] = {"address": int(address), "type": type_}
         except (ValueError, KeyError, IndexError) as e:
@@ -231,6 +241,8 @@ class Session:
 
     def load_state_bytes(self, raw, what="the state"):
         """Makes ``raw`` (a core state) the start state and resets to it; the core refusing it changes nothing."""
+        if not raw:
+            raise UIError(f"{what} is empty: refused")
         before = self.u.initial_state
         try:
             self.u.initial_state = raw
