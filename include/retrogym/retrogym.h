@@ -23,6 +23,7 @@
 #include "outfile.h"
 #include "pool.h"
 #include "scenario.h"
+#include "search.h"
 #include "system.h"
 #include "version.h"
 

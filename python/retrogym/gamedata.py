@@ -2,7 +2,108 @@
 environment). ``env.data["lives"]`` reads a data.json variable (or a custom variable), ``env.data["lives"] = 3``
 writes it into the console's memory (or sets a custom variable, which lives until the next reset)."""
 
-__all__ = ["EnvData", "Memory", "Variables"]
+import collections
+
+from retrogym import _retrogym as _C
+
+__all__ = ["EnvData", "Memory", "Search", "SearchResult", "Searches", "Variables"]
+
+SearchResult = collections.namedtuple("SearchResult", "address type mult div bias")
+SearchResult.__doc__ = """One memory search candidate: the bytes at ``address`` decoded with ``type`` give the value as
+``decoded / mult * div - bias``."""
+
+
+class Search:
+    """A named memory search of an environment (stable-retro's ``Search``; docs/search.md)."""
+
+    def __init__(self, data, name):
+        self._data = data
+        self.name = name
+
+    def _info(self):
+        return _C.search_info(self._data._sset, self.name)
+
+    def search(self, value):
+        """Value round: keeps the candidates whose memory represents ``value`` now."""
+        self._data.search(self.name, value)
+
+    def delta(self, op, ref):
+        """Delta round: keeps the candidates where ``op(now - at the last round, ref)`` holds."""
+        self._data.delta_search(self.name, op, ref)
+
+    def num_results(self):
+        return self._info()["count"]
+
+    def has_unique_result(self):
+        return self._info()["unique"]
+
+    def unique_result(self):
+        """``{"address", "type"}`` of the first candidate when the result is unique, else None."""
+        info = self._info()
+        if not info["unique"]:
+            return None
+        first = info["first"]
+        return {"address": first[0], "type": first[1]}
+
+    def results(self, limit=None):
+        """The candidates as SearchResult tuples (address order), at most ``limit`` of them."""
+        n = self.num_results() if limit is None else int(limit)
+        return [SearchResult(*r) for r in _C.search_results(self._data._sset, self.name, 0, n)]
+
+    def typed_results(self):
+        """stable-retro's form: ``[((address, mult, div, bias), [types]), ...]``."""
+        out = {}
+        for r in self.results():
+            out.setdefault((r.address, r.mult, r.div, r.bias), []).append(r.type)
+        return list(out.items())
+
+    @property
+    def types(self):
+        """The types that still have candidates."""
+        return self._info()["types"]
+
+    @property
+    def rounds(self):
+        return self._info()["rounds"]
+
+    @property
+    def memory_bytes(self):
+        """Bytes the search holds (memory copy, candidate bitmaps or list)."""
+        return self._info()["memory"]
+
+    def __repr__(self):
+        return f"<Search {self.name!r}: {self.num_results()} results>"
+
+
+class Searches:
+    """Dict-like view of the named searches: ``data.searches["score"].search(1200)``."""
+
+    def __init__(self, data):
+        self._data = data
+
+    def __getitem__(self, name):
+        if name not in self:
+            raise KeyError(name)
+        return Search(self._data, name)
+
+    def __delitem__(self, name):
+        self._data.remove_search(name)
+
+    def __contains__(self, name):
+        return name in _C.search_names(self._data._sset)
+
+    def __iter__(self):
+        return iter(_C.search_names(self._data._sset))
+
+    def __len__(self):
+        return len(_C.search_names(self._data._sset))
+
+    def keys(self):
+        return _C.search_names(self._data._sset)
+
+    def items(self):
+        return [(n, Search(self._data, n)) for n in self.keys()]
+
 
 
 class Memory:
@@ -137,3 +238,45 @@ class EnvData:
     def update_ram(self):
         """One scenario update on the current memory: remember variables, done, reward."""
         self._c.update_ram()
+
+    # ---- memory search (docs/search.md) ----
+
+    @property
+    def _sset(self):
+        sset = self.__dict__.get("_search_set")
+        if sset is None:
+            sset = self.__dict__["_search_set"] = _C.search_set_new()
+        return sset
+
+    def search(self, name, value):
+        """Value search round of the search ``name`` (created on first use) over the console's memory."""
+        _C.search_value(self._sset, self._c, name, int(value))
+
+    def delta_search(self, name, op, ref):
+        """Delta search round: ``op`` is a scenario operation name (``equal``, ``negative-equal``, ``not-equal``,
+        ``less-than``, ``greater-than``, ``less-or-equal``, ``greater-or-equal``, ``nonzero``, ``zero``,
+        ``positive``, ``negative``, ``sign``) applied to (value now - value at the last round, ``ref``)."""
+        _C.search_delta(self._sset, self._c, name, op, int(ref))
+
+    def get_search(self, name):
+        """The search ``name``; KeyError when there is none."""
+        return self.searches[name]
+
+    def remove_search(self, name):
+        _C.search_remove(self._sset, name)
+
+    def list_searches(self):
+        """``{name: Search}``."""
+        return dict(self.searches.items())
+
+    @property
+    def searches(self):
+        return Searches(self)
+
+    def save_searches(self, path):
+        """Writes every search as JSON (ours; docs/search.md) so that it can be resumed."""
+        _C.search_save(self._sset, str(path))
+
+    def load_searches(self, path):
+        """Replaces every search with those of a saved file; on a bad file nothing changes (ValueError)."""
+        _C.search_load(self._sset, str(path))

@@ -96,6 +96,8 @@ extern PyTypeObject rgpy_PoolType;
 
 extern PyTypeObject rgpy_EmuType;
 extern PyMethodDef rgpy_validate_methods[];
+/* search_funcs.c: memory search (search_* module functions, docs/search.md) */
+extern PyMethodDef rgpy_search_methods[];
 
 /* ---- emu_access.c: an rg_emu's screen, RAM and state for Emu and Env (the caller checks it is usable) ---- */
 

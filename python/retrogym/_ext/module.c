@@ -84,7 +84,8 @@ PyMODINIT_FUNC PyInit__retrogym(void)
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    if (PyModule_AddFunctions(m, rgpy_data_methods) || PyModule_AddFunctions(m, rgpy_validate_methods))
+    if (PyModule_AddFunctions(m, rgpy_data_methods) || PyModule_AddFunctions(m, rgpy_validate_methods) ||
+        PyModule_AddFunctions(m, rgpy_search_methods))
         goto fail;
     Py_INCREF(&rgpy_EmuType);
     if (PyModule_AddObject(m, "Emu", (PyObject *)&rgpy_EmuType)) {
