@@ -468,7 +468,7 @@ int rg_searchset_load_string(rg_searchset *set, const char *json, size_t len)
     if (len > SEARCH_FILE_MAX)
         return rg__error(RG_ETOOBIG, "saved searches over %zu bytes", SEARCH_FILE_MAX);
     json_t *root;
-    int rc = rg__json_parse(json, len, &root, "the saved searches");
+    int rc = rg__json_parse(json, len, &root, "the saved-search file");
     if (rc != RG_OK)
         return rc;
     json_t *arr = json_object_get(root, "searches");
