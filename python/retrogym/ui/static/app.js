@@ -149,6 +149,7 @@ function showKeys() {
 let rebinding = null;
 function sendButtons() { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "buttons", bits: held })); }
 function keyBits(code) {
+  if (code === "NumpadEnter") code = "Enter";  // either Enter key is START
   let bits = 0;
   buttons.forEach((b, i) => { if (b && keymap[b] === code) bits |= 1 << i; });
   return bits;
