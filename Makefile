@@ -27,6 +27,8 @@ PYTHON_OPTIONAL := stable-retro pygame
 PYTHON_TEST_WHEELS := ale-py opencv-python-headless
 PYTHON_TEST_NODEPS := gym-super-mario-bros
 PYTHON_RL := stable-baselines3
+# MoviePy: Gymnasium's RecordVideo writes its MP4s with it (the test of the vector RecordVideo on make_vec).
+PYTHON_VIDEO := moviepy
 # The Integration UI's server (aiohttp) and, for its browser test, Selenium driving Debian's chromium (UI_TEST_PACKAGES,
 # installed by `make test`; the test is skipped with a message where they cannot be installed).
 PYTHON_UI := aiohttp selenium
@@ -62,6 +64,8 @@ venv:
 	@$(HAVE_MODULES) ale_py cv2 || $(PIP) install -q $(PYTHON_TEST_WHEELS) || \
 	  echo "warning: could not install $(PYTHON_TEST_WHEELS); the tests on ale-py's Atari ROMs (and against" \
 	       "AtariPreprocessing) will be skipped"
+	@$(HAVE_MODULES) moviepy || $(PIP) install -q $(PYTHON_VIDEO) || \
+	  echo "warning: could not install $(PYTHON_VIDEO); the RecordVideo test of vector environments will be skipped"
 	@$(HAVE_MODULES) gym_super_mario_bros || $(PIP) install -q --no-deps $(PYTHON_TEST_NODEPS) || \
 	  echo "warning: could not install $(PYTHON_TEST_NODEPS); the tests on its SMB ROM will be skipped"
 	@$(HAVE_MODULES) aiohttp selenium || $(PIP) install -q $(PYTHON_UI) || \

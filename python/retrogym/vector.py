@@ -73,7 +73,7 @@ class RetroVectorEnv(VectorEnv):
     """``num_envs`` copies of a game (or one game per environment with ``env_kwargs``) as one Gymnasium
     ``VectorEnv``, stepped by ``num_threads`` worker threads in C. See ``make_vec``."""
 
-    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(
         self,
@@ -100,15 +100,17 @@ class RetroVectorEnv(VectorEnv):
         obs_type=Observations.IMAGE,
         render_mode=None,
         record=False,
+        elapsed_step=False,
         **options,
     ):
         self._pool = None
         self._movie_folder = None
+        self._env_attrs = {}  # set_attr()'s own attributes: name -> a tuple of num_envs values
         if not (record is False or record is None or record is True or isinstance(record, (str, os.PathLike))):
             raise ValueError(f"record must be False, True (the current folder) or a folder, not {record!r}")
-        if render_mode is not None:
-            raise ValueError("vector environments do not render (render_mode must be None); observations are "
-                             "the screens")
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f'a vector environment renders with render_mode="rgb_array" (a tuple of every '
+                             f'environment\'s frame) or None, not {render_mode!r}')
         num_envs = _positive_int(num_envs, "num_envs", allow_none=False)
         batch_size = _positive_int(batch_size, "batch_size")
         if batch_size is not None and batch_size > num_envs:
@@ -171,6 +173,9 @@ class RetroVectorEnv(VectorEnv):
         obs_mode = c_dicts[0]["obs"]
         if obs_mode == Observations.RAM.value and (grayscale or resize is not None):
             raise ValueError("grayscale and resize apply to image observations (obs_type=Observations.IMAGE)")
+        if obs_mode == Observations.RAM.value and render_mode is not None:
+            raise ValueError('render_mode="rgb_array" shows the image observations: it needs '
+                             "obs_type=Observations.IMAGE")
 
         self._pool = _C.Pool(
             c_dicts[0] if len(c_dicts) == 1 else c_dicts,
@@ -211,6 +216,10 @@ class RetroVectorEnv(VectorEnv):
         self.button_combos = d0["button_combos"]
         self.use_restricted_actions = Actions(d0["action_mode"])
         self.frameskip = c_dicts[0]["frameskip"]
+        self.render_mode = render_mode
+        self.elapsed_step = bool(elapsed_step)
+        self._descriptions = desc
+        self._frameskips = tuple(d["frameskip"] for d in (c_dicts if len(c_dicts) == num_envs else c_dicts * num_envs))
         self.preprocessing = dict(grayscale=bool(grayscale), resize=resize, frame_stack=frame_stack,
                                   reward_clip=reward_clip)
         self.metadata = dict(self.metadata, autoreset_mode=mode, render_fps=d0["fps"] / self.frameskip)
@@ -254,6 +263,8 @@ class RetroVectorEnv(VectorEnv):
                 obs = self._last_obs.copy()
             obs[ids] = rows
         self._last_obs = obs
+        if self.elapsed_step:
+            self._add_elapsed(infos, np.arange(self.num_envs))
         return obs, infos
 
     def step(self, actions):
@@ -268,6 +279,8 @@ class RetroVectorEnv(VectorEnv):
         if has_final is not None:
             self._add_final(infos, final_obs, has_final)
         self._last_obs = obs
+        if self.elapsed_step:
+            self._add_elapsed(infos, np.arange(self.num_envs))
         return obs, rewards, terminated, truncated, infos
 
     def close_extras(self, **kwargs):
@@ -280,8 +293,121 @@ class RetroVectorEnv(VectorEnv):
                 self._movie_folder = None
                 pool.close()  # (with steps in flight, freeing the pool writes the movies)
 
-    def render(self):
-        return None
+    def render(self, env_id=None):
+        """``render_mode="rgb_array"``: a tuple of every environment's frame (height x width x 3 uint8, what Gymnasium's
+        vector ``RecordVideo`` tiles into its video), or environment ``env_id``'s frame alone. A frame is the
+        environment's latest observation as an RGB picture: after the pool's preprocessing (grayscale repeated
+        over three channels, the last frame of a stack, resized), so with ``grayscale``/``resize`` it is the agent's
+        view, not the console's screen. None without a render mode."""
+        if self.render_mode is None:
+            return None
+        self._check_open()
+        if self._last_obs is None:
+            raise RuntimeError("render() shows the latest observations: reset() first")
+        if env_id is not None:
+            i = int(env_id)
+            if not 0 <= i < self.num_envs:
+                raise IndexError(f"env_id must be in 0..{self.num_envs - 1}, not {env_id!r}")
+            return self._frame(self._last_obs[i])
+        return tuple(self._frame(row) for row in self._last_obs)
+
+    def _frame(self, row):
+        if self.preprocessing["frame_stack"] > 1:
+            row = row[-1]
+        if row.ndim == 2:
+            row = np.repeat(row[:, :, None], 3, axis=2)
+        return np.ascontiguousarray(row)
+
+    # ---- Gymnasium's per-environment attributes (SyncVectorEnv's call/get_attr/set_attr) ----
+
+    # Facts of each environment that the pool fixes when it is made: RetroEnv's attribute name -> describe()'s key.
+    _FACTS = {"gamename": "game", "game": "game", "system": "system", "statename": "state_name",
+              "players": "players", "buttons": "buttons", "num_buttons": "num_buttons",
+              "button_combos": "button_combos", "core": "core", "fps": "fps", "discrete_count": "discrete_count",
+              "action_length": "action_length"}
+
+    def get_attr(self, name):
+        """A tuple of environment i's value of ``name`` for each i. The environments are C handles, not Python
+        objects, so the names are: RetroEnv's facts of each environment (gamename, system, statename, players,
+        buttons, num_buttons, button_combos, core, fps, discrete_count, action_length, frameskip,
+        use_restricted_actions), its spaces (action_space, observation_space: the single ones), render_mode,
+        metadata, episode_steps/elapsed_step (steps since each environment's reset; no step may be in flight),
+        multi_rewards, and the attributes given with set_attr(). Anything else: AttributeError."""
+        if not isinstance(name, str):
+            raise TypeError(f"an attribute name is a str, not {name!r}")
+        if name in self._env_attrs:
+            return self._env_attrs[name]
+        n = self.num_envs
+        if name in self._FACTS:
+            self._check_open()
+            key = self._FACTS[name]
+            values = [d[key] for d in self._descriptions]
+            if key == "state_name":
+                values = [v or None for v in values]
+            return tuple(values)
+        if name == "frameskip":
+            return self._frameskips
+        if name == "use_restricted_actions":
+            return tuple(Actions(d["action_mode"]) for d in self._descriptions)
+        if name == "action_space":
+            return (self.single_action_space,) * n
+        if name == "observation_space":
+            return (self.single_observation_space,) * n
+        if name == "render_mode":
+            return (self.render_mode,) * n
+        if name == "metadata":
+            return tuple(dict(self.metadata, render_fps=d["fps"] / k) for d, k in zip(self._descriptions,
+                                                                                      self._frameskips))
+        if name in ("episode_steps", "elapsed_step"):
+            return tuple(int(v) for v in self._check_open().elapsed_steps(np.arange(n)))
+        if name == "multi_rewards":
+            return (self.multi_rewards,) * n
+        raise AttributeError(f"the environments of a RetroVectorEnv have no attribute {name!r} (they run in C: see "
+                             "RetroVectorEnv.get_attr for the names they have; set_attr() adds your own)")
+
+    def set_attr(self, name, values):
+        """Sets ``name`` for every environment: ``values`` is a list or tuple of num_envs values (one per environment)
+        or one value for all. ``multi_rewards`` is the pool's own (one value for all); the facts get_attr() lists are
+        fixed when the pool is made (AttributeError); any other name is kept here per environment and given back by
+        get_attr() and call()."""
+        if not isinstance(name, str):
+            raise TypeError(f"an attribute name is a str, not {name!r}")
+        if not isinstance(values, (list, tuple)):
+            values = [values] * self.num_envs
+        if len(values) != self.num_envs:
+            raise ValueError(f"set_attr needs one value per environment ({self.num_envs}), got {len(values)}")
+        self._check_open()
+        if name == "multi_rewards":
+            if any(bool(v) != bool(values[0]) for v in values):
+                raise ValueError("multi_rewards is the pool's own: give every environment the same value")
+            self.multi_rewards = bool(values[0])
+            return
+        fixed = set(self._FACTS) | {"frameskip", "use_restricted_actions", "action_space", "observation_space",
+                                    "render_mode", "metadata", "episode_steps", "elapsed_step"}
+        if name in fixed:
+            raise AttributeError(f"{name!r} is fixed when the vector environment is made (make_vec's arguments)")
+        self._env_attrs[name] = tuple(values)
+
+    def call(self, name, *args, **kwargs):
+        """Gymnasium's ``call``: a tuple of environment i's result for each i. ``render`` gives each environment's
+        frame (see render()); any other name is get_attr()'s, called with the arguments when the value is
+        callable."""
+        if name == "render":
+            if args or kwargs:
+                raise TypeError("call('render') takes no arguments")
+            frames = self.render()
+            return (None,) * self.num_envs if frames is None else frames
+        values = self.get_attr(name)
+        return tuple(v(*args, **kwargs) if callable(v) else v for v in values)
+
+    def _add_elapsed(self, infos, ids):
+        """EnvPool's infos: "env_id" and "elapsed_step" (steps since the environment's reset), int32 per row."""
+        ids = np.asarray(ids)
+        infos["elapsed_step"] = self._pool.elapsed_steps(ids)
+        infos["_elapsed_step"] = np.ones(len(ids), dtype=bool)
+        if "env_id" not in infos:
+            infos["env_id"] = ids.astype(np.int32)
+            infos["_env_id"] = np.ones(len(ids), dtype=bool)
 
     # ---- EnvPool's asynchronous interface ----
 
@@ -311,6 +437,12 @@ class RetroVectorEnv(VectorEnv):
         if has_final is not None:
             self._add_final(infos, final_obs, has_final)
         infos["env_id"] = ids
+        if self.render_mode is not None and self._last_obs is not None and len(ids):
+            last = self._last_obs.copy()  # (the array reset()/step() returned is the caller's)
+            last[ids] = obs
+            self._last_obs = last  # render() shows each environment's latest observation
+        if self.elapsed_step:
+            self._add_elapsed(infos, ids)
         return obs, rewards, terminated, truncated, infos
 
     # ---- movies (one folder; environment i records into its subfolder env-<i>, e.g. env-000) ----
@@ -417,6 +549,9 @@ class RetroVectorEnv(VectorEnv):
         rows = slice(start, stop)
         infos = {k: v[rows].copy() for k, v in p["infos"].items()}
         infos["env_id"] = np.arange(start, stop, dtype=np.int32)
+        if self.elapsed_step:
+            infos["elapsed_step"] = np.zeros(stop - start, dtype=np.int32)
+            infos["_elapsed_step"] = np.ones(stop - start, dtype=bool)
         p["next"] = stop
         if stop >= self.num_envs:
             self._pending = None
@@ -432,7 +567,7 @@ class RetroVectorEnv(VectorEnv):
 
 def make_vec(game, num_envs, *, batch_size=None, num_threads=None, autoreset_mode=AutoresetMode.NEXT_STEP,
              grayscale=False, resize=None, frame_stack=1, reward_clip=None, seed=None, env_kwargs=None,
-             isolation="threads", worker_timeout=None, **make_kwargs):
+             isolation="threads", worker_timeout=None, elapsed_step=False, **make_kwargs):
     """Makes a ``RetroVectorEnv`` (a ``gymnasium.vector.VectorEnv``) of ``num_envs`` copies of a game.
 
     ``make_kwargs`` are ``retrogym.make``'s (state, scenario, info, use_restricted_actions, obs_type, players,
@@ -452,8 +587,13 @@ def make_vec(game, num_envs, *, batch_size=None, num_threads=None, autoreset_mod
     core crashes, aborts, exits, or runs one step longer than ``worker_timeout`` seconds (default None: no limit) is
     replaced; each of its environments gives one row with ``infos["failure"]`` set (truncated, zero observation and
     reward; in SAME_STEP mode already the reset observation) and starts a new episode, while the others go on. No
-    movies in this mode, and custom variables that scripts add are not in the infos."""
+    movies in this mode, and custom variables that scripts add are not in the infos.
+
+    ``elapsed_step=True``: the infos of reset(), step() and recv() also hold EnvPool's "env_id" and "elapsed_step"
+    (int32 per row: steps since the environment's last reset, 0 on a reset row) with their "_" masks.
+    ``render_mode="rgb_array"``: render() gives every environment's latest observation as a frame (for Gymnasium's
+    vector ``RecordVideo``)."""
     return RetroVectorEnv(game, num_envs, batch_size=batch_size, num_threads=num_threads,
                           autoreset_mode=autoreset_mode, grayscale=grayscale, resize=resize, frame_stack=frame_stack,
                           reward_clip=reward_clip, seed=seed, env_kwargs=env_kwargs, isolation=isolation,
-                          worker_timeout=worker_timeout, **make_kwargs)
+                          worker_timeout=worker_timeout, elapsed_step=elapsed_step, **make_kwargs)

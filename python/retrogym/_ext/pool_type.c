@@ -847,6 +847,34 @@ static PyObject *Pool_episode_steps(rgpy_Pool *self, PyObject *unused)
     return out;
 }
 
+/* elapsed_steps(ids) -> int32 array of the steps since the last reset of each environment of `ids` (none of them
+ * may have a step in flight; the others may): EnvPool's info "elapsed_step". */
+static PyObject *Pool_elapsed_steps(rgpy_Pool *self, PyObject *arg)
+{
+    if (pool_usable(self))
+        return NULL;
+    PyArrayObject *ids = (PyArrayObject *)PyArray_FROMANY(arg, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO);
+    if (!ids)
+        return NULL;
+    npy_intp n = PyArray_DIM(ids, 0);
+    const int64_t *id = (const int64_t *)PyArray_DATA(ids);
+    PyObject *out = PyArray_SimpleNew(1, &n, NPY_INT32);
+    for (npy_intp k = 0; out && k < n; k++) {
+        if (id[k] < 0 || (size_t)id[k] >= self->n) {
+            PyErr_Format(PyExc_IndexError, "environment %lld is not in 0..%zu", (long long)id[k], self->n - 1);
+            Py_CLEAR(out);
+        } else if (self->inflight[id[k]]) {
+            PyErr_Format(PyExc_RuntimeError, "environment %lld has a step in flight: recv() it first", (long long)id[k]);
+            Py_CLEAR(out);
+        } else {
+            uint64_t steps = rg_pool_episode_steps(self->pool, (size_t)id[k]);
+            ((int32_t *)PyArray_DATA((PyArrayObject *)out))[k] = steps > INT32_MAX ? INT32_MAX : (int32_t)steps;
+        }
+    }
+    Py_DECREF(ids);
+    return out;
+}
+
 static PyObject *str_or_none(const char *s)
 {
     if (!s)
@@ -1093,6 +1121,8 @@ static PyMethodDef Pool_methods[] = {
     {"recv", (PyCFunction)Pool_recv, METH_NOARGS,
      "recv() -> (obs, rewards, terminated, truncated, infos, final_obs, has_final, env_ids)"},
     {"episode_steps", (PyCFunction)Pool_episode_steps, METH_NOARGS, "episode_steps() -> list of int"},
+    {"elapsed_steps", (PyCFunction)Pool_elapsed_steps, METH_O,
+     "elapsed_steps(ids) -> int32 array of the steps since each listed environment's last reset"},
     {"describe", (PyCFunction)Pool_describe, METH_O, "describe(i) -> dict describing environment i"},
     {"record_dir", (PyCFunction)Pool_record_dir, METH_VARARGS,
      "record_dir(folder): every environment's episodes as movies, environment i into folder/env-<i>"},
