@@ -509,13 +509,23 @@ int rg__nes_fceumm_load(rg__nes_machine *m, const void *src, size_t len)
         free(st);
         return rg__error(RG_ENOMEM, "out of memory loading an FCEUmm state");
     }
-    /* what FCEUmm does not save comes from a power-on of this cartridge */
+    /* What FCEUmm does not save comes from this cartridge's machine one frame after power-on (past whatever only
+     * the first frame after power-on does), with the memories as power-on left them. */
     *fresh = *m;
     fresh->video = 0;
     fresh->audio = 0;
     fresh->abuf = NULL;
     fresh->acap = fresh->alen = 0;
+    fresh->buttons[0] = fresh->buttons[1] = 0;
     rg__nes_power_on(fresh);
+    memcpy(st, &fresh->st, sizeof *st);
+    rg__nes_run_frame(fresh);
+    memcpy(fresh->st.ram, st->ram, sizeof st->ram);
+    memcpy(&fresh->st.cart.prg_ram, &st->cart.prg_ram, sizeof st->cart.prg_ram);
+    memcpy(&fresh->st.cart.chr_ram, &st->cart.chr_ram, sizeof st->cart.chr_ram);
+    memcpy(&fresh->st.cart.vram, &st->cart.vram, sizeof st->cart.vram);
+    fresh->st.cart.last_write = 0;
+    fresh->st.cart.a12_dot = 0;
     int rc = rg__nes_fceumm_read(m, &fresh->st, src, len, st);
     if (rc == RG_OK)
         rc = rg__nes_state_check(st, m);
