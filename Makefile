@@ -127,6 +127,11 @@ demo: venv python build
 bench: build
 	./$(BUILD)/bench/bench_host
 
+# The Z80 interpreter alone on mixed code: instructions and T-states per second (docs/z80.md).
+.PHONY: bench-z80
+bench-z80: build
+	./$(BUILD)/bench/bench_z80
+
 # Worker processes (make_vec(isolation="process")) against worker threads, side by side (docs/python.md).
 bench-isolation: venv python
 	$(VENV)/bin/python bench/bench_isolation.py
