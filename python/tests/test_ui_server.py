@@ -279,3 +279,52 @@ def test_rom_given_at_start_and_known(tmp_path):
             assert os.path.isfile(os.path.join(ui.folder("OtherGame-Nes"), "rom.sha"))
     run(body())
     rdata.clear_custom_paths()
+
+
+def test_search_panel_finds_the_score(tmp_path):
+    """The search panel's rounds as a user plays: Is 0 at the start, play until a star is caught, Increased, Is
+    <score>: StarCatcher's score bytes remain (3 BCD bytes at $20, the last at $22), and one becomes a variable."""
+    async def body():
+        async with UI(tmp_path, GAME) as ui:
+            s = ui.srv.session
+            await ui.call("/api/control", {"cmd": "pause"})
+            out = await ui.call("/api/search", {"name": "points", "kind": "is", "value": 0})
+            first = out["searches"][0]
+            assert first["name"] == "points" and first["rounds"] == 1 and first["count"] > 1000
+            score = lambda: s.info()["values"]["score"]  # noqa: E731 - the test's eyes on the screen
+            rounds = 0
+            while rounds < 2:
+                before = score()
+                for _ in range(200):  # play (idle) until a star lands on the saucer
+                    await ui.call("/api/control", {"cmd": "advance", "n": 120})
+                    target = s.frame + 120
+                    await until(lambda: s.frame >= target or not s.pending, "frames")
+                    if score() != before:
+                        break
+                assert score() > before, "no star caught"
+                await ui.call("/api/search", {"name": "points", "kind": "increased"})
+                out = await ui.call("/api/search", {"name": "points", "kind": "is", "value": score()})
+                rounds += 1
+            found = out["searches"][0]
+            assert found["rounds"] == 5
+            addresses = {r["address"] for r in found["results"]}
+            assert addresses & {0x20, 0x21, 0x22}, found
+            assert found["count"] < 50, found["count"]
+            row = next(r for r in found["results"] if r["address"] == 0x22)
+            assert any(t.endswith("d1") for t in row["types"])
+            # make variable from a result; a bad round is refused and changes nothing
+            out = await ui.call("/api/variable", {"name": "points", "address": 0x22, "type": "|d1"})
+            assert out["variables"]["points"] == {"address": 0x22, "type": "|d1"}
+            err = await ui.call("/api/search", {"name": "points", "kind": "bogus"}, status=400)
+            assert "unknown search" in err["error"]
+            err = await ui.call("/api/search", {"name": "", "kind": "is", "value": 1}, status=400)
+            assert "name" in err["error"]
+            err = await ui.call("/api/search", {"name": "x", "kind": "is", "value": "12"}, status=400)
+            assert (await ui.call("/api/searches"))["searches"][0]["count"] == found["count"]
+            # a scenario save makes the environment again: the searches stay
+            await ui.call("/api/scenario/save", {"scenario": {"reward": {"variables": {"score": {"reward": 1}}}}})
+            after = (await ui.call("/api/searches"))["searches"]
+            assert [(x["name"], x["count"], x["rounds"]) for x in after] == [("points", found["count"], 5)]
+            await ui.call("/api/search", {"name": "points", "remove": True})
+            assert (await ui.call("/api/searches"))["searches"] == []
+    run(body())

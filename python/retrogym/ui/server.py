@@ -479,6 +479,26 @@ async def websocket(request):
     return ws
 
 
+async def get_searches(request):
+    s = request.app[UI_KEY].need_session()
+    return web.json_response({"searches": s.searches()})
+
+
+async def post_search(request):
+    """``{"name", "kind": is|increased|decreased|increased_by|decreased_by|changed|unchanged, "value"}``, or
+    ``{"name", "remove": true}``."""
+    s = request.app[UI_KEY].need_session()
+    body = await _json_body(request)
+    name = body.get("name")
+    if not isinstance(name, str):
+        raise UIError("a search needs a name")
+    if body.get("remove"):
+        s.remove_search(name)
+    else:
+        s.search(name, body.get("kind"), body.get("value", 0))
+    return web.json_response({"searches": s.searches()})
+
+
 def make_app(server, max_request=MAX_REQUEST):
     app = web.Application(middlewares=[_guard], client_max_size=max_request)
     app[UI_KEY] = server
@@ -498,6 +518,8 @@ def make_app(server, max_request=MAX_REQUEST):
     app.router.add_post("/api/memory", post_memory)
     app.router.add_post("/api/variable", post_variable)
     app.router.add_post("/api/data/save", post_data_save)
+    app.router.add_get("/api/searches", get_searches)
+    app.router.add_post("/api/search", post_search)
     app.router.add_post("/api/scenario/save", post_scenario_save)
 
     async def start_loop(app):

@@ -67,12 +67,77 @@ class Session:
         return self.u.statename
 
     def reload(self):
-        """Makes the environment again (after data.json or scenario.json changed), keeping the emulator where it is."""
+        """Makes the environment again (after data.json or scenario.json changed), keeping the emulator where it is
+        and the memory searches."""
         emu = self.u.em.get_state()
         start = self.u.initial_state
-        self._open(self.u.statename or "", keep_emulator=emu)
-        if start is not None:
-            self.u.initial_state = start
+        saved = self._save_searches()
+        try:
+            self._open(self.u.statename or "", keep_emulator=emu)
+            if start is not None:
+                self.u.initial_state = start
+            if saved:
+                self.u.data.load_searches(saved)
+        finally:
+            if saved:
+                os.unlink(saved)
+
+    def _save_searches(self):
+        if not hasattr(self.u.data, "searches") or not len(self.u.data.searches):
+            return None
+        import tempfile
+        fd, path = tempfile.mkstemp(prefix="retrogym-ui-searches-", suffix=".json")
+        os.close(fd)
+        self.u.data.save_searches(path)
+        return path
+
+    # ---- memory search (env.data.search, docs/search.md) ----
+
+    # The search panel's buttons as delta rounds: (op, sign of the amount).
+    DELTAS = {"increased": ("greater-than", 0), "decreased": ("less-than", 0), "increased_by": ("equal", 1),
+              "decreased_by": ("equal", -1), "changed": ("not-equal", 0), "unchanged": ("equal", 0)}
+
+    def search(self, name, kind, value=0):
+        if not hasattr(self.u.data, "search"):
+            raise UIError("this retrogym has no memory search", 501)
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= 1 << 62:
+            raise UIError("search: the value is an integer")
+        try:
+            if kind == "is":
+                self.u.data.search(name, value)
+            elif kind in self.DELTAS:
+                op, sign = self.DELTAS[kind]
+                self.u.data.delta_search(name, op, sign * value)
+            else:
+                raise UIError(f"unknown search {kind!r}")
+        except (ValueError, TypeError) as e:
+            raise UIError(f"search {name!r}: {e}") from None
+        except RuntimeError as e:
+            raise UIError(f"search {name!r}: {e}") from None
+
+    def searches(self, limit=50):
+        """Every search: name, result count, rounds, types left, and its first results grouped by (address, mult,
+        div, bias) with their types side by side, each with its current value in the first type."""
+        if not hasattr(self.u.data, "searches"):
+            return None
+        out = []
+        for name, srch in sorted(self.u.data.searches.items()):
+            groups = {}
+            for r in srch.results(min(srch.num_results(), limit * 12)):
+                groups.setdefault((r.address, r.mult, r.div, r.bias), []).append(r.type)
+                if len(groups) > limit:
+                    break
+            rows = [{"address": a, "mult": m, "div": d, "bias": b, "types": t}
+                    for (a, m, d, b), t in list(groups.items())[:limit]]
+            out.append({"name": name, "count": srch.num_results(), "rounds": srch.rounds, "types": srch.types,
+                        "unique": srch.unique_result(), "results": rows, "memory": srch.memory_bytes})
+        return out
+
+    def remove_search(self, name):
+        try:
+            self.u.data.remove_search(name)
+        except (KeyError, ValueError) as e:
+            raise UIError(f"no search named {name!r}: {e}", 404) from None
 
     # ---- running ----
 

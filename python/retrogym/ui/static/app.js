@@ -320,6 +320,45 @@ $("save-scenario").onclick = () => act("save scenario.json", async () => {
   const out = await api("api/scenario/save", { scenario: sc }); plotData = []; await refresh(); return out;
 });
 
+// ---- memory search ----
+function showSearches(list) {
+  const box = $("search-body"); box.innerHTML = "";
+  if (list === null) { box.textContent = "this retrogym has no memory search"; return; }
+  for (const sr of list || []) {
+    const d = document.createElement("div"); d.className = "search";
+    const h = document.createElement("div");
+    h.innerHTML = `<b></b> <span></span> <button>✕</button>`;
+    h.children[0].textContent = sr.name;
+    h.children[1].textContent = `${sr.count} result${sr.count === 1 ? "" : "s"} after ${sr.rounds} round${sr.rounds === 1 ? "" : "s"}` + (sr.unique ? ` (unique: 0x${sr.unique.address.toString(16)} ${sr.unique.type})` : "");
+    h.children[2].onclick = () => act("remove search", async () => showSearches((await api("api/search", { name: sr.name, remove: true })).searches));
+    d.appendChild(h);
+    const t = document.createElement("table"); t.className = "results";
+    for (const r of sr.results) {
+      const tr = document.createElement("tr");
+      const scale = (r.mult !== 1 ? ` ×1/${r.mult}` : "") + (r.div !== 1 ? ` ×${r.div}` : "") + (r.bias ? ` ${r.bias > 0 ? "−" : "+"}${Math.abs(r.bias)}` : "");
+      tr.innerHTML = `<td></td><td></td><td><button>make variable</button></td>`;
+      tr.children[0].textContent = "0x" + r.address.toString(16) + scale;
+      tr.children[1].textContent = r.types.join(" ");
+      tr.children[2].firstChild.onclick = () => act("make variable " + sr.name, async () => {
+        const out = await api("api/variable", { name: sr.name, address: r.address, type: r.types[0] });
+        showVars(out.variables); return out;
+      });
+      t.appendChild(tr);
+    }
+    if (sr.count > sr.results.length) { const tr = document.createElement("tr"); tr.innerHTML = `<td colspan="3">…</td>`; t.appendChild(tr); }
+    d.appendChild(t); box.appendChild(d);
+  }
+}
+for (const kind of ["is", "increased", "decreased", "increased_by", "decreased_by", "changed", "unchanged"]) {
+  $("search-" + kind).onclick = () => act("search " + kind.replace("_", " "), async () => {
+    const out = await api("api/search", { name: $("search-name").value.trim(), kind, value: parseNum($("search-value").value) || 0 });
+    showSearches(out.searches); return out;
+  });
+}
+async function loadSearches() {
+  try { showSearches((await api("api/searches")).searches); } catch (e) { /* no game yet */ }
+}
+
 // ---- memory ----
 let memBlocks = [];
 async function loadMemory() {
@@ -389,9 +428,10 @@ function applyStatus(st) {
   showVars(s.variables);
   showScenario(s.scenario || {});
   showInfo(s);
+  loadSearches();
 }
 async function refresh() {
   try { applyStatus(await api("api/status")); } catch (e) { say(e.message, "error"); }
 }
 window.retrogymUI = { refresh, status: () => status };
-refresh().then(() => { connect(false); loadMemory(); screen.focus(); });
+refresh().then(() => { connect(false); loadMemory(); loadSearches(); screen.focus(); });
