@@ -371,7 +371,8 @@ static void planes_settle(rg__search *s)
             free(s->planes[i].bits);
     }
     s->n_planes = k;
-    qsort(s->planes, k, sizeof s->planes[0], cmp_plane);
+    if (k > 1)
+        qsort(s->planes, k, sizeof s->planes[0], cmp_plane);
 }
 
 /* Byte positions of ranks 0 and 1 of a type. */

@@ -483,6 +483,12 @@ static void names_and_errors(void **state)
     assert_int_equal(rg_search_result_count(set, "zz", NULL), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), "zz"));
     assert_int_equal(rg_search_value(set, "", gd, 5), RG_EINVAL);
+    char longname[300];
+    memset(longname, 'n', sizeof longname - 1);
+    longname[sizeof longname - 1] = 0;
+    assert_int_equal(rg_search_value(set, longname, gd, 5), RG_EINVAL);
+    assert_int_equal(rg_search_delta(set, "b", gd, (rg_op)99, 0), RG_EINVAL);
+    assert_int_equal(rg_searchset_count(set), 1);
     const char *bad[] = {"|u1", "x"};
     assert_int_equal(rg_searchset_set_types(set, bad, 2), RG_EINVAL);
     rg_gamedata *unbound;
