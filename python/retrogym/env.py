@@ -133,9 +133,41 @@ def action_space(actions, discrete_count, button_combos, num_buttons, players):
     return gym.spaces.MultiBinary(num_buttons * players)
 
 
+def rom_file(game):
+    """The ROM file that ``game`` names, as an absolute path, or None when ``game`` is a game name: a ``PathLike``, or
+    a str with a folder separator or a ROM extension of a known system (``.nes``, ``.md``, ...). FileNotFoundError
+    when that file does not exist, ValueError when its extension is no system's."""
+    if isinstance(game, os.PathLike):
+        path = os.fspath(game)
+    elif isinstance(game, str) and (os.sep in game or (os.altsep and os.altsep in game) or
+                                    os.path.splitext(game)[1].lower() in _data.EMU_EXTENSIONS):
+        path = game
+    else:
+        return None
+    if not isinstance(path, str):
+        raise ValueError(f"a ROM path must be a str path, not {game!r}")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no ROM file {path!r} (a game is a name such as 'StarCatcher-Nes' or the path of a "
+                                "ROM file)")
+    _data.get_romfile_system(path)  # ValueError naming the known extensions
+    return os.path.abspath(path)
+
+
 def c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, inttype, obs_type, options):
     """Checks make()'s arguments (``options``: a dict of the **options) and returns the keyword arguments of the C
-    ``Env`` (and of each environment of a C ``Pool``), the data root and custom paths of this moment included."""
+    ``Env`` (and of each environment of a C ``Pool``), the data root and custom paths of this moment included.
+    ``game`` may be a ROM file (``rom_file``): the C environment then runs that file with no integration (its
+    ``game`` is ``<the file's path without extension>-<System>``: a path names no integration folder, and the system
+    suffix lets the C library pick the core a start state was saved by), the options ``data`` (an alias of
+    ``info``) and ``scenario`` giving the integration files when wanted."""
+    options = dict(options)
+    if "data" in options:
+        if info is not None:
+            raise ValueError("give info or data (its alias), not both")
+        info = options.pop("data")
+    rom = rom_file(game)
+    if rom is not None:
+        game = f"{os.path.splitext(rom)[0]}-{_data.get_romfile_system(rom)}"
     if not isinstance(game, str) or not game:
         raise ValueError(f"game must be a game name such as 'StarCatcher-Nes', not {game!r}")
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
@@ -149,6 +181,8 @@ def c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, i
         if value is not None and not isinstance(value, (str, os.PathLike)):
             raise ValueError(f"{name} must be a name, a path ending in .json, or None, not {value!r}")
     kwargs = _c_options(options)
+    if rom is not None:
+        kwargs["rom"] = rom
     root, custom = _data._snapshot()
     return dict(
         game=game,
@@ -230,7 +264,11 @@ class RetroEnv(gym.Env, EzPickle):
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, not {render_mode!r}")
         game = _game_name(game, inttype)
         kwargs = c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, inttype, obs_type, options)
-        kwargs["rom"] = _rom_path(game, inttype)
+        self.rom_path = kwargs.get("rom")  # a ROM file made without an integration (make(rom_path)), else None
+        if self.rom_path is None:
+            kwargs["rom"] = _rom_path(game, inttype)
+        else:
+            game = os.path.splitext(os.path.basename(self.rom_path))[0]
         if render_mode == "human":
             from retrogym.rendering import check_display
 
