@@ -10,6 +10,10 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #if defined(__GNUC__)
 #define CTZ64(x) __builtin_ctzll(x)
 #else
@@ -204,8 +208,18 @@ static void collide(rg__a26_tia *t, int x0, int x1)
     }
 }
 
+/* Runs are short (a player is 8 pixels): 4 pixels a store, the last store overlapping the one before. */
 static void fill(uint32_t *p, int n, uint32_t c)
 {
+#if defined(__SSE2__)
+    if (n >= 4) {
+        __m128i v = _mm_set1_epi32((int)c);
+        for (int i = 0; i + 4 < n; i += 4)
+            _mm_storeu_si128((__m128i *)(p + i), v);
+        _mm_storeu_si128((__m128i *)(p + n - 4), v);
+        return;
+    }
+#endif
     for (int i = 0; i < n; i++)
         p[i] = c;
 }
