@@ -375,37 +375,6 @@ static void planes_settle(rg__search *s)
         qsort(s->planes, k, sizeof s->planes[0], cmp_plane);
 }
 
-/* Byte positions of ranks 0 and 1 of a type. */
-static void rank_positions(const rg_datatype *t, unsigned *pos0, unsigned *pos1)
-{
-    rg_datatype u = *t;
-    u.format = 'u';
-    uint8_t b[8];
-    *pos0 = *pos1 = 0;
-    rg_datatype_encode(&u, 1, b);
-    for (unsigned i = 0; i < u.width; i++)
-        if (b[i])
-            *pos0 = i;
-    if (u.width > 1) {
-        rg_datatype_encode(&u, 256, b);
-        for (unsigned i = 0; i < u.width; i++)
-            if (b[i])
-                *pos1 = i;
-    }
-}
-
-/* Digit of rank `rank` (0 or 1) of a wanted value as the type's byte holds it, or -1 when no byte can hold it. */
-static int want_digit(const rg_datatype *t, int64_t e, unsigned rank)
-{
-    if (t->format == 'd' || t->format == 'n') {
-        if (e < 0)
-            return -1;
-        int64_t base = t->format == 'd' ? 100 : 10;
-        return (int)((rank ? e / base : e) % base);
-    }
-    return (int)(((uint64_t)e >> (8 * rank)) & 0xFF);
-}
-
 static int byte_digit(const rg_datatype *t, unsigned b)
 {
     if (t->format == 'd')
@@ -466,83 +435,134 @@ static inline int64_t dec(const sr_dec *d, const uint8_t *p)
     }
 }
 
-/* First value round (from nothing, or from every (offset, type) with the identity). For each format, a bitmap of
- * the offsets whose byte can be the wanted values' lowest digit; each type then visits only those bits. */
+/* Digit of rank r (any) of a wanted value as the type's byte holds it, or -1 when no byte can hold it. */
+static int want_digit_r(const rg_datatype *t, int64_t e, unsigned rank)
+{
+    if (t->format == 'd' || t->format == 'n') {
+        if (e < 0)
+            return -1;
+        uint64_t base = t->format == 'd' ? 100 : 10, v = (uint64_t)e;
+        for (unsigned k = 0; k < rank && v; k++)
+            v /= base;
+        return (int)(v % base);
+    }
+    return (int)(((uint64_t)e >> (8 * rank)) & 0xFF);
+}
+
+/* Bitmaps over flat offsets, one per distinct acceptance table (bit i: view[i] is acceptable), built on demand. */
+#define SR_MAX_TABLES 32
+typedef struct sr_tables {
+    uint8_t table[SR_MAX_TABLES][256];
+    uint64_t *bits[SR_MAX_TABLES];
+    size_t n;
+} sr_tables;
+
+static const uint64_t *table_bits(sr_tables *tb, const uint8_t table[256], const uint8_t *view, size_t total,
+                                  size_t words)
+{
+    for (size_t i = 0; i < tb->n; i++)
+        if (memcmp(tb->table[i], table, 256) == 0)
+            return tb->bits[i];
+    if (tb->n == SR_MAX_TABLES)
+        return NULL;
+    uint64_t *bits = calloc(words + 1, sizeof *bits);
+    if (!bits)
+        return NULL;
+    for (size_t i = 0; i < total; i++)
+        bits[i >> 6] |= (uint64_t)table[view[i]] << (i & 63);
+    memcpy(tb->table[tb->n], table, 256);
+    tb->bits[tb->n++] = bits;
+    return bits;
+}
+
+/* First value round (from nothing, or from every (offset, type) with the identity). For each type and each byte
+ * rank, a bitmap of the offsets whose byte can be that digit of a wanted value (shared between types with the same
+ * table); the window bitmap is their AND, each shifted by the rank's position, 64 windows at a time; only windows
+ * that pass are decoded. */
 static int scan_value(rg__search *s, const uint8_t *view, const sr_want *want, size_t n_want)
 {
     sr_scan *sc = malloc(sizeof *sc);
+    sr_tables *tb = calloc(1, sizeof *tb);
     size_t words = rg__search_words(s);
     uint64_t *cand = calloc(words + 1, sizeof *cand);
-    if (!sc || !cand) {
+    int rc = RG_OK;
+    if (!sc || !tb || !cand) {
         free(sc);
+        free(tb);
         free(cand);
         return rg__error(RG_ENOMEM, "out of memory");
     }
     scan_init(sc, s);
-    int built = -1;
-    for (int cls = 0; cls < 3 && !sc->failed; cls++) {
-        for (unsigned ti = 0; ti < s->n_types && !sc->failed; ti++) {
-            const rg_datatype *t = &s->types[ti];
-            int tcls = t->format == 'd' ? 1 : t->format == 'n' ? 2 : 0;
-            if (tcls != cls)
-                continue;
-            sr_dec d;
-            dec_init(&d, t);
-            unsigned w = t->width, pos0, pos1;
-            rank_positions(t, &pos0, &pos1);
-            uint8_t acc0[256] = {0}, acc1[256] = {0};
-            int any = 0;
-            for (unsigned b = 0; b < 256; b++) {
-                int dg = byte_digit(t, b);
-                for (size_t k = 0; k < n_want; k++) {
-                    int64_t e = want[k].x;
-                    if (e < 0 && cls != 0)
-                        continue;
-                    if (want_digit(t, e, 0) == dg)
-                        acc0[b] = 1, any = 1;
-                    if (w > 1 && want_digit(t, e, 1) == dg)
-                        acc1[b] = 1;
-                }
+    for (unsigned ti = 0; ti < s->n_types && !sc->failed && rc == RG_OK; ti++) {
+        const rg_datatype *t = &s->types[ti];
+        int cls = t->format == 'd' ? 1 : t->format == 'n' ? 2 : 0;
+        sr_dec d;
+        dec_init(&d, t);
+        unsigned w = t->width;
+        /* the byte of rank r sits at d.order[w - 1 - r] */
+        int any = 1;
+        for (unsigned r = 0; r < w && any; r++) {
+            uint8_t table[256] = {0}, wanted[256] = {0};
+            any = 0;
+            for (size_t k = 0; k < n_want; k++) {
+                int64_t e = want[k].x;
+                int dg = e < 0 && cls != 0 ? -1 : want_digit_r(t, e, r);
+                if (dg >= 0)
+                    wanted[dg] = 1;
             }
+            for (unsigned b = 0; b < 256; b++)
+                if (wanted[byte_digit(t, b)])
+                    table[b] = 1, any = 1;
             if (!any)
-                continue;
-            if (w == 1)
-                memset(acc1, 1, sizeof acc1);
-            if (built != cls) { /* acc0 depends on the format class only */
-                memset(cand, 0, words * sizeof *cand);
-                for (size_t i = 0; i < s->total; i++)
-                    cand[i >> 6] |= (uint64_t)acc0[view[i]] << (i & 63);
-                built = cls;
+                break;
+            const uint64_t *bits = table_bits(tb, table, view, s->total, words);
+            if (!bits) {
+                rc = rg__error(RG_ENOMEM, "out of memory (search bitmaps)");
+                break;
             }
-            size_t bi = 0;
-            for (size_t wi = 0; wi < words && !sc->failed; wi++) {
-                uint64_t m = cand[wi];
-                while (m) {
-                    uint64_t off0 = (uint64_t)wi * 64 + (unsigned)__builtin_ctzll(m);
-                    m &= m - 1;
-                    if (off0 < pos0)
+            unsigned p = d.order[w - 1 - r];
+            if (r == 0) {
+                for (size_t wi = 0; wi < words; wi++)
+                    cand[wi] = p ? (bits[wi] >> p) | (bits[wi + 1] << (64 - p)) : bits[wi];
+            } else {
+                for (size_t wi = 0; wi < words; wi++)
+                    cand[wi] &= p ? (bits[wi] >> p) | (bits[wi + 1] << (64 - p)) : bits[wi];
+            }
+        }
+        if (!any || rc != RG_OK)
+            continue;
+        size_t bi = 0;
+        for (size_t wi = 0; wi < words && !sc->failed; wi++) {
+            uint64_t m = cand[wi];
+            while (m) {
+                uint64_t o = (uint64_t)wi * 64 + (unsigned)__builtin_ctzll(m);
+                m &= m - 1;
+                if (o >= s->total)
+                    break;
+                while (o >= s->blocks[bi].off + s->blocks[bi].size)
+                    bi++;
+                if (o + w > s->blocks[bi].off + s->blocks[bi].size)
+                    continue;
+                int64_t x = dec(&d, view + o);
+                for (size_t k = 0; k < n_want; k++) {
+                    if (!matches(t, x, want[k].x))
                         continue;
-                    uint64_t o = off0 - pos0;
-                    while (o >= s->blocks[bi].off + s->blocks[bi].size)
-                        bi++;
-                    if (o + w > s->blocks[bi].off + s->blocks[bi].size || !acc1[view[o + pos1]])
-                        continue;
-                    int64_t x = dec(&d, view + o);
-                    for (size_t k = 0; k < n_want; k++) {
-                        if (!matches(t, x, want[k].x))
-                            continue;
-                        uint64_t *bits = plane_for(sc, ti, want[k].tr);
-                        if (bits)
-                            bits[o >> 6] |= (uint64_t)1 << (o & 63);
-                        break;
-                    }
+                    uint64_t *pb = plane_for(sc, ti, want[k].tr);
+                    if (pb)
+                        pb[o >> 6] |= (uint64_t)1 << (o & 63);
+                    break;
                 }
             }
         }
     }
     int failed = sc->failed;
+    for (size_t i = 0; i < tb->n; i++)
+        free(tb->bits[i]);
+    free(tb);
     free(sc);
     free(cand);
+    if (rc != RG_OK)
+        return rc;
     if (failed)
         return rg__error(RG_ENOMEM, "out of memory (search bitmaps)");
     planes_settle(s);
