@@ -1,0 +1,20 @@
+/* Cases of the SingleStepTests 68000 suite that test_m68k_suite allows to fail, per file (docs/m68k.md says
+ * which behaviour they cover). A file that does better is reported so that its number can be lowered. */
+static const struct {
+    const char *file;
+    int allowed;
+} m68k_xfail[] = {
+    {"ADD.w", 1}, /* 299/300 pass */
+    {"ADDX.l", 97}, /* 203/300 pass */
+    {"BTST", 9}, /* 291/300 pass */
+    {"CHK", 18}, /* 282/300 pass */
+    {"CMP.w", 18}, /* 282/300 pass */
+    {"EOR.w", 2}, /* 298/300 pass */
+    {"LINK", 37}, /* 263/300 pass */
+    {"MOVE.l", 41}, /* 259/300 pass */
+    {"MOVE.w", 10}, /* 290/300 pass */
+    {"SUB.w", 3}, /* 297/300 pass */
+    {"SUBX.l", 100}, /* 200/300 pass */
+    {"TRAPV", 154}, /* 146/300 pass; the generator gets TRAPV wrong (its README): known-bad */
+    {"UNLINK", 124}, /* 176/300 pass */
+};
