@@ -5,7 +5,6 @@ static const struct {
     int allowed;
 } m68k_xfail[] = {
     {"ADD.w", 1}, /* 299/300 pass */
-    {"ADDX.l", 97}, /* 203/300 pass */
     {"BTST", 9}, /* 291/300 pass */
     {"CHK", 18}, /* 282/300 pass */
     {"CMP.w", 18}, /* 282/300 pass */
@@ -14,7 +13,4 @@ static const struct {
     {"MOVE.l", 41}, /* 259/300 pass */
     {"MOVE.w", 10}, /* 290/300 pass */
     {"SUB.w", 3}, /* 297/300 pass */
-    {"SUBX.l", 100}, /* 200/300 pass */
-    {"TRAPV", 154}, /* 146/300 pass; the generator gets TRAPV wrong (its README): known-bad */
-    {"UNLINK", 124}, /* 176/300 pass */
 };

@@ -316,11 +316,10 @@ static void test_suite(void **state)
             files_ok++;
             if (total - passed < allowed)
                 print_message("%-16s %3d/%d pass (xfail allows %d: lower it)\n", file, passed, total, allowed);
+            else if (passed < total)
+                print_message("%-16s %3d/%d pass (xfail allows %d)\n", file, passed, total, allowed);
         }
-        if (passed == total) files_ok += 0;
     }
-    int perfect = 0;
-    (void)perfect;
     print_message("m68000 suite: %d/%d cases pass; %d/%d files within their xfail allowance\n", all_pass, all,
                   files_ok, nn);
     for (int i = 0; i < nn; i++) free(names[i]);

@@ -850,6 +850,7 @@ static void F_(line4)(F_(run) *r, uint16_t op)
             return;
         }
         case 3: { /* UNLK */
+            r->aepc = r->pc0;
             uint32_t v = F_(rd)(r, C->a[reg], 2, FC_DATA);
             C->a[7] = C->a[reg] + 4;
             C->a[reg] = v;
@@ -883,7 +884,7 @@ static void F_(line4)(F_(run) *r, uint16_t op)
             case 5: F_(jump)(r, F_(pop32)(r), 0); return;
             case 6:
                 if (C->sr & RG_M68K_V) {
-                    F_(exception)(r, 7, C->pc - 2, 0);
+                    F_(exception)(r, 7, C->pc - 2, 4);
                     return;
                 }
                 F_(prefetch)(r);
@@ -1113,12 +1114,15 @@ static void F_(alu)(F_(run) *r, uint16_t op, int fam)
             C->d[dn] = (d & ~rg__m68k_mask[sz]) | (res & rg__m68k_mask[sz]);
             return;
         }
+        r->aepc = r->pc0;
         if (sz == 2 && (C->a[reg] & 1)) {
             IDLE(2);
-            F_(addr_error)(r, C->a[reg], 1, 0, FC_DATA);
+            F_(addr_error)(r, C->a[reg] - 2, 1, 0, FC_DATA);
         }
         F_(ea) s = F_(ea_calc)(r, 4, reg, sz);
         uint32_t v = F_(ea_read)(r, s, sz);
+        if (sz == 2 && (C->a[dn] & 1))
+            F_(addr_error)(r, C->a[dn] - 2, 1, 0, FC_DATA);
         C->a[dn] -= (sz == 0) ? (dn == 7 ? 2 : 1) : (sz == 1 ? 2 : 4);
         F_(ea) d = {2, 0, C->a[dn]};
         uint32_t w = F_(ea_read)(r, d, sz), res;
