@@ -398,6 +398,14 @@ class RetroEnv(gym.Env, EzPickle):
         names = [[self.buttons[i] for i in range(self.num_buttons) if mask >> i & 1] for mask in masks]
         return names[0] if self.players == 1 else names
 
+    def get_keys_to_action(self):
+        """Player 1's keyboard for ``gymnasium.utils.play.play``: {sorted tuple of pygame key codes: action}, the
+        arrows for the pad and x/z/s/a/q/w/Return/Tab for the other buttons (``retrogym.play``; needs pygame)."""
+        from retrogym.play import keys_to_action
+
+        self._check_open()
+        return keys_to_action(self)
+
     def action_to_array(self, action):
         """Per player, a uint8 array of num_buttons 0/1 values (stable-retro's helper)."""
         return [np.array([(m >> i) & 1 for i in range(self.num_buttons)], dtype=np.uint8)
