@@ -165,20 +165,70 @@ def test_integrate_starcatcher_in_the_browser(browser, server, tmp_path):
     wait(drv, lambda: "default: Level1" in text(drv, "default-name"), "the default shown")
     saved = gzip.decompress((folder / "Level1.state").read_bytes())
 
-    # variables: score (3 BCD bytes at $20) and lives ($23)
-    for var, addr, typ in (("score", "0x20", ">d3"), ("lives", "0x23", "|u1")):
-        for id_, v in (("var-name", var), ("var-address", addr), ("var-type", typ)):
-            e = drv.find_element(By.ID, id_)
-            e.clear()
-            e.send_keys(v)
-        click(drv, "var-add")
-        wait(drv, lambda: drv.find_elements(By.CSS_SELECTOR, f'#vars td.value[data-name="{var}"]'), var)
+    # the score by searches, as the guide does it: "Is 0" now, play until a star is caught (the score on screen,
+    # here read from the hex view), "Increased", "Is <score>"
+    def fill(id_, value):
+        e = drv.find_element(By.ID, id_)
+        e.clear()
+        e.send_keys(value)
+
+    def hex_bytes(row, first, n):  # read at once in the page: the hex view is redrawn twice a second
+        return drv.execute_script("const r = document.querySelectorAll('#hex tr')[arguments[0]];"
+                                  "return r ? [...r.children].slice(1 + arguments[1], 1 + arguments[1] + arguments[2])"
+                                  ".map((td) => td.textContent) : [];", row, first, n)
+
+    fill("search-name", "score")
+    fill("search-value", "0")
+    click(drv, "search-is")
+    wait(drv, lambda: "search is: done" in text(drv, "message"), "the first search")
+    wait(drv, lambda: drv.find_elements(By.CSS_SELECTOR, "#hex tr"), "the hex view")
+    score_now = lambda: int("".join(hex_bytes(2, 0, 3)) or 0)  # noqa: E731 - the 6 digits on screen
+    click(drv, "fast")
+    click(drv, "pause")  # resume
+    drv.find_element(By.ID, "screen").click()
+    end = time.monotonic() + 90
+    i = 0
+    while score_now() == 0 and time.monotonic() < end:
+        press(drv, [Keys.ARROW_LEFT, Keys.ARROW_RIGHT][i % 2], 0.4 + 0.1 * (i % 3))
+        i += 1
+    click(drv, "pause")
+    wait(drv, lambda: text(drv, "pause") == "Resume", "pause")
+    time.sleep(0.7)  # the hex view refreshes twice a second
+    points = score_now()
+    assert points > 0, "no star caught in 90 s"
+    click(drv, "search-increased")
+    wait(drv, lambda: "search increased: done" in text(drv, "message"), "the delta search")
+    fill("search-value", str(points))
+    click(drv, "search-is")
+    wait(drv, lambda: "search is: done" in text(drv, "message"), "the second value search")
+    counts = text(drv, "search-body")
+    assert "after 3 rounds" in counts, counts
+    # "make variable": the result at 0x21 as 2 bytes of BCD, big-endian (the search's types are 1, 2, 4 and 6
+    # digits wide); then widened by hand to the score's 3 bytes (6 digits) at 0x20, as on screen
+    button = wait(drv, lambda: [b for b in drv.find_elements(By.CSS_SELECTOR, "#search-body button.type")
+                                if b.text == ">d2" and "0x21 " in b.get_attribute("title")], "the result 0x21 >d2")[0]
+    button.click()
+    wait(drv, lambda: drv.find_elements(By.CSS_SELECTOR, '#vars td.value[data-name="score"]'), "score variable")
+    wait(drv, lambda: drv.find_element(By.CSS_SELECTOR, '#vars td.value[data-name="score"] input')
+         .get_attribute("value") == str(points), "the score's value in the variables pane")
+    shot(drv, "2-search.png", tmp_path)
+    for id_, v in (("var-name", "score"), ("var-address", "0x20"), ("var-type", ">d3")):
+        fill(id_, v)
+    click(drv, "var-add")
+    wait(drv, lambda: "0x20" in text(drv, "vars"), "score at 0x20")
+    # lives ($23) typed in, as the guide's second variable
+    for id_, v in (("var-name", "lives"), ("var-address", "0x23"), ("var-type", "|u1")):
+        fill(id_, v)
+    click(drv, "var-add")
+    wait(drv, lambda: drv.find_elements(By.CSS_SELECTOR, '#vars td.value[data-name="lives"]'), "lives")
     click(drv, "save-data")
     wait(drv, lambda: "save data.json: done" in text(drv, "message"), "data.json")
     assert json.loads((folder / "data.json").read_text()) == {
         "info": {"lives": {"address": 35, "type": "|u1"}, "score": {"address": 32, "type": ">d3"}}}
-    wait(drv, lambda: drv.find_element(By.CSS_SELECTOR, '#vars td.value[data-name="lives"] input')
-         .get_attribute("value") == "3", "lives = 3 in the variables pane")
+    lives = lambda: drv.find_element(By.CSS_SELECTOR, '#vars td.value[data-name="lives"] input')  # noqa: E731
+    wait(drv, lambda: lives().get_attribute("value") == str(int(hex_bytes(2, 3, 1)[0], 16)),
+         "lives in the variables pane as in memory at $23")
+    assert 1 <= int(lives().get_attribute("value")) <= 3
 
     # the scenario: reward 1 per point of score, done when lives reach zero
     click(drv, "reward-add")
@@ -195,7 +245,6 @@ def test_integrate_starcatcher_in_the_browser(browser, server, tmp_path):
         "done": {"variables": {"lives": {"op": "zero"}}}, "reward": {"variables": {"score": {"reward": 1}}}}
 
     # play (fast-forward, sweeping left and right) until the Scenario information pane shows a reward
-    click(drv, "fast")
     click(drv, "pause")
     wait(drv, lambda: text(drv, "pause") == "Pause", "resume")
     drv.find_element(By.ID, "screen").click()
@@ -208,18 +257,15 @@ def test_integrate_starcatcher_in_the_browser(browser, server, tmp_path):
     total = float(text(drv, "info-total"))
     assert total > 0, "no reward in 90 s of play"
     assert total % 10 == 0  # StarCatcher scores 10 per star on level 1
-    shot(drv, "2-reward.png", tmp_path)
+    shot(drv, "3-reward.png", tmp_path)
     click(drv, "pause")
 
     # the memory view: the score's bytes at $20..$22 are the BCD of the total
     total = float(text(drv, "info-total"))  # paused: it stays
     want = [f"{int(total) // 10000 % 100:02d}", f"{int(total) // 100 % 100:02d}", f"{int(total) % 100:02d}"]
 
-    def score_bytes():
-        rows = drv.find_elements(By.CSS_SELECTOR, "#hex tr")
-        return len(rows) > 2 and [c.text for c in rows[2].find_elements(By.TAG_NAME, "td")[1:4]] == want
-    wait(drv, score_bytes, f"the score's BCD bytes {want} at $20 in the hex view")
-    shot(drv, "3-memory.png", tmp_path)
+    wait(drv, lambda: hex_bytes(2, 0, 3) == want, f"the score's BCD bytes {want} at $20 in the hex view")
+    shot(drv, "4-memory.png", tmp_path)
 
     # the files written load with retrogym.make and score as the game's own integration from the same state
     rdata.add_custom_path(str(root / "custom"))

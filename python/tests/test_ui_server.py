@@ -328,3 +328,22 @@ def test_search_panel_finds_the_score(tmp_path):
             await ui.call("/api/search", {"name": "points", "remove": True})
             assert (await ui.call("/api/searches"))["searches"] == []
     run(body())
+
+
+def test_movie_given_at_start(tmp_path):
+    """A movie opens its game from the movie's start state."""
+    movie = str(tmp_path / "m.bk2")
+    env = retrogym.make(GAME)
+    env.reset()
+    start = env.unwrapped.initial_state
+    env.unwrapped.record_movie(movie)
+    for _ in range(20):
+        env.step(env.action_space.sample())
+    env.close()
+    srv = UIServer(movie, str(tmp_path / "root"))
+    try:
+        assert srv.session.game == GAME and srv.session.frame == 0
+        assert srv.session.u.initial_state == start
+    finally:
+        srv.session.close()
+        rdata.clear_custom_paths()

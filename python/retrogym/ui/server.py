@@ -400,7 +400,7 @@ async def post_variable(request):
         check_data_json({"info": {name: {"address": body.get("address"), "type": body.get("type")}}})
         s.set_variable(name, body["address"], body["type"])
     await srv.refresh()
-    return web.json_response({"ok": True, "variables": s.data_doc()["info"]})
+    return web.json_response({"ok": True, "variables": s.data_doc()["info"], "values": s.info()["values"]})
 
 
 def _write_and_reload(srv, file, doc, overwrite):

@@ -8,6 +8,7 @@ let buttons = [];             // the system's buttons (joypad ids)
 let held = 0;                 // bits of the buttons held
 let plotData = [];            // [frame, cumulative reward]
 let memPrev = null;
+let lastValues = {};         // the variables' values of the last information message
 
 // ---- messages and requests ----
 function say(text, kind) {
@@ -103,7 +104,8 @@ function showInfo(m) {
   plotData.push([m.frame, m.total]);
   if (plotData.length > 2000) plotData.splice(0, plotData.length - 2000);
   drawPlot();
-  for (const [name, value] of Object.entries(m.values || {})) {
+  lastValues = m.values || {};
+  for (const [name, value] of Object.entries(lastValues)) {
     const cell = document.querySelector(`#vars td.value[data-name="${CSS.escape(name)}"]`);
     if (cell && document.activeElement !== cell.firstChild) cell.firstChild.value = value;
   }
@@ -238,6 +240,7 @@ function showVars(vars) {
     tr.children[2].textContent = v.type;
     tr.children[3].dataset.name = name;
     const inp = tr.children[3].firstChild;
+    if (name in lastValues) inp.value = lastValues[name];
     inp.onchange = () => act("set " + name, () => api("api/variable", { name, value: parseInt(inp.value, 10) }));
     tr.children[4].firstChild.onclick = () => act("remove " + name, async () => {
       const out = await api("api/variable", { name, remove: true }); showVars(out.variables); return out; });
@@ -250,7 +253,7 @@ function parseNum(s) { s = String(s).trim(); return /^0x/i.test(s) ? parseInt(s,
 $("var-add").onclick = () => act("variable", async () => {
   const out = await api("api/variable", { name: $("var-name").value.trim(), address: parseNum($("var-address").value),
     type: $("var-type").value.trim() });
-  showVars(out.variables); return out;
+  lastValues = out.values; showVars(out.variables); return out;
 });
 $("save-data").onclick = () => act("save data.json", async () => { const out = await api("api/data/save", {}); await refresh(); return out; });
 
@@ -336,16 +339,20 @@ function showSearches(list) {
     for (const r of sr.results) {
       const tr = document.createElement("tr");
       const scale = (r.mult !== 1 ? ` ×1/${r.mult}` : "") + (r.div !== 1 ? ` ×${r.div}` : "") + (r.bias ? ` ${r.bias > 0 ? "−" : "+"}${Math.abs(r.bias)}` : "");
-      tr.innerHTML = `<td></td><td></td><td><button>make variable</button></td>`;
+      tr.innerHTML = `<td class="addr"></td><td></td>`;
       tr.children[0].textContent = "0x" + r.address.toString(16) + scale;
-      tr.children[1].textContent = r.types.join(" ");
-      tr.children[2].firstChild.onclick = () => act("make variable " + sr.name, async () => {
-        const out = await api("api/variable", { name: sr.name, address: r.address, type: r.types[0] });
-        showVars(out.variables); return out;
-      });
+      for (const type of r.types) {  // each type a button: make the variable with that type
+        const b = document.createElement("button");
+        b.className = "type"; b.textContent = type; b.title = "make variable " + sr.name + " at 0x" + r.address.toString(16) + " as " + type;
+        b.onclick = () => act("make variable " + sr.name, async () => {
+          const out = await api("api/variable", { name: sr.name, address: r.address, type });
+          lastValues = out.values; showVars(out.variables); return out;
+        });
+        tr.children[1].appendChild(b);
+      }
       t.appendChild(tr);
     }
-    if (sr.count > sr.results.length) { const tr = document.createElement("tr"); tr.innerHTML = `<td colspan="3">…</td>`; t.appendChild(tr); }
+    if (sr.count > sr.results.length) { const tr = document.createElement("tr"); tr.innerHTML = `<td colspan="2">…</td>`; t.appendChild(tr); }
     d.appendChild(t); box.appendChild(d);
   }
 }
