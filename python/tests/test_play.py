@@ -190,3 +190,24 @@ def test_player_refuses_discrete(headless):
     with retrogym.make(GAME, use_restricted_actions=DISCRETE) as env:
         with pytest.raises(ValueError, match="MultiBinary"):
             Player(env)
+
+
+def test_player_gamepad_events(headless):
+    from retrogym.play import Player
+
+    pygame = headless
+    with retrogym.make(GAME) as env:
+        player = Player(env, scale=1, fps=0)
+        try:
+            pygame.event.post(pygame.event.Event(pygame.JOYHATMOTION, joy=0, instance_id=0, hat=0, value=(1, 1)))
+            pygame.event.post(pygame.event.Event(pygame.JOYBUTTONDOWN, joy=0, instance_id=0, button=0))
+            player.tick()
+            held = {b for b, v in zip(env.buttons, player.action()) if v}
+            assert held == {"RIGHT", "UP", "A"}
+            pygame.event.post(pygame.event.Event(pygame.JOYHATMOTION, joy=0, instance_id=0, hat=0, value=(0, 0)))
+            pygame.event.post(pygame.event.Event(pygame.JOYBUTTONUP, joy=0, instance_id=0, button=0))
+            pygame.event.post(pygame.event.Event(pygame.JOYBUTTONDOWN, joy=0, instance_id=0, button=7))
+            player.tick()
+            assert {b for b, v in zip(env.buttons, player.action()) if v} == {"START"}
+        finally:
+            player.close()
