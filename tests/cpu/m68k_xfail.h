@@ -5,12 +5,8 @@ static const struct {
     int allowed;
 } m68k_xfail[] = {
     {"ADD.w", 1}, /* 299/300 pass */
-    {"BTST", 9}, /* 291/300 pass */
-    {"CHK", 18}, /* 282/300 pass */
-    {"CMP.w", 18}, /* 282/300 pass */
+    {"CMP.w", 1}, /* 299/300 pass */
     {"EOR.w", 2}, /* 298/300 pass */
-    {"LINK", 37}, /* 263/300 pass */
     {"MOVE.l", 41}, /* 259/300 pass */
-    {"MOVE.w", 10}, /* 290/300 pass */
     {"SUB.w", 3}, /* 297/300 pass */
 };

@@ -589,6 +589,8 @@ static void F_(line0)(F_(run) *r, uint16_t op)
         C->sr = (uint16_t)((C->sr & ~RG_M68K_Z) | ((v & (1u << bit)) ? 0 : RG_M68K_Z));
         if (kind == 0) {
             F_(prefetch)(r);
+            if (mode == 7 && reg == 4)
+                IDLE(2);
             return;
         }
         if (kind == 1) v ^= 1u << bit;
@@ -659,10 +661,10 @@ static void F_(move)(F_(run) *r, uint16_t op)
     F_(nz)(r, v, sz);
     uint32_t pc_src = C->pc;
     if (dm == 4) {
-        C->a[dr] -= (sz == 0) ? (dr == 7 ? 2 : 1) : (sz == 1 ? 2 : 4);
         r->aepc = pc_src;
-        if (sz && (C->a[dr] & 1))
-            F_(wr)(r, C->a[dr], sz, v);
+        if (sz == 2 && (C->a[dr] & 1)) /* the long write faults before the decrement */
+            F_(addr_error)(r, C->a[dr] - 2, 0, 0, FC_DATA);
+        C->a[dr] -= (sz == 0) ? (dr == 7 ? 2 : 1) : (sz == 1 ? 2 : 4);
         F_(prefetch)(r);
         F_(wr)(r, C->a[dr], sz, v);
         return;
@@ -705,7 +707,8 @@ static void F_(line4)(F_(run) *r, uint16_t op)
             if (v < 0 || v > bound) {
                 if (v < 0) f |= RG_M68K_N;
                 C->sr = f;
-                IDLE(v <= bound && bound < 0 ? 6 : 4);
+                /* below zero but not above the bound: 2 clocks more unless bound - v overflows 16 bits */
+                IDLE(v > bound || (int32_t)bound - v > 32767 ? 4 : 6);
                 F_(exception)(r, 6, C->pc - 2, 4);
                 return;
             }
@@ -843,7 +846,7 @@ static void F_(line4)(F_(run) *r, uint16_t op)
             return;
         case 2: { /* LINK */
             uint32_t disp = (uint32_t)(int32_t)(int16_t)F_(ext)(r);
-            F_(push32)(r, reg == 7 ? C->a[7] - 4 : C->a[reg]);
+            F_(push32)(r, C->a[reg]); /* LINK A7 pushes A7 as it was */
             C->a[reg] = C->a[7];
             C->a[7] += disp;
             F_(prefetch)(r);
@@ -1067,9 +1070,8 @@ static void F_(alu)(F_(run) *r, uint16_t op, int fam)
         if (mode == 1) { /* CMPM */
             r->aepc = r->pc0;
             if (sz && (C->a[reg] & 1)) {
-                if (sz == 2)
-                    C->a[reg] += 2;
-                F_(addr_error)(r, C->a[reg] - (sz == 2 ? 2u : 0u), 1, 0, FC_DATA);
+                C->a[reg] += 2;
+                F_(addr_error)(r, C->a[reg] - 2, 1, 0, FC_DATA);
             }
             F_(ea) s = F_(ea_calc)(r, 3, reg, sz);
             uint32_t v = F_(ea_read)(r, s, sz);
@@ -1294,7 +1296,7 @@ static int M68K_FN(rg_m68k *cpu, M68K_CTX *ctx)
             cpu->a[7] -= 6;
             F_(bus_w)(r, cpu->a[7] + 4, (uint16_t)ret, 3);
             int vec = M68K_IACK(ctx, lvl);
-            cpu->cycles += 4 + 6;
+            cpu->cycles += 4 + 4; /* the acknowledge cycle and its autovector wait */
             if (vec < 0) vec = 24 + lvl;
             F_(bus_w)(r, cpu->a[7], old, 3);
             F_(bus_w)(r, cpu->a[7] + 2, (uint16_t)(ret >> 16), 3);
