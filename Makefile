@@ -149,6 +149,13 @@ bench-a26: venv build
 	RETROGYM_CORE_PATH=$$($(VENV)/bin/python -c "import stable_retro, os; \
 	  print(os.path.join(os.path.dirname(stable_retro.__file__), 'cores'))") ./$(BUILD)/bench/bench_a26
 
+# Our NES core against FCEUmm (stable-retro's wheel) and nestopia (Debian) on SMB, StarCatcher and a demo, docs/performance.md.
+.PHONY: bench-nes
+bench-nes: venv build
+	RETROGYM_CORE_PATH=$$($(VENV)/bin/python -c "import stable_retro, os; \
+	  print(os.path.join(os.path.dirname(stable_retro.__file__), 'cores'))"):/usr/lib/x86_64-linux-gnu/libretro \
+	  ./$(BUILD)/bench/bench_nes
+
 # Our Atari 2600 core against ALE's emulator (ale-py's ALEInterface) and Stella 3.9.3 per frame, docs/performance.md.
 bench-ale-emu: venv build
 	$(VENV)/bin/python bench/bench_ale_emu.py

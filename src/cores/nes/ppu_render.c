@@ -179,9 +179,17 @@ static void bg_dot(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0
     }
 }
 
+/* No sprite pixel at x0..x0+7 of the line (x0 a multiple of 8). */
+static inline int no_sprite8(const rg__nes_ppu *p, unsigned x0)
+{
+    uint64_t w;
+    memcpy(&w, p->spr_line + x0, sizeof w);
+    return w == 0;
+}
+
 /* Dots d..d+7 (d = 8k + 1) of the background at once. With a picture (row) the colours come from col; without one
  * only the pixels under sprite 0 are looked at (for its hit). */
-static void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0, uint16_t *row, int pixels,
+static inline void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0, uint16_t *row, int pixels,
                      const uint16_t *col)
 {
     if (pixels && d <= 256) {
@@ -191,8 +199,8 @@ static void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t do
             if (x0 + 8 > p->spr0_x && x0 < p->spr0_x + 8u)
                 for (unsigned i = 0; i < 8; i++, sh <<= 4)
                     put(p, NULL, x0 + i, (unsigned)(sh >> 60));
-        } else if (!p->spr_line_used && (p->mask & 0x08) && (x0 >= 8 || (p->mask & 0x02))) {
-            /* background alone: pattern 0 shows the backdrop */
+        } else if ((p->mask & 0x08) && (x0 >= 8 || (p->mask & 0x02)) && (!p->spr_line_used || no_sprite8(p, x0))) {
+            /* background alone (no sprite pixel in these 8): pattern 0 shows the backdrop */
             for (unsigned i = 0; i < 8; i++, sh <<= 4)
                 row[x0 + i] = col[32 + (unsigned)(sh >> 60)];
         } else {
