@@ -156,6 +156,11 @@ bench-nes: venv build
 	  print(os.path.join(os.path.dirname(stable_retro.__file__), 'cores'))"):/usr/lib/x86_64-linux-gnu/libretro \
 	  ./$(BUILD)/bench/bench_nes
 
+# make_vec on Super Mario Bros. (84x84 grayscale, 4 stacked, frame skip 4): our NES core vs FCEUmm, docs/performance.md.
+.PHONY: bench-nes-vec
+bench-nes-vec: venv python
+	$(VENV)/bin/python bench/bench_nes_vec.py
+
 # Our Atari 2600 core against ALE's emulator (ale-py's ALEInterface) and Stella 3.9.3 per frame, docs/performance.md.
 bench-ale-emu: venv build
 	$(VENV)/bin/python bench/bench_ale_emu.py
