@@ -259,7 +259,7 @@ static int cmp_names(const void *a, const void *b)
 
 static int xfail_allowed(const char *file)
 {
-    for (size_t i = 0; i < sizeof m68k_xfail / sizeof m68k_xfail[0]; i++)
+    for (size_t i = 0; m68k_xfail[i].file; i++)
         if (!strcmp(m68k_xfail[i].file, file)) return m68k_xfail[i].allowed;
     return 0;
 }

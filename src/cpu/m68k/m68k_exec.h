@@ -623,6 +623,8 @@ static void F_(line0)(F_(run) *r, uint16_t op)
     uint32_t imm = sz == 2 ? F_(ext32)(r) : (sz == 1 ? F_(ext)(r) : (F_(ext)(r) & 0xFFu));
     r->aepc = C->pc - 2;
     F_(ea) e = F_(ea_calc)(r, mode, reg, sz);
+    if (mode == 4 && sz != 2)
+        r->aepc = C->pc;
     uint32_t d = F_(ea_read)(r, e, sz), res;
     switch (which) {
     case 0: res = d | imm; F_(nz)(r, res, sz); break;
@@ -658,23 +660,41 @@ static void F_(move)(F_(run) *r, uint16_t op)
     EAOK(dm, dr, RG__M68K_EA_DATALT);
     F_(ea) e = F_(ea_calc)(r, sm, sr, sz);
     uint32_t v = F_(ea_read)(r, e, sz);
+    uint16_t sr_before = C->sr;
     F_(nz)(r, v, sz);
     uint32_t pc_src = C->pc;
     if (dm == 4) {
         r->aepc = pc_src;
-        if (sz == 2 && (C->a[dr] & 1)) /* the long write faults before the decrement */
+        if (sz == 2 && (C->a[dr] & 1)) { /* the long write faults after the queue read, before the decrement */
+            F_(bus_r)(r, C->pc, 3);
             F_(addr_error)(r, C->a[dr] - 2, 0, 0, FC_DATA);
+        }
         C->a[dr] -= (sz == 0) ? (dr == 7 ? 2 : 1) : (sz == 1 ? 2 : 4);
         F_(prefetch)(r);
         F_(wr)(r, C->a[dr], sz, v);
         return;
     }
-    if (dm == 3 && sz && (C->a[dr] & 1)) { /* faults before the increment */
+    if ((dm == 2 || dm == 3) && sz && (C->a[dr] & 1)) { /* faults before the increment */
         r->aepc = pc_src;
+        if (sz == 2) { /* the flags as far as the chip got: from the low word after a memory read, else none */
+            if (sm >= 2 && !(sm == 7 && sr == 4)) {
+                F_(nz)(r, v, 1);
+            } else {
+                C->sr = sr_before;
+            }
+        }
         F_(wr)(r, C->a[dr], sz, v);
     }
     F_(ea) d = F_(ea_calc)(r, dm, dr, sz);
-    r->aepc = pc_src;
+    r->aepc = pc_src + (dm == 7 && dr == 1 && sm < 2 ? 2u : 0u);
+    if (sz == 2 && dm >= 5 && (d.addr & 1)) { /* N and Z from the high word; V and C not yet */
+        uint16_t f = sr_before & (uint16_t)~(RG_M68K_N | RG_M68K_Z);
+        if ((sm >= 2 && !(sm == 7 && sr == 4)) || (dm == 7 && dr == 1)) /* V and C already cleared */
+            f &= (uint16_t)~(RG_M68K_V | RG_M68K_C);
+        if (!(v >> 16)) f |= RG_M68K_Z;
+        if (v & 0x80000000u) f |= RG_M68K_N;
+        C->sr = f;
+    }
     if (dm == 7 && dr == 1) {
         F_(ea_write)(r, d, sz, v);
         F_(prefetch)(r);
