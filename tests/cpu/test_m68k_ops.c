@@ -141,8 +141,12 @@ static void test_exceptions(void **state)
     assert_int_equal(c.sr, 0x2700);
     assert_int_equal(c.pc, 0x4000 + 16 * 9 + 6);
     /* illegal (4AFC) and line A: the instruction's own address, 34 clocks */
-    static const struct { uint16_t op; uint32_t vec; } ex[] = {{0x4AFC, 4}, {0xA123, 10}, {0xF123, 11}};
-    for (size_t i = 0; i < 3; i++) {
+    /* illegal: 4AFC, and encodings with an effective address the instruction does not allow (move.b a0,d0;
+     * lea d0,a0; clr.l a0; add.b a0,d0; moveq with bit 8 set; jmp (a0)+) */
+    static const struct { uint16_t op; uint32_t vec; } ex[] = {{0x4AFC, 4}, {0xA123, 10}, {0xF123, 11},
+                                                                {0x1008, 4}, {0x41C0, 4}, {0x4288, 4},
+                                                                {0xD008, 4}, {0x7100, 4}, {0x4ED8, 4}};
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
         setup_bus();
         mbus_put16(&bus, 0x1000, ex[i].op);
         mbus_start(&c, &bus, 0x1000, 0xF000);

@@ -1291,8 +1291,15 @@ static int M68K_FN(rg_m68k *cpu, M68K_CTX *ctx)
     r->ctx = ctx;
     if (cpu->halted)
         return 1;
-    if (setjmp(r->jb) == 2)
-        return 1;
+    /* An address error leaves its instruction through longjmp (m68k state lives in *cpu, never in locals here;
+     * the run record is refreshed from the unmodified parameters). */
+    int jr = setjmp(r->jb);
+    if (jr) {
+        r->c = cpu;
+        r->ctx = ctx;
+        if (jr == 2)
+            return 1;
+    }
     while (!(M68K_STOP(ctx))) {
         if (cpu->trace_pending) {
             cpu->trace_pending = 0;
