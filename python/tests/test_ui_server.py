@@ -347,3 +347,40 @@ def test_movie_given_at_start(tmp_path):
     finally:
         srv.session.close()
         rdata.clear_custom_paths()
+
+
+def test_movies_record_play_export(tmp_path):
+    """Record what is played (from the start state), play it back with the scenario live: the same frames, the same
+    memory and cumulative reward at its end; export it as MP4 with ffmpeg."""
+    async def body():
+        async with UI(tmp_path, GAME) as ui:
+            s = ui.srv.session
+            await ui.call("/api/control", {"cmd": "pause"})
+            out = await ui.call("/api/movie", {"cmd": "record"})
+            name = os.path.basename(out["path"])
+            assert name == "StarCatcher-Nes-Start-000000.bk2"
+            for bits in (1 << 7, 1 << 6 | 1 << 8, 0, 1 << 7):
+                s.set_buttons(bits)
+                target = s.frame + 150
+                await ui.call("/api/control", {"cmd": "advance", "n": 150})
+                await until(lambda: s.frame == target, "frames")
+            out = await ui.call("/api/control", {"cmd": "rewind", "seconds": 1}, status=409)
+            assert "stop recording first" in out["error"]
+            ram, total, frames = s.u.get_ram().copy(), s.info()["total"], s.frame
+            out = await ui.call("/api/movie", {"cmd": "stop"})
+            assert out["movies"] == [name] and os.path.getsize(out["path"]) > 0
+            s.set_buttons(0)
+            await ui.call("/api/movie", {"cmd": "play", "name": name})
+            await until(lambda: s.playing is None and s.paused, "the movie's end", timeout=30)
+            assert s.frame == frames
+            assert np.array_equal(s.u.get_ram(), ram)
+            assert s.info()["total"] == total
+            for bad in ("../x.bk2", "nope.bk2", "x.txt", None):
+                err = await ui.call("/api/movie", {"cmd": "play", "name": bad}, status=404 if bad == "nope.bk2" else 400)
+                assert "movie" in err["error"]
+            import shutil
+            if shutil.which("ffmpeg"):
+                out = await ui.call("/api/movie", {"cmd": "export", "name": name})
+                assert out["path"].endswith(".mp4") and os.path.getsize(out["path"]) > 1000
+                await ui.call("/api/movie", {"cmd": "export", "name": name}, status=409)
+    run(body())

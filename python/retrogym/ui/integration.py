@@ -21,6 +21,7 @@ MAX_JSON = 1 << 20
 
 _GAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_]{0,99}-[A-Za-z0-9]{1,40}$")
 _STATE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}$")
+_MOVIE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,200}\.bk2$")
 _TAGS = re.compile(r"\([^)]*\)|\[[^\]]*\]|\{[^}]*\}")
 
 
@@ -245,6 +246,33 @@ class Workspace:
         meta["default_state"] = name
         _atomic_write(meta_path, _json_bytes(meta), True)
         return meta_path
+
+    def movie_folder(self, game):
+        """``<root>/movies/<Game>/``: the movies recorded in the UI (outside the integration folders)."""
+        folder = os.path.join(self.root, "movies", check_game_name(game))
+        os.makedirs(folder, exist_ok=True)
+        return folder
+
+    def movies(self, game):
+        folder = os.path.join(self.root, "movies", check_game_name(game))
+        return sorted(f for f in os.listdir(folder) if f.endswith(".bk2")) if os.path.isdir(folder) else []
+
+    def next_movie(self, game, state):
+        """``<Game>-<state>-NNNNNN.bk2`` with the first number not taken (stable-retro's names)."""
+        folder = self.movie_folder(game)
+        for i in range(1000000):
+            path = os.path.join(folder, f"{game}-{state or 'None'}-{i:06d}.bk2")
+            if not os.path.exists(path):
+                return path
+        raise UIError("too many movies")
+
+    def movie_path(self, game, name):
+        if not isinstance(name, str) or not _MOVIE.match(name) or ".." in name:
+            raise UIError(f"movie name {name!r}: a file name ending in .bk2 (no folders)")
+        path = os.path.join(self.movie_folder(game), name)
+        if not os.path.isfile(path):
+            raise UIError(f"no movie {name} in {os.path.dirname(path)}", 404)
+        return path
 
     def write_json(self, game, file, obj, overwrite=True):
         if file == "data.json":

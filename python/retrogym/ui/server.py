@@ -230,7 +230,8 @@ async def get_status(request):
             proposal = None
         out["pending_rom"] = {"filename": name, "size": len(rom), "proposal": proposal}
     if srv.session is not None:
-        out["session"] = {**srv.session.describe(), **srv.session.info()}
+        out["session"] = {**srv.session.describe(), **srv.session.info(),
+                          "movies": srv.workspace.movies(srv.session.game)}
     return web.json_response(out)
 
 
@@ -479,6 +480,66 @@ async def websocket(request):
     return ws
 
 
+async def post_movie(request):
+    """``{"cmd": "record"}``, ``{"cmd": "stop"}``, ``{"cmd": "play", "name"}``, ``{"cmd": "export", "name"}``."""
+    srv = request.app[UI_KEY]
+    s = srv.need_session()
+    body = await _json_body(request)
+    cmd = body.get("cmd")
+    out = {"ok": True}
+    if cmd == "record":
+        path = srv.workspace.next_movie(s.game, s.state_name)
+        s.start_recording(path)
+        out["path"] = path
+    elif cmd == "stop":
+        out["path"] = s.stop_recording()
+    elif cmd == "play":
+        s.play_movie(srv.workspace.movie_path(s.game, body.get("name")))
+    elif cmd == "export":
+        path = srv.workspace.movie_path(s.game, body.get("name"))
+        out["path"] = await asyncio.to_thread(export_video, path, path[:-4] + ".mp4", _flag(body.get("overwrite")))
+    else:
+        raise UIError(f"unknown movie command {cmd!r}")
+    out["movies"] = srv.workspace.movies(s.game)
+    await srv.refresh()
+    return web.json_response(out)
+
+
+def export_video(movie, out, overwrite=False):
+    """The movie played back (retrogym.playback_movie) into an H.264 MP4 by ffmpeg (no sound)."""
+    import shutil
+    import subprocess
+
+    from retrogym.movie import playback_movie
+    ffmpeg = shutil.which("ffmpeg")
+    if ffmpeg is None:
+        raise UIError("video export needs ffmpeg (apt-get install ffmpeg)", 501)
+    if os.path.exists(out) and not overwrite:
+        raise UIError(f"{os.path.basename(out)} exists: confirm to replace it", 409)
+    frames = playback_movie(movie, verify=False)
+    proc = None
+    try:
+        for obs, *_ in frames:
+            if proc is None:
+                h, w = obs.shape[:2]
+                proc = subprocess.Popen([ffmpeg, "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24",
+                                         "-s", f"{w}x{h}", "-r", "60", "-i", "-", "-c:v", "libx264", "-pix_fmt",
+                                         "yuv420p", out], stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+            proc.stdin.write(obs.tobytes())
+    except (ValueError, OSError) as e:
+        raise UIError(f"cannot export {os.path.basename(movie)}: {e}") from None
+    finally:
+        frames.close()
+        if proc is not None:
+            proc.stdin.close()
+            err = proc.stderr.read().decode(errors="replace")
+            if proc.wait() != 0:
+                raise UIError(f"ffmpeg failed: {err.strip()[-300:]}")
+    if proc is None:
+        raise UIError(f"{os.path.basename(movie)} holds no frames to export")
+    return out
+
+
 async def get_searches(request):
     s = request.app[UI_KEY].need_session()
     return web.json_response({"searches": s.searches()})
@@ -518,6 +579,7 @@ def make_app(server, max_request=MAX_REQUEST):
     app.router.add_post("/api/memory", post_memory)
     app.router.add_post("/api/variable", post_variable)
     app.router.add_post("/api/data/save", post_data_save)
+    app.router.add_post("/api/movie", post_movie)
     app.router.add_get("/api/searches", get_searches)
     app.router.add_post("/api/search", post_search)
     app.router.add_post("/api/scenario/save", post_scenario_save)

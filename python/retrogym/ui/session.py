@@ -32,6 +32,8 @@ class Session:
         self.reward = 0.0
         self.done = False
         self.buttons = 0          # bit i: joypad id i held
+        self.recording = None     # path of the movie being recorded
+        self.playing = None       # [Movie, next frame] of the movie being played back
         self._open(state)
 
     # ---- opening ----
@@ -143,6 +145,10 @@ class Session:
 
     def _action(self):
         bits = self.buttons
+        if self.playing is not None:
+            movie, index = self.playing
+            bits = movie.frame_buttons(index, 0)
+            self.playing[1] += 1
         return np.array([(bits >> i) & 1 for i in range(len(self.names))], dtype=np.uint8)
 
     def run_frame(self):
@@ -159,7 +165,11 @@ class Session:
             n, self.pending = min(self.pending, 600), max(0, self.pending - 600)
         else:
             n = FAST_FORWARD if self.fast else 1
-        for _ in range(n):
+        for i in range(n):
+            if self.playing is not None and self.playing[1] >= self.playing[0].frame_count:
+                self.playing = None  # the movie's end: paused there
+                self.paused, self.pending = True, 0
+                return i
             self.run_frame()
         return n
 
@@ -174,8 +184,15 @@ class Session:
             raise UIError("buttons: an integer of button bits")
         self.buttons = bits & ((1 << len(self.names)) - 1)
 
+    def _not_recording(self, what):
+        if self.recording is not None:
+            raise UIError(f"{what}: stop recording first (a movie runs from its start state without jumps)", 409)
+
     def reset(self):
-        """Back to the start state (the scenario starts over)."""
+        """Back to the start state (the scenario starts over); a movie being recorded is written first."""
+        if self.recording is not None:
+            self.stop_recording()
+        self.playing = None
         self.u.reset()
         self.reward, self.done = 0.0, False
         self._ring.clear()
@@ -183,6 +200,8 @@ class Session:
 
     def power_on(self):
         """A power-on start (no state), keeping the start state for later resets."""
+        self._not_recording("power-on")
+        self.playing = None
         start = self.u.initial_state
         self.u.initial_state = None
         self.u.reset()
@@ -196,6 +215,8 @@ class Session:
         """Back about ``seconds`` (as far as the ring reaches); returns the seconds actually gone back."""
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 3600:
             raise UIError("rewind: a number of seconds")
+        self._not_recording("rewind")
+        self.playing = None
         target = self.frame - max(1, int(float(seconds) * self.fps))
         snap = None
         while self._ring:  # the newest snapshot at or before the target, else the oldest there is
@@ -224,6 +245,8 @@ class Session:
             "frame": self.frame, "timestep": int(self.u.episode_steps), "reward": self.reward,
             "total": float(self.u.data.total_reward()), "done": self.done, "paused": self.paused,
             "fast": self.fast, "values": {k: int(v) for k, v in values.items()},
+            "recording": os.path.basename(self.recording) if self.recording else None,
+            "playing": (f"{self.playing[1]}/{self.playing[0].frame_count}" if self.playing else None),
         }
 
     def describe(self):
@@ -308,6 +331,7 @@ class Session:
         """Makes ``raw`` (a core state) the start state and resets to it; the core refusing it changes nothing."""
         if not raw:
             raise UIError(f"{what} is empty: refused")
+        self._not_recording("loading a state")
         before = self.u.initial_state
         try:
             self.u.initial_state = raw
@@ -320,7 +344,52 @@ class Session:
             self.reset()
             raise UIError(f"{what} cannot be started: {e}") from None
 
+    # ---- movies ----
+
+    def start_recording(self, path):
+        """Records from the start state: the game is reset and every frame played goes into ``path`` (.bk2)."""
+        self._not_recording("record")
+        self.reset()
+        try:
+            self.u.record_movie(path)
+        except (ValueError, OSError, RuntimeError) as e:
+            raise UIError(f"cannot record {os.path.basename(path)}: {e}") from None
+        self.recording = path
+
+    def stop_recording(self):
+        path, self.recording = self.recording, None
+        if path is None:
+            raise UIError("not recording")
+        try:
+            self.u.stop_record()
+        except (ValueError, OSError, RuntimeError) as e:
+            raise UIError(f"the movie {os.path.basename(path)} could not be written: {e}") from None
+        return path
+
+    def play_movie(self, path):
+        """Plays a movie back from its start state with the scenario live (the keys do nothing until it ends)."""
+        from retrogym.movie import Movie
+        self._not_recording("playing a movie")
+        try:
+            movie = Movie(path)
+        except (ValueError, OSError, RuntimeError) as e:
+            raise UIError(f"{os.path.basename(path)}: not a movie this can read ({e})") from None
+        if movie.get_game() and movie.get_game() != self.game:
+            raise UIError(f"{os.path.basename(path)} is a movie of {movie.get_game()}, not of {self.game}")
+        state = movie.get_state()
+        if state:
+            self.load_state_bytes(state, os.path.basename(path))
+        else:
+            self.power_on()
+        self.playing = [movie, 1]
+        self.paused = False
+
     def close(self):
+        if self.recording is not None:
+            try:
+                self.stop_recording()
+            except UIError:
+                pass
         if self.env is not None:
             self.env.close()
             self.env = None

@@ -33,11 +33,11 @@ async function api(path, body, method) {
 async function act(what, fn) {
   try {
     const out = await fn(false);
-    say(what + ": done", "ok");
+    say(what + ": done" + (out && out.path ? " (" + out.path + ")" : ""), "ok");
     return out;
   } catch (e) {
     if (e.status === 409 && confirm(e.message + "\n\nReplace it?")) {
-      try { const out = await fn(true); say(what + ": done", "ok"); return out; }
+      try { const out = await fn(true); say(what + ": done" + (out && out.path ? " (" + out.path + ")" : ""), "ok"); return out; }
       catch (e2) { say(what + ": " + e2.message, "error"); return null; }
     }
     say(what + ": " + e.message, "error");
@@ -100,6 +100,7 @@ function showInfo(m) {
   $("info-timestep").textContent = m.timestep;
   $("pause").textContent = m.paused ? "Resume" : "Pause";
   $("fast").classList.toggle("on", !!m.fast);
+  $("movie-status").textContent = m.recording ? "recording " + m.recording : (m.playing ? "playing " + m.playing : "");
   if (plotData.length && m.frame < plotData[plotData.length - 1][0]) plotData = plotData.filter((p) => p[0] <= m.frame);
   plotData.push([m.frame, m.total]);
   if (plotData.length > 2000) plotData.splice(0, plotData.length - 2000);
@@ -323,6 +324,19 @@ $("save-scenario").onclick = () => act("save scenario.json", async () => {
   const out = await api("api/scenario/save", { scenario: sc }); plotData = []; await refresh(); return out;
 });
 
+// ---- movies ----
+async function movie(cmd, extra) {
+  return act("movie " + cmd, async (overwrite) => {
+    const out = await api("api/movie", Object.assign({ cmd, overwrite }, extra || {}));
+    fillSelect($("movie-list"), out.movies, out.path ? out.path.split("/").pop() : $("movie-list").value);
+    return out;
+  });
+}
+$("movie-record").onclick = () => { plotData = []; movie("record"); };
+$("movie-stop").onclick = () => movie("stop");
+$("movie-play").onclick = () => { plotData = []; movie("play", { name: $("movie-list").value }); };
+$("movie-export").onclick = () => { say("exporting…"); movie("export", { name: $("movie-list").value }); };
+
 // ---- memory search ----
 function showSearches(list) {
   const box = $("search-body"); box.innerHTML = "";
@@ -430,6 +444,7 @@ function applyStatus(st) {
   $("title").textContent = s.game + " (" + s.system + ")";
   $("info-state").textContent = s.state || "(power-on)";
   fillSelect($("state-list"), s.states, s.state);
+  fillSelect($("movie-list"), s.movies || [], $("movie-list").value);
   $("default-name").textContent = s.default_state ? "default: " + s.default_state : "no default state";
   if (JSON.stringify(buttons) !== JSON.stringify(s.buttons)) { buttons = s.buttons; loadKeys(); }
   showVars(s.variables);
