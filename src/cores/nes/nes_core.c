@@ -83,14 +83,22 @@ static void publish_memory(nes_core *c)
     io->mem_generation++;
 }
 
+_Static_assert(RG__NES_VIEW_W % 4 == 0, "convert_view converts 4 pixels a step");
+
 static void convert_view(nes_core *c)
 {
     const uint16_t *pal = c->palette;
     for (unsigned y = 0; y < RG__NES_VIEW_H; y++) {
         const uint16_t *s = c->fb + (size_t)(y + RG__NES_VIEW_Y) * RG__NES_WIDTH + RG__NES_VIEW_X;
         uint16_t *d = c->view + (size_t)y * RG__NES_VIEW_W;
-        for (unsigned x = 0; x < RG__NES_VIEW_W; x++)
-            d[x] = pal[s[x] & 511u];
+        /* 4 pixels per step: one 64-bit load and store, four lookups (RG__NES_VIEW_W is a multiple of 4) */
+        for (unsigned x = 0; x < RG__NES_VIEW_W; x += 4) {
+            uint64_t w;
+            memcpy(&w, s + x, sizeof w);
+            w = (uint64_t)pal[w & 511u] | (uint64_t)pal[(w >> 16) & 511u] << 16 |
+                (uint64_t)pal[(w >> 32) & 511u] << 32 | (uint64_t)pal[(w >> 48) & 511u] << 48;
+            memcpy(d + x, &w, sizeof w);
+        }
     }
 }
 
