@@ -29,6 +29,8 @@ PYTHON_TEST_NODEPS := gym-super-mario-bros
 PYTHON_RL := stable-baselines3
 # MoviePy: Gymnasium's RecordVideo writes its MP4s with it (the test of the vector RecordVideo on make_vec).
 PYTHON_VIDEO := moviepy
+# PettingZoo: the API tests of retrogym.pettingzoo (multi-player games as Parallel/AEC environments).
+PYTHON_PETTINGZOO := pettingzoo
 # The Integration UI's server (aiohttp) and, for its browser test, Selenium driving Debian's chromium (UI_TEST_PACKAGES,
 # installed by `make test`; the test is skipped with a message where they cannot be installed).
 PYTHON_UI := aiohttp selenium
@@ -66,6 +68,8 @@ venv:
 	       "AtariPreprocessing) will be skipped"
 	@$(HAVE_MODULES) moviepy || $(PIP) install -q $(PYTHON_VIDEO) || \
 	  echo "warning: could not install $(PYTHON_VIDEO); the RecordVideo test of vector environments will be skipped"
+	@$(HAVE_MODULES) pettingzoo || $(PIP) install -q $(PYTHON_PETTINGZOO) || \
+	  echo "warning: could not install $(PYTHON_PETTINGZOO); the PettingZoo tests (test_pettingzoo.py) will be skipped"
 	@$(HAVE_MODULES) gym_super_mario_bros || $(PIP) install -q --no-deps $(PYTHON_TEST_NODEPS) || \
 	  echo "warning: could not install $(PYTHON_TEST_NODEPS); the tests on its SMB ROM will be skipped"
 	@$(HAVE_MODULES) aiohttp selenium || $(PIP) install -q $(PYTHON_UI) || \

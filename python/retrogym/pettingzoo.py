@@ -7,8 +7,8 @@ Atari suite names them: ``first_0``, ``second_0``, ``third_0``, ``fourth_0`` (pl
 - Actions: each agent gets one player's share of the action space ``make`` would give (``Discrete(prod(group
   sizes))``, ``MultiDiscrete(group sizes)`` or ``MultiBinary(num_buttons)``); the agents' actions are joined into the
   joint action the C environment decodes player by player.
-- Rewards: each agent gets its player's reward from the scenario (its ``rewards`` array; a scenario without one gives
-  player 1's reward to every player, as stable-retro does).
+- Rewards: each agent gets its player's reward from the scenario (its ``rewards`` array; with a single ``reward``
+  instead, player 1 gets it and the other players 0).
 - Observations: the shared observation (screen or RAM, as ``make`` gives it), or, for image observations where the
   scenario crops each player's view differently (``crops``), that player's crop of the same frame (player 1's is the
   environment's observation, max-pooled where ``max_pool`` is on; the others' are the last frame). ``state()`` is the

@@ -201,6 +201,25 @@ def test_per_player_crops(pong):
         path.write_text(original)
 
 
+def test_single_reward_scenario_rewards_player_1_only(pong):
+    path = pong / "stable" / GAME / "scenario.json"
+    original = path.read_text()
+    scenario = json.loads(original)
+    scenario["reward"] = scenario.pop("rewards")[0]
+    path.write_text(json.dumps(scenario))
+    try:
+        env = rpz.parallel_env(GAME, use_restricted_actions=A.DISCRETE)
+        env.reset(seed=0)
+        got = []
+        for _ in range(120):  # idle: the serve passes player 1's paddle (score2 + 1: +1 for player 1)
+            _, rew, _, _, _ = env.step({"first_0": 0, "second_0": 0})
+            got += [rew] if any(rew.values()) else []
+        assert got == [{"first_0": 1.0, "second_0": 0.0}]
+        env.close()
+    finally:
+        path.write_text(original)
+
+
 def test_bad_input():
     for players in (0, 5, True, "2"):
         with pytest.raises(ValueError, match="players"):
