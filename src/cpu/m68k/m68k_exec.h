@@ -185,8 +185,8 @@ static inline void F_(push32)(F_(run) *r, uint32_t v)
     C->a[7] -= 4;
     if (C->a[7] & 1)
         F_(addr_error)(r, C->a[7], 0, 0, FC_DATA);
-    F_(bus_w)(r, C->a[7] + 2, (uint16_t)v, 3);
     F_(bus_w)(r, C->a[7], (uint16_t)(v >> 16), 3);
+    F_(bus_w)(r, C->a[7] + 2, (uint16_t)v, 3);
 }
 static inline uint32_t F_(pop32)(F_(run) *r)
 {
@@ -315,6 +315,19 @@ static inline void F_(ea_write)(F_(run) *r, F_(ea) e, int sz, uint32_t v)
         C->a[e.addr] = v;
     else
         F_(wr)(r, e.addr, sz, v);
+}
+
+/* The write of a read-modify-write instruction: a long goes low word first. */
+static inline void F_(ea_write_rmw)(F_(run) *r, F_(ea) e, int sz, uint32_t v)
+{
+    if (e.kind != 2 || sz != 2) {
+        F_(ea_write)(r, e, sz, v);
+        return;
+    }
+    if (e.addr & 1)
+        F_(addr_error)(r, e.addr, 0, 0, FC_DATA);
+    F_(bus_w)(r, e.addr + 2, (uint16_t)v, 3);
+    F_(bus_w)(r, e.addr, (uint16_t)(v >> 16), 3);
 }
 
 static inline void F_(nz)(F_(run) *r, uint32_t v, int sz)
@@ -640,7 +653,7 @@ static void F_(line0)(F_(run) *r, uint16_t op)
     }
     F_(prefetch)(r);
     if (mode == 0 && sz == 2) IDLE(4);
-    F_(ea_write)(r, e, sz, res);
+    F_(ea_write_rmw)(r, e, sz, res);
 }
 
 static void F_(move)(F_(run) *r, uint16_t op)
@@ -684,6 +697,22 @@ static void F_(move)(F_(run) *r, uint16_t op)
             }
         }
         F_(wr)(r, C->a[dr], sz, v);
+    }
+    if (dm == 7 && dr == 1 && sm >= 2 && !(sm == 7 && sr == 4)) {
+        /* after a memory read, (xxx).l: the second address word is refilled after the write */
+        uint32_t hi = F_(ext)(r);
+        F_(ea) d = {2, 0, hi << 16 | C->irc};
+        r->aepc = pc_src;
+        if (sz == 2 && (d.addr & 1)) {
+            uint16_t f = sr_before & (uint16_t)~(RG_M68K_N | RG_M68K_Z | RG_M68K_V | RG_M68K_C);
+            if (!(v >> 16)) f |= RG_M68K_Z;
+            if (v & 0x80000000u) f |= RG_M68K_N;
+            C->sr = f;
+        }
+        F_(ea_write)(r, d, sz, v);
+        F_(ext)(r);
+        F_(prefetch)(r);
+        return;
     }
     F_(ea) d = F_(ea_calc)(r, dm, dr, sz);
     r->aepc = pc_src + (dm == 7 && dr == 1 && sm < 2 ? 2u : 0u);
@@ -778,7 +807,7 @@ static void F_(line4)(F_(run) *r, uint16_t op)
         else { res = ~v; F_(nz)(r, res, sz); }
         F_(prefetch)(r);
         if (mode == 0 && sz == 2) IDLE(2);
-        F_(ea_write)(r, e, sz, res);
+        F_(ea_write_rmw)(r, e, sz, res);
         return;
     }
     case 0x8:
@@ -907,7 +936,8 @@ static void F_(line4)(F_(run) *r, uint16_t op)
             case 5: F_(jump)(r, F_(pop32)(r), 0); return;
             case 6:
                 if (C->sr & RG_M68K_V) {
-                    F_(exception)(r, 7, C->pc - 2, 4);
+                    F_(bus_r)(r, C->pc, 3);
+                    F_(exception)(r, 7, C->pc - 2, 0);
                     return;
                 }
                 F_(prefetch)(r);
@@ -947,8 +977,13 @@ static void F_(line4)(F_(run) *r, uint16_t op)
         if (sz == 2) {
             uint32_t ret = (mode == 2) ? C->pc - 2 : C->pc;
             r->aepc = ret;
-            F_(jump)(r, to, 0);
+            if (to & 1)
+                F_(jump)(r, to, 0); /* the address error */
+            /* the new opcode is read, the return address pushed, then the word after the opcode read */
+            C->ir = F_(bus_r)(r, to, 3);
             F_(push32)(r, ret);
+            C->irc = F_(bus_r)(r, to + 2, 3);
+            C->pc = to + 4;
         } else {
             F_(jump)(r, to, 0);
         }
@@ -1012,7 +1047,7 @@ static void F_(line5)(F_(run) *r, uint16_t op)
     uint32_t res = (op & 0x100) ? F_(sub)(r, v, q, 0, sz, 1, 0) : F_(add)(r, v, q, 0, sz, 1, 0);
     F_(prefetch)(r);
     if (mode == 0 && sz == 2) IDLE(4);
-    F_(ea_write)(r, e, sz, res);
+    F_(ea_write_rmw)(r, e, sz, res);
 }
 
 static void F_(line6)(F_(run) *r, uint16_t op)
@@ -1109,7 +1144,7 @@ static void F_(alu)(F_(run) *r, uint16_t op, int fam)
         F_(nz)(r, res, sz);
         F_(prefetch)(r);
         if (mode == 0 && sz == 2) IDLE(4);
-        F_(ea_write)(r, e, sz, res);
+        F_(ea_write_rmw)(r, e, sz, res);
         return;
     }
     if (mode <= 1) { /* ABCD/SBCD (fam 1/0), ADDX/SUBX (fam 3/2), EXG (fam 1) */
@@ -1142,14 +1177,31 @@ static void F_(alu)(F_(run) *r, uint16_t op, int fam)
             F_(addr_error)(r, C->a[reg] - 2, 1, 0, FC_DATA);
         }
         F_(ea) s = F_(ea_calc)(r, 4, reg, sz);
-        uint32_t v = F_(ea_read)(r, s, sz);
+        uint32_t v, w, res;
+        if (sz == 2) { /* long operands are read low word first */
+            v = F_(bus_r)(r, s.addr + 2, 3);
+            v |= (uint32_t)F_(bus_r)(r, s.addr, 3) << 16;
+        } else {
+            v = F_(ea_read)(r, s, sz);
+        }
         if (sz == 2 && (C->a[dn] & 1))
             F_(addr_error)(r, C->a[dn] - 2, 1, 0, FC_DATA);
         C->a[dn] -= (sz == 0) ? (dn == 7 ? 2 : 1) : (sz == 1 ? 2 : 4);
         F_(ea) d = {2, 0, C->a[dn]};
-        uint32_t w = F_(ea_read)(r, d, sz), res;
+        if (sz == 2) {
+            w = F_(bus_r)(r, d.addr + 2, 3);
+            w |= (uint32_t)F_(bus_r)(r, d.addr, 3) << 16;
+        } else {
+            w = F_(ea_read)(r, d, sz);
+        }
         if (fam <= 1) res = fam == 1 ? F_(abcd)(r, v, w) : F_(sbcd)(r, v, w);
         else res = fam == 3 ? F_(add)(r, w, v, (C->sr >> 4) & 1, sz, 1, 1) : F_(sub)(r, w, v, (C->sr >> 4) & 1, sz, 1, 1);
+        if (sz == 2) { /* low word, queue refill, high word */
+            F_(bus_w)(r, d.addr + 2, (uint16_t)res, 3);
+            F_(prefetch)(r);
+            F_(bus_w)(r, d.addr, (uint16_t)(res >> 16), 3);
+            return;
+        }
         F_(prefetch)(r);
         F_(ea_write)(r, d, sz, res);
         return;
@@ -1164,7 +1216,7 @@ static void F_(alu)(F_(run) *r, uint16_t op, int fam)
     default: res = F_(add)(r, v, s, 0, sz, 1, 0); break;
     }
     F_(prefetch)(r);
-    F_(ea_write)(r, e, sz, res);
+    F_(ea_write_rmw)(r, e, sz, res);
 }
 
 static void F_(muldiv)(F_(run) *r, uint16_t op)
