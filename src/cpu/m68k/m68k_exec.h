@@ -684,7 +684,12 @@ static void F_(move)(F_(run) *r, uint16_t op)
         }
         C->a[dr] -= (sz == 0) ? (dr == 7 ? 2 : 1) : (sz == 1 ? 2 : 4);
         F_(prefetch)(r);
-        F_(wr)(r, C->a[dr], sz, v);
+        if (sz == 2) { /* low word first */
+            F_(bus_w)(r, C->a[dr] + 2, (uint16_t)v, 3);
+            F_(bus_w)(r, C->a[dr], (uint16_t)(v >> 16), 3);
+        } else {
+            F_(wr)(r, C->a[dr], sz, v);
+        }
         return;
     }
     if ((dm == 2 || dm == 3) && sz && (C->a[dr] & 1)) { /* faults before the increment */
