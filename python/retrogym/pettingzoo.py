@@ -16,6 +16,10 @@ Atari suite names them: ``first_0``, ``second_0``, ``third_0``, ``fourth_0`` (pl
 - The episode ends for every agent at once (the scenario's ``done`` or ``max_episode_steps``); ``infos`` give each
   agent the step's info (every data.json and custom variable).
 
+``vec_env(game, num_envs, players=2, ...)`` is the vectorised form on the C pool (``make_vec``): a Gymnasium
+``VectorEnv`` of ``num_envs * players`` rows, row ``i * players + p`` being agent p of environment i (SuperSuit's
+layout for parameter-shared self-play), all stepped in one batch.
+
 Needs the ``pettingzoo`` package (``pip install retrogym[pettingzoo]``).
 """
 import gymnasium as gym
@@ -29,7 +33,7 @@ from retrogym.enums import Actions, Observations
 AGENT_NAMES = ("first_0", "second_0", "third_0", "fourth_0")
 PREPROCESSING = ("grayscale", "resize", "frame_stack", "reward_clip")  # make's, which return another env class
 
-__all__ = ["AGENT_NAMES", "RetroParallelEnv", "env", "parallel_env", "raw_env"]
+__all__ = ["AGENT_NAMES", "RetroMultiAgentVectorEnv", "RetroParallelEnv", "env", "parallel_env", "raw_env", "vec_env"]
 
 
 class RetroParallelEnv(ParallelEnv):
@@ -197,3 +201,101 @@ def raw_env(game, players=2, **make_kwargs):
 
 
 env = raw_env
+
+
+def _agent_action_space(use_restricted_actions, button_combos, num_buttons):
+    """One player's share of make's action space, and its DISCRETE radix (0 for the other modes)."""
+    if use_restricted_actions is Actions.DISCRETE:
+        n = int(np.prod([len(g) if len(g) else 1 for g in button_combos], dtype=object))
+        return gym.spaces.Discrete(n), n
+    if use_restricted_actions is Actions.MULTI_DISCRETE:
+        return gym.spaces.MultiDiscrete([len(g) for g in button_combos]), 0
+    return gym.spaces.MultiBinary(num_buttons), 0
+
+
+def _repeat_rows(x, n, players):
+    """Each of the n rows of x (arrays, dicts of them, as in vector infos) repeated for every player."""
+    if isinstance(x, dict):
+        return {k: _repeat_rows(v, n, players) for k, v in x.items()}
+    if isinstance(x, np.ndarray) and x.ndim >= 1 and x.shape[0] == n:
+        return np.repeat(x, players, axis=0)
+    return x
+
+
+class RetroMultiAgentVectorEnv(gym.vector.VectorEnv):
+    """``num_envs`` copies of a ``players``-player game on the C pool as a VectorEnv of ``num_envs * players`` rows
+    (made by ``vec_env``): row ``i * players + p`` is player p of environment i, with one player's action space,
+    the environment's (shared) observation, its player's reward, the environment's flags and infos."""
+
+    def __init__(self, game, num_envs, players=2, **make_vec_kwargs):
+        from retrogym.vector import make_vec
+
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+            raise ValueError(f"players must be an int, not {players!r}")
+        if not 1 <= players <= len(AGENT_NAMES):
+            raise ValueError(f"players must be 1..{len(AGENT_NAMES)}, not {players}")
+        if "batch_size" in make_vec_kwargs and make_vec_kwargs["batch_size"] not in (None, num_envs):
+            raise ValueError("vec_env steps every environment at once: batch_size must be None or num_envs")
+        self._pool = make_vec(game, num_envs, players=int(players), **make_vec_kwargs)
+        self._pool.multi_rewards = True
+        self.envs_per_batch = self._pool.num_envs
+        self.players = int(players)
+        self.num_envs = self.envs_per_batch * self.players
+        self.metadata = dict(self._pool.metadata)
+        self.render_mode = self._pool.render_mode
+        self.possible_agents = list(AGENT_NAMES[:players])
+        self._mode = self._pool.use_restricted_actions
+        self.single_action_space, self._radix = _agent_action_space(
+            self._mode, self._pool.button_combos, self._pool.num_buttons)
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
+        self.single_observation_space = self._pool.single_observation_space
+        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
+
+    @property
+    def unwrapped_pool(self):
+        """The underlying ``RetroVectorEnv`` (joint actions, one row per environment)."""
+        return self._pool
+
+    def joint_actions(self, actions):
+        """The pool's batch of joint actions for rows of agents' actions (``(num_envs * players, ...)``)."""
+        n, p = self.envs_per_batch, self.players
+        a = np.asarray(actions)
+        if self._mode is Actions.DISCRETE:
+            if a.shape not in ((n * p,), (n * p, 1)):
+                raise ValueError(f"actions must have shape ({n * p},), not {a.shape}")
+            if not np.issubdtype(a.dtype, np.integer):
+                raise ValueError(f"DISCRETE actions must be integers, not {a.dtype}")
+            a = a.reshape(n, p).astype(np.int64)
+            if a.min(initial=0) < 0 or a.max(initial=0) >= self._radix:
+                raise ValueError(f"an action is outside Discrete({self._radix})")
+            joint = np.zeros(n, dtype=np.int64)
+            for q in reversed(range(p)):
+                joint = joint * self._radix + a[:, q]
+            return joint
+        width = self.single_action_space.shape[0]
+        if a.shape != (n * p, width):
+            raise ValueError(f"actions must have shape ({n * p}, {width}), not {a.shape}")
+        return a.reshape(n, p * width)
+
+    def reset(self, *, seed=None, options=None):
+        obs, infos = self._pool.reset(seed=seed, options=options)
+        n = self.envs_per_batch
+        return np.repeat(obs, self.players, axis=0), _repeat_rows(infos, n, self.players)
+
+    def step(self, actions):
+        obs, rewards, terminated, truncated, infos = self._pool.step(self.joint_actions(actions))
+        n, p = self.envs_per_batch, self.players
+        return (np.repeat(obs, p, axis=0), np.asarray(rewards, dtype=np.float32).reshape(n * p),
+                np.repeat(terminated, p), np.repeat(truncated, p), _repeat_rows(infos, n, p))
+
+    def render(self):
+        return self._pool.render()
+
+    def close_extras(self, **kwargs):
+        self._pool.close()
+
+
+def vec_env(game, num_envs, players=2, **make_vec_kwargs):
+    """``num_envs`` environments of ``players`` agents each on the C pool, as one Gymnasium ``VectorEnv`` of
+    ``num_envs * players`` rows (``RetroMultiAgentVectorEnv``); ``make_vec_kwargs`` are ``retrogym.make_vec``'s."""
+    return RetroMultiAgentVectorEnv(game, num_envs, players=players, **make_vec_kwargs)

@@ -249,3 +249,59 @@ def test_bad_input():
     env.close()
     with pytest.raises(RuntimeError, match="closed"):
         env.step({"first_0": np.zeros(8), "second_0": np.zeros(8)})
+
+
+@pytest.mark.parametrize("mode", [A.DISCRETE, A.FILTERED, A.MULTI_DISCRETE], ids=lambda m: m.name)
+def test_vec_env_rows_are_the_agents_of_each_environment(mode):
+    """vec_env(game, 3): 6 rows, row 2i + p = agent p of environment i, equal step by step to three parallel_envs
+    (seeds 20, 21, 22: make_vec's seed + i) driven with the same actions."""
+    n = 3
+    vec = rpz.vec_env(GAME, n, use_restricted_actions=mode, sticky_prob=0.25, num_threads=2)
+    envs = [rpz.parallel_env(GAME, use_restricted_actions=mode, sticky_prob=0.25) for _ in range(n)]
+    try:
+        assert vec.num_envs == 2 * n and vec.single_action_space == envs[0].action_space("first_0")
+        assert vec.single_observation_space == envs[0].observation_space("second_0")
+        obs, infos = vec.reset(seed=20)
+        assert obs.shape == (2 * n, 210, 160, 3) and infos["score1"].shape == (2 * n,)
+        for i, env in enumerate(envs):
+            o, info = env.reset(seed=20 + i)
+            for p, a in enumerate(env.possible_agents):
+                assert np.array_equal(obs[2 * i + p], o[a]) and infos["ball_y"][2 * i + p] == info[a]["ball_y"]
+        vec.action_space.seed(4)
+        for _ in range(150):
+            actions = vec.action_space.sample()
+            obs, rew, term, trunc, infos = vec.step(actions)
+            assert rew.dtype == np.float32 and rew.shape == (2 * n,)
+            for i, env in enumerate(envs):
+                o, r, te, tr, info = env.step({a: actions[2 * i + p] for p, a in enumerate(env.possible_agents)})
+                for p, a in enumerate(env.possible_agents):
+                    k = 2 * i + p
+                    assert np.array_equal(obs[k], o[a])
+                    assert (rew[k], term[k], trunc[k]) == (r[a], te[a], tr[a])
+                    assert {name: int(infos[name][k]) for name in info[a]} == info[a]
+    finally:
+        vec.close()
+        for env in envs:
+            env.close()
+
+
+def test_vec_env_bad_input():
+    with pytest.raises(ValueError, match="players"):
+        rpz.vec_env(GAME, 2, players=0)
+    vec = rpz.vec_env(GAME, 2, use_restricted_actions=A.DISCRETE, num_threads=1)
+    vec.reset(seed=0)
+    steps = vec.unwrapped_pool.episode_steps()
+    with pytest.raises(ValueError, match="shape"):
+        vec.step(np.zeros(2, dtype=np.int64))  # one per environment, not one per agent
+    with pytest.raises(ValueError, match="outside Discrete"):
+        vec.step(np.array([0, 0, 18, 0]))
+    with pytest.raises(ValueError, match="integers"):
+        vec.step(np.zeros(4))
+    assert list(vec.unwrapped_pool.episode_steps()) == list(steps)  # refused batches run nothing
+    vec.step(np.array([17, 0, 0, 17]))
+    vec.close()
+    vec = rpz.vec_env(GAME, 2, num_threads=1)
+    vec.reset(seed=0)
+    with pytest.raises(ValueError, match="shape"):
+        vec.step(np.zeros((2, 16), dtype=np.int8))
+    vec.close()
