@@ -11,6 +11,9 @@ static const rg__nes_mapper *const k_mappers[] = {
     &rg__nes_mapper_nrom, &rg__nes_mapper_mmc1, &rg__nes_mapper_uxrom, &rg__nes_mapper_cnrom,
     &rg__nes_mapper_mmc3, &rg__nes_mapper_axrom, &rg__nes_mapper_mmc2, &rg__nes_mapper_mmc4,
     &rg__nes_mapper_colordreams, &rg__nes_mapper_gxrom, &rg__nes_mapper_camerica,
+    &rg__nes_mapper_vrc2a, &rg__nes_mapper_irem_g101, &rg__nes_mapper_taito_tc0190, &rg__nes_mapper_vrc1,
+    &rg__nes_mapper_87, &rg__nes_mapper_txsrom, &rg__nes_mapper_140, &rg__nes_mapper_184, &rg__nes_mapper_185,
+    &rg__nes_mapper_namco108,
 };
 
 const rg__nes_mapper *rg__nes_mapper_find(uint16_t number)

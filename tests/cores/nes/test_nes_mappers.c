@@ -343,6 +343,182 @@ static void hostile_mapper_state(void **state)
     nes_harness_free(&h);
 }
 
+/* --- the mappers of stable-retro's games beyond the first eleven (docs/nes.md) */
+
+static void latch6000_boards(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 87, 2, 4, 0); /* 32 KiB CHR: 4 banks */
+    assert_null(h.m->prg_ram_map); /* the latch, not RAM, answers at $6000 */
+    wr(&h, 0x6000, 0x01);        /* bit 0 is bank bit 1 */
+    assert_int_equal(chr_at(&h, 0), 16);
+    wr(&h, 0x7FFF, 0x02);        /* bit 1 is bank bit 0 */
+    assert_int_equal(chr_at(&h, 7), 15);
+    wr(&h, 0x8000, 0x03);        /* not a register */
+    assert_int_equal(chr_at(&h, 0), 8);
+    assert_int_equal(prg_at(&h, 0xC000), 2);
+    nes_harness_free(&h);
+
+    open_image(&h, 140, 8, 16, 0);
+    wr(&h, 0x6000, 0x25);
+    assert_int_equal(prg_at(&h, 0x8000), 8);
+    assert_int_equal(prg_at(&h, 0xE000), 11);
+    assert_int_equal(chr_at(&h, 0), 40);
+    nes_harness_free(&h);
+
+    open_image(&h, 184, 2, 2, 0x01); /* 16 KiB CHR: four 4 KiB banks */
+    wr(&h, 0x6000, 0x21);
+    assert_int_equal(chr_at(&h, 0), 4);
+    assert_int_equal(chr_at(&h, 4), 8);
+    wr(&h, 0x6000, 0x73); /* bank 7 wraps to 3 */
+    assert_int_equal(chr_at(&h, 4), 12);
+    assert_int_equal(chr_at(&h, 3), 15);
+    expect_nt(&h, 0, 1, 0, 1);
+    nes_harness_free(&h);
+
+    open_image(&h, 185, 2, 1, 0);
+    wr(&h, 0x8000, 0x00); /* key does not match: CHR reads $FF */
+    assert_int_equal(chr_at(&h, 0), 0xFF);
+    assert_int_equal(h.m->chr_writable, 0);
+    wr(&h, 0x8000, 0x21);
+    assert_int_equal(chr_at(&h, 5), 5);
+    wr(&h, 0x8000, 0x13);
+    assert_int_equal(chr_at(&h, 5), 0xFF);
+    nes_harness_free(&h);
+}
+
+static void vrc1_vrc2a(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 75, 8, 16, 0);
+    wr(&h, 0x8000, 3);
+    wr(&h, 0xA000, 5);
+    wr(&h, 0xC000, 0x1E); /* 4 bits: 14 */
+    assert_int_equal(prg_at(&h, 0x8000), 3);
+    assert_int_equal(prg_at(&h, 0xA000), 5);
+    assert_int_equal(prg_at(&h, 0xC000), 14);
+    assert_int_equal(prg_at(&h, 0xE000), 15);
+    wr(&h, 0xE000, 2);
+    wr(&h, 0xF000, 1);
+    wr(&h, 0x9000, 0x05); /* horizontal; bit 4 of the $1000 bank */
+    assert_int_equal(chr_at(&h, 0), 8);
+    assert_int_equal(chr_at(&h, 4), 68);
+    expect_nt(&h, 0, 0, 1, 1);
+    wr(&h, 0x9000, 0x00);
+    expect_nt(&h, 0, 1, 0, 1);
+    nes_harness_free(&h);
+
+    open_image(&h, 22, 8, 16, 0);
+    wr(&h, 0x8000, 4);
+    wr(&h, 0xA000, 6);
+    assert_int_equal(prg_at(&h, 0x8000), 4);
+    assert_int_equal(prg_at(&h, 0xA000), 6);
+    assert_int_equal(prg_at(&h, 0xC000), 14);
+    /* CHR bank 1 ($B002/$B003 on VRC2a: A0/A1 swapped, so $B001/$B003 reach it) = 0x2A, mapper 22 drops bit 0 */
+    wr(&h, 0xB001, 0x0A);
+    wr(&h, 0xB003, 0x02);
+    assert_int_equal(chr_at(&h, 1), 0x15);
+    wr(&h, 0xE003, 0x06); /* bank 7 high nibble */
+    wr(&h, 0xE001, 0x04); /* bank 7 low nibble */
+    wr(&h, 0xE002, 0x01); /* bank 6 high nibble */
+    assert_int_equal(chr_at(&h, 7), 0x32);
+    assert_int_equal(chr_at(&h, 6), 0x08);
+    wr(&h, 0x9000, 1);
+    expect_nt(&h, 0, 0, 1, 1);
+    nes_harness_free(&h);
+}
+
+static void taito_namco_irem(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 33, 8, 16, 0);
+    wr(&h, 0x8000, 0x45); /* PRG 5, horizontal */
+    wr(&h, 0x8001, 9);
+    assert_int_equal(prg_at(&h, 0x8000), 5);
+    assert_int_equal(prg_at(&h, 0xA000), 9);
+    assert_int_equal(prg_at(&h, 0xC000), 14);
+    expect_nt(&h, 0, 0, 1, 1);
+    wr(&h, 0x8002, 3);
+    wr(&h, 0x8003, 7);
+    wr(&h, 0xA002, 100);
+    assert_int_equal(chr_at(&h, 0), 6);
+    assert_int_equal(chr_at(&h, 3), 15);
+    assert_int_equal(chr_at(&h, 6), 100);
+    nes_harness_free(&h);
+
+    open_image(&h, 206, 8, 4, 0x01);
+    assert_int_equal(prg_at(&h, 0xA000), 1);
+    wr(&h, 0x8000, 6);
+    wr(&h, 0x8001, 0x13); /* 4 bits of PRG */
+    assert_int_equal(prg_at(&h, 0x8000), 3);
+    wr(&h, 0x8000, 0xC1); /* MMC3's mode bits do nothing here */
+    wr(&h, 0x8001, 5);    /* 2 KiB: bank 4-5 */
+    assert_int_equal(chr_at(&h, 2), 4);
+    assert_int_equal(chr_at(&h, 3), 5);
+    assert_int_equal(prg_at(&h, 0x8000), 3);
+    wr(&h, 0xA000, 0x01); /* no mirroring register */
+    expect_nt(&h, 0, 1, 0, 1);
+    nes_harness_free(&h);
+
+    open_image(&h, 32, 8, 16, 0);
+    wr(&h, 0x8000, 3);
+    wr(&h, 0xA000, 4);
+    assert_int_equal(prg_at(&h, 0x8000), 3);
+    assert_int_equal(prg_at(&h, 0xC000), 14);
+    wr(&h, 0x9000, 3); /* PRG mode 1, horizontal */
+    assert_int_equal(prg_at(&h, 0x8000), 14);
+    assert_int_equal(prg_at(&h, 0xC000), 3);
+    assert_int_equal(prg_at(&h, 0xA000), 4);
+    expect_nt(&h, 0, 0, 1, 1);
+    wr(&h, 0xB005, 77);
+    assert_int_equal(chr_at(&h, 5), 77);
+    nes_harness_free(&h);
+}
+
+static void txsrom(void **state)
+{
+    (void)state;
+    nes_harness h;
+    open_image(&h, 118, 8, 16, 0);
+    wr(&h, 0x8000, 0);
+    wr(&h, 0x8001, 0x80); /* R0: bit 7 set: $2000/$2400 page 1 */
+    wr(&h, 0x8000, 1);
+    wr(&h, 0x8001, 0x02);
+    expect_nt(&h, 1, 1, 0, 0);
+    assert_int_equal(chr_at(&h, 0), 0); /* 128 KiB of CHR: bank $80 is bank 0 */
+    wr(&h, 0xA000, 1); /* the mirroring register does not count */
+    expect_nt(&h, 1, 1, 0, 0);
+    wr(&h, 0x8000, 0x82); /* CHR inversion: R2-R5 name the pages */
+    wr(&h, 0x8001, 0x80);
+    expect_nt(&h, 1, 0, 0, 0);
+    nes_harness_free(&h);
+}
+
+static void hostile_new_mappers(void **state)
+{
+    (void)state;
+    static const struct { unsigned mapper, reg; uint8_t bad; const char *name; } k_cases[] = {
+        {87, 0, 4, "87"}, {140, 0, 0x40, "140"}, {184, 0, 0x08, "184"}, {75, 1, 8, "VRC1"},
+        {22, 2, 2, "VRC2"}, {33, 0, 0x80, "33"}, {206, 8, 8, "206"}, {32, 1, 4, "32"}, {118, 14, 2, "MMC3"},
+    };
+    rg__nes_state *st = malloc(sizeof *st);
+    assert_non_null(st);
+    for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
+        nes_harness h;
+        open_image(&h, k_cases[i].mapper, 8, 16, 0);
+        *st = h.m->st;
+        assert_int_equal(rg__nes_state_check(st, h.m), RG_OK);
+        st->cart.regs[k_cases[i].reg] = k_cases[i].bad;
+        assert_int_equal(rg__nes_state_check(st, h.m), RG_ESTATE);
+        assert_non_null(strstr(rg_error_last(), k_cases[i].name));
+        nes_harness_free(&h);
+    }
+    free(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +530,11 @@ int main(void)
         cmocka_unit_test(mmc2_mmc4),
         cmocka_unit_test(battery_and_power),
         cmocka_unit_test(hostile_mapper_state),
+        cmocka_unit_test(latch6000_boards),
+        cmocka_unit_test(vrc1_vrc2a),
+        cmocka_unit_test(taito_namco_irem),
+        cmocka_unit_test(txsrom),
+        cmocka_unit_test(hostile_new_mappers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
