@@ -17,6 +17,12 @@ from retrogym.ui.server import UIServer, make_app  # noqa: E402
 GAME = "StarCatcher-Nes"
 
 
+@pytest.fixture(autouse=True)
+def _keep_data_settings(saved_data_settings):
+    """The UI adds its workspace as a custom path: the process-wide data settings are put back after each test."""
+    yield
+
+
 def rom_bytes():
     with open(rdata.get_romfile_path(GAME), "rb") as f:
         return f.read()
@@ -37,7 +43,6 @@ class UI:
 
     async def __aexit__(self, *exc):
         await self.c.close()
-        rdata.clear_custom_paths()
 
     async def post(self, path, body=None, status=200, data=None, raw=None):
         if data is not None:

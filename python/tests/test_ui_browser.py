@@ -25,6 +25,12 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 GAME = "StarCatcher-Nes"
+
+
+@pytest.fixture(autouse=True)
+def _keep_data_settings(saved_data_settings):
+    """The UI adds its workspace as a custom path: the process-wide data settings are put back after each test."""
+    yield
 NAME = "MyStarCatcher-Nes"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -269,25 +275,22 @@ def test_integrate_starcatcher_in_the_browser(browser, server, tmp_path):
 
     # the files written load with retrogym.make and score as the game's own integration from the same state
     rdata.add_custom_path(str(root / "custom"))
-    try:
-        mine = retrogym.make(NAME, inttype=rdata.Integrations.ALL)
-        state = tmp_path / "Level1.state"
-        state.write_bytes(gzip.compress(saved))
-        ref = retrogym.make(GAME, state=str(state))
-        assert mine.unwrapped.statename == "Level1"
-        o1, _ = mine.reset(seed=0)
-        o2, _ = ref.reset(seed=0)
-        assert np.array_equal(o1, o2)
-        rng = np.random.default_rng(3)
-        for _ in range(600):
-            a = rng.integers(0, 2, size=mine.action_space.shape, dtype=np.int8)
-            r1, r2 = mine.step(a), ref.step(a)
-            assert np.array_equal(r1[0], r2[0]) and r1[1:4] == r2[1:4]
-            assert r1[4]["score"] == r2[4]["score"] and r1[4]["lives"] == r2[4]["lives"]
-        for env in (mine, ref):
-            env.unwrapped.data.set_value("score", env.unwrapped.data["score"] + 10)
-        assert mine.step(np.zeros(9, np.int8))[1] == ref.step(np.zeros(9, np.int8))[1] == 10.0
-        mine.close()
-        ref.close()
-    finally:
-        rdata.clear_custom_paths()
+    mine = retrogym.make(NAME, inttype=rdata.Integrations.ALL)
+    state = tmp_path / "Level1.state"
+    state.write_bytes(gzip.compress(saved))
+    ref = retrogym.make(GAME, state=str(state))
+    assert mine.unwrapped.statename == "Level1"
+    o1, _ = mine.reset(seed=0)
+    o2, _ = ref.reset(seed=0)
+    assert np.array_equal(o1, o2)
+    rng = np.random.default_rng(3)
+    for _ in range(600):
+        a = rng.integers(0, 2, size=mine.action_space.shape, dtype=np.int8)
+        r1, r2 = mine.step(a), ref.step(a)
+        assert np.array_equal(r1[0], r2[0]) and r1[1:4] == r2[1:4]
+        assert r1[4]["score"] == r2[4]["score"] and r1[4]["lives"] == r2[4]["lives"]
+    for env in (mine, ref):
+        env.unwrapped.data.set_value("score", env.unwrapped.data["score"] + 10)
+    assert mine.step(np.zeros(9, np.int8))[1] == ref.step(np.zeros(9, np.int8))[1] == 10.0
+    mine.close()
+    ref.close()

@@ -19,6 +19,12 @@ from retrogym.ui.integration import propose_name  # noqa: E402
 from retrogym.ui.server import UIServer, make_app  # noqa: E402
 
 GAME = "StarCatcher-Nes"
+
+
+@pytest.fixture(autouse=True)
+def _keep_data_settings(saved_data_settings):
+    """The UI adds its workspace as a custom path: the process-wide data settings are put back after each test."""
+    yield
 START = 0x08  # NES joypad id 3: START
 
 
@@ -228,32 +234,29 @@ def test_integrate_rom_from_nothing(tmp_path):
     folder = run(body())
     # the files written load with retrogym.make and score as the game's own integration
     rdata.add_custom_path(os.path.dirname(folder))
-    try:
-        mine = retrogym.make("MyCatcher-Nes", inttype=rdata.Integrations.ALL)
-        ref = retrogym.make(GAME, state=os.path.join(folder, "Level1.state"))
-        assert mine.unwrapped.statename == "Level1"
-        o1, i1 = mine.reset(seed=0)
-        o2, i2 = ref.reset(seed=0)
-        assert np.array_equal(o1, o2)
-        rng = np.random.default_rng(1)
-        total = 0.0
-        for _ in range(1500):
-            a = rng.integers(0, 2, size=mine.action_space.shape, dtype=np.int8)
-            r1 = mine.step(a)
-            r2 = ref.step(a)
-            assert np.array_equal(r1[0], r2[0]) and r1[1] == r2[1] and r1[2] == r2[2]
-            assert r1[4]["score"] == r2[4]["score"] and r1[4]["lives"] == r2[4]["lives"]
-            total += r1[1]
-        # the UI's scenario rewards the score: 10 points more in memory is a reward of 10 (in both)
-        for env in (mine, ref):
-            env.unwrapped.data.set_value("score", env.unwrapped.data["score"] + 10)
-        r1, r2 = mine.step(np.zeros(9, np.int8)), ref.step(np.zeros(9, np.int8))
-        assert r1[1] == r2[1] == 10.0
-        assert total == mine.unwrapped.data.total_reward() - 10.0
-        mine.close()
-        ref.close()
-    finally:
-        rdata.clear_custom_paths()
+    mine = retrogym.make("MyCatcher-Nes", inttype=rdata.Integrations.ALL)
+    ref = retrogym.make(GAME, state=os.path.join(folder, "Level1.state"))
+    assert mine.unwrapped.statename == "Level1"
+    o1, i1 = mine.reset(seed=0)
+    o2, i2 = ref.reset(seed=0)
+    assert np.array_equal(o1, o2)
+    rng = np.random.default_rng(1)
+    total = 0.0
+    for _ in range(1500):
+        a = rng.integers(0, 2, size=mine.action_space.shape, dtype=np.int8)
+        r1 = mine.step(a)
+        r2 = ref.step(a)
+        assert np.array_equal(r1[0], r2[0]) and r1[1] == r2[1] and r1[2] == r2[2]
+        assert r1[4]["score"] == r2[4]["score"] and r1[4]["lives"] == r2[4]["lives"]
+        total += r1[1]
+    # the UI's scenario rewards the score: 10 points more in memory is a reward of 10 (in both)
+    for env in (mine, ref):
+        env.unwrapped.data.set_value("score", env.unwrapped.data["score"] + 10)
+    r1, r2 = mine.step(np.zeros(9, np.int8)), ref.step(np.zeros(9, np.int8))
+    assert r1[1] == r2[1] == 10.0
+    assert total == mine.unwrapped.data.total_reward() - 10.0
+    mine.close()
+    ref.close()
 
 
 def test_rom_given_at_start_and_known(tmp_path):
@@ -267,7 +270,6 @@ def test_rom_given_at_start_and_known(tmp_path):
     rom[-1] ^= 0xFF  # another ROM: no integration has its hash
     other = tmp_path / "Other Game (USA).nes"
     other.write_bytes(bytes(rom))
-    rdata.clear_custom_paths()
 
     async def body():
         async with UI(tmp_path, str(other)) as ui:
@@ -278,7 +280,6 @@ def test_rom_given_at_start_and_known(tmp_path):
             assert st["session"]["game"] == "OtherGame-Nes"
             assert os.path.isfile(os.path.join(ui.folder("OtherGame-Nes"), "rom.sha"))
     run(body())
-    rdata.clear_custom_paths()
 
 
 def test_search_panel_finds_the_score(tmp_path):
@@ -346,7 +347,6 @@ def test_movie_given_at_start(tmp_path):
         assert srv.session.u.initial_state == start
     finally:
         srv.session.close()
-        rdata.clear_custom_paths()
 
 
 def test_movies_record_play_export(tmp_path):
@@ -383,4 +383,23 @@ def test_movies_record_play_export(tmp_path):
                 out = await ui.call("/api/movie", {"cmd": "export", "name": name})
                 assert out["path"].endswith(".mp4") and os.path.getsize(out["path"]) > 1000
                 await ui.call("/api/movie", {"cmd": "export", "name": name}, status=409)
+    run(body())
+
+
+def test_validate_the_game_being_edited(tmp_path):
+    """The validate panel: no findings on StarCatcher as shipped; after a default state that does not exist is set
+    by hand in the workspace copy, it is reported."""
+    async def body():
+        async with UI(tmp_path, GAME) as ui:
+            out = await ui.call("/api/validate")
+            assert out["findings"] == []
+            await ui.call("/api/state/save", {"name": "Level1", "default": True})
+            folder = ui.folder(GAME)
+            assert out["folder"] != folder and (await ui.call("/api/validate"))["folder"] == folder
+            assert (await ui.call("/api/validate"))["findings"] == []
+            with open(os.path.join(folder, "metadata.json"), "w") as f:
+                json.dump({"default_state": "Nowhere"}, f)
+            out = await ui.call("/api/validate")
+            assert out["findings"] == [{"file": "metadata.json", "severity": "error",
+                                        "message": "invalid default state Nowhere"}]
     run(body())

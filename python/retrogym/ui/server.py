@@ -540,6 +540,20 @@ def export_video(movie, out, overwrite=False):
     return out
 
 
+async def get_validate(request):
+    """`retrogym validate` on the folder of the game being edited: [{file, severity, message}]."""
+    from retrogym import _retrogym as _C
+    srv = request.app[UI_KEY]
+    s = srv.need_session()
+    if srv.workspace.has_game(s.game):
+        folder = srv.workspace.folder(s.game)
+    else:
+        folder = os.path.dirname(_data.get_file_path(s.game, "rom.sha", _data.Integrations.ALL))
+    findings = [{"file": os.path.basename(f), "severity": sev, "message": msg}
+                for f, sev, msg in _C.validate_dir(folder)]
+    return web.json_response({"folder": folder, "findings": findings})
+
+
 async def get_searches(request):
     s = request.app[UI_KEY].need_session()
     return web.json_response({"searches": s.searches()})
@@ -580,6 +594,7 @@ def make_app(server, max_request=MAX_REQUEST):
     app.router.add_post("/api/variable", post_variable)
     app.router.add_post("/api/data/save", post_data_save)
     app.router.add_post("/api/movie", post_movie)
+    app.router.add_get("/api/validate", get_validate)
     app.router.add_get("/api/searches", get_searches)
     app.router.add_post("/api/search", post_search)
     app.router.add_post("/api/scenario/save", post_scenario_save)

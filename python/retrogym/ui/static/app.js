@@ -51,6 +51,7 @@ const ctx = screen.getContext("2d");
 let ws = null;
 function connect(takeover) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  sentBits = -1;
   ws = new WebSocket(`${proto}//${location.host}/ws?token=${encodeURIComponent(TOKEN)}${takeover ? "&takeover=1" : ""}`);
   ws.binaryType = "arraybuffer";
   ws.onmessage = (ev) => {
@@ -150,7 +151,32 @@ function showKeys() {
   });
 }
 let rebinding = null;
-function sendButtons() { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "buttons", bits: held })); }
+let padBits = 0;              // buttons held on a gamepad (Gamepad API)
+let sentBits = -1;
+function sendButtons() {
+  const bits = held | padBits;
+  if (ws && ws.readyState === 1 && bits !== sentBits) { ws.send(JSON.stringify({ type: "buttons", bits })); sentBits = bits; }
+}
+// Gamepads with the standard mapping: face buttons, shoulders, select/start, the d-pad and the left stick.
+const PAD = { 0: "B", 1: "A", 2: "Y", 3: "X", 4: "L", 5: "R", 8: "SELECT", 9: "START", 12: "UP", 13: "DOWN",
+  14: "LEFT", 15: "RIGHT" };
+function pollPads() {
+  let bits = 0;
+  const pads = navigator.getGamepads ? navigator.getGamepads() : [];
+  for (const pad of pads) {
+    if (!pad) continue;
+    const press = (name) => { const i = buttons.indexOf(name); if (i >= 0) bits |= 1 << i; };
+    pad.buttons.forEach((b, i) => { if (b.pressed && PAD[i]) press(PAD[i]); });
+    if (pad.axes.length >= 2) {
+      if (pad.axes[0] < -0.5) press("LEFT"); if (pad.axes[0] > 0.5) press("RIGHT");
+      if (pad.axes[1] < -0.5) press("UP"); if (pad.axes[1] > 0.5) press("DOWN");
+    }
+  }
+  if (bits !== padBits) { padBits = bits; sendButtons(); }
+  requestAnimationFrame(pollPads);
+}
+window.addEventListener("gamepadconnected", (e) => say("gamepad connected: " + e.gamepad.id, "ok"));
+requestAnimationFrame(pollPads);
 function keyBits(code) {
   if (code === "NumpadEnter") code = "Enter";  // either Enter key is START
   let bits = 0;
@@ -256,7 +282,7 @@ $("var-add").onclick = () => act("variable", async () => {
     type: $("var-type").value.trim() });
   lastValues = out.values; showVars(out.variables); return out;
 });
-$("save-data").onclick = () => act("save data.json", async () => { const out = await api("api/data/save", {}); await refresh(); return out; });
+$("save-data").onclick = () => act("save data.json", async () => { const out = await api("api/data/save", {}); await refresh(); validate(); return out; });
 
 // ---- scenario editor ----
 const OPS = ["", "equal", "not-equal", "less-than", "greater-than", "less-or-equal", "greater-or-equal", "nonzero",
@@ -321,8 +347,23 @@ function collectScenario() {
 $("save-scenario").onclick = () => act("save scenario.json", async () => {
   let sc;
   try { sc = collectScenario(); } catch (e) { throw new Error("actions: not valid JSON (" + e.message + ")"); }
-  const out = await api("api/scenario/save", { scenario: sc }); plotData = []; await refresh(); return out;
+  const out = await api("api/scenario/save", { scenario: sc }); plotData = []; await refresh(); validate(); return out;
 });
+
+// ---- validate ----
+async function validate() {
+  try {
+    const out = await api("api/validate");
+    $("validate-folder").textContent = out.folder;
+    const ul = $("findings"); ul.innerHTML = "";
+    if (!out.findings.length) { const li = document.createElement("li"); li.textContent = "no problems found"; ul.appendChild(li); }
+    for (const f of out.findings) {
+      const li = document.createElement("li"); li.className = f.severity;
+      li.textContent = `${f.severity}: ${f.file}: ${f.message}`; ul.appendChild(li);
+    }
+  } catch (e) { say("validate: " + e.message, "error"); }
+}
+$("validate").onclick = validate;
 
 // ---- movies ----
 async function movie(cmd, extra) {
