@@ -181,6 +181,19 @@ static void test_exceptions(void **state)
     step(&c, 1);
     assert_int_equal(c.reset_out, 1);
     assert_int_equal(c.cycles, 132);
+    /* the reset sequence from user mode: USP kept aside, supervisor with mask 7, the queue from the vector */
+    c.sr = 0x8000;
+    c.a[7] = 0x1234;
+    c.stopped = 1;
+    rg__m68k_reset(&c, 0xF000, 0x1000, 0x4E70, 0x4E71);
+    assert_int_equal(c.sr, 0x2700);
+    assert_int_equal(c.a[7], 0xF000);
+    assert_int_equal(c.other_sp, 0x1234);
+    assert_int_equal(c.pc, 0x1004);
+    assert_int_equal(c.ir, 0x4E70);
+    assert_int_equal(c.stopped, 0);
+    assert_int_equal(c.cycles, 132 + 40);
+    assert_null(rg__m68k_check(&c));
 }
 
 static void test_state_check(void **state)

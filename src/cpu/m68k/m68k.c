@@ -10,6 +10,22 @@ void rg__m68k_init(rg_m68k *c)
     c->sr = 0x2700;
 }
 
+void rg__m68k_reset(rg_m68k *c, uint32_t ssp, uint32_t pc, uint16_t w0, uint16_t w1)
+{
+    if (!(c->sr & RG_M68K_S))
+        c->other_sp = c->a[7]; /* the USP */
+    c->sr = 0x2700;
+    c->a[7] = ssp;
+    c->pc = pc + 4;
+    c->ir = w0;
+    c->irc = w1;
+    c->stopped = 0;
+    c->halted = 0;
+    c->trace_pending = 0;
+    c->nmi_seen = 0;
+    c->cycles += 40;
+}
+
 const char *rg__m68k_check(const rg_m68k *c)
 {
     if (c->sr & ~RG_M68K_SR_MASK)

@@ -42,9 +42,13 @@ typedef struct rg_m68k {
     uint8_t pad[2];
 } rg_m68k;
 
-/* Power-on register values: everything 0, sr = $2700. The machine then loads SSP and PC from its vectors with
- * rg__m68k_reset_regs (or the template's reset function). */
+/* Power-on register values: everything 0, sr = $2700. The machine then performs the reset (rg__m68k_reset). */
 void rg__m68k_init(rg_m68k *c);
+
+/* The chip's reset sequence once the machine has read the vectors: ssp from the long at 0, pc from the long at 4,
+ * and the two words at pc (the queue). Sets S, clears T, mask 7, leaves STOP and the halt, swaps nothing (a[7]
+ * becomes ssp; the USP keeps its value in other_sp), and adds the sequence's 40 clocks to `cycles`. */
+void rg__m68k_reset(rg_m68k *c, uint32_t ssp, uint32_t pc, uint16_t w0, uint16_t w1);
 
 /* Checks a CPU state taken from outside (a save state): sr with only existing bits, `stopped`/`halted`/`nmi_seen`
  * 0 or 1, ipl 0..7, pc and the stack pointers even. Returns NULL when valid, else a short description (static). */
