@@ -378,6 +378,46 @@ static void sprite_fetches(rg__nes_machine *m, rg__nes_ppu *p, unsigned line, un
     }
 }
 
+/* Dots 1-256 of a drawn line with no mapper watching the fetches, at once: bg_group's work with the PPU's
+ * registers in locals (the same fetches, increments and pixels), sprite evaluation at dot 65 as in the dot loop. */
+static void bg_line(rg__nes_machine *m, rg__nes_ppu *p, unsigned line, int full, uint16_t *row, const uint16_t *col)
+{
+    uint16_t v = p->v;
+    uint64_t shift = p->bg_shift;
+    const unsigned fine = 4u * p->x, mask = p->mask, base = (unsigned)(p->ctrl & 0x10u) << 8;
+    uint8_t nt = p->nt_latch, at = p->at_latch, lo = p->lo_latch, hi = p->hi_latch;
+    for (unsigned d = 1; d < 257; d += 8) {
+        unsigned x0 = d - 1;
+        if (d == 65)
+            evaluate(m, p, line, full);
+        uint64_t sh = shift << fine;
+        if ((mask & 0x08) && (x0 >= 8 || (mask & 0x02)) && (!p->spr_line_used || no_sprite8(p, x0))) {
+            for (unsigned i = 0; i < 8; i++, sh <<= 4)
+                row[x0 + i] = col[32 + (unsigned)(sh >> 60)];
+        } else {
+            for (unsigned i = 0; i < 8; i++, sh <<= 4)
+                put_col(p, row, x0 + i, (unsigned)(sh >> 60), col);
+        }
+        shift <<= 32;
+        nt = rg__ppu_nt(m, 0x2000u | (v & 0x0FFFu));
+        uint8_t b = rg__ppu_nt(m, 0x23C0u | (v & 0x0C00u) | ((v >> 4) & 0x38u) | ((v >> 2) & 0x07u));
+        at = (uint8_t)((b >> (((v >> 4) & 4u) | (v & 2u))) & 3u);
+        unsigned a = base | (unsigned)nt << 4 | (unsigned)(v >> 12);
+        lo = rg__ppu_chr(m, a);
+        hi = rg__ppu_chr(m, a + 8);
+        v = rg__ppu_inc_x(v);
+        if (d + 7 == 256)
+            v = rg__ppu_inc_y(v);
+        shift |= k_spread[lo] | k_spread[hi] << 1 | (uint32_t)at * 0x44444444u;
+    }
+    p->v = v;
+    p->bg_shift = shift;
+    p->nt_latch = nt;
+    p->at_latch = at;
+    p->lo_latch = lo;
+    p->hi_latch = hi;
+}
+
 /* --- a line segment */
 
 void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsigned to)
@@ -402,6 +442,9 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
             /* 32 coarse X increments go once round the nametable pair, then fine Y + 1 */
             p->v = rg__ppu_inc_y((uint16_t)(p->v ^ 0x400));
             evaluate(m, p, line, full);
+            d = 257;
+        } else if (d == 1 && e == 257 && row && !m->ppu_watch) {
+            bg_line(m, p, line, full, row, col);
             d = 257;
         } else {
             while (d < e) {
