@@ -403,3 +403,37 @@ def test_validate_the_game_being_edited(tmp_path):
             assert out["findings"] == [{"file": "metadata.json", "severity": "error",
                                         "message": "invalid default state Nowhere"}]
     run(body())
+
+
+def test_cli_command(tmp_path):
+    """`retrogym ui GAME --port 0` (the C CLI, when built) runs the Python server: it prints the URL with the token,
+    the token opens the API, a request without it is refused."""
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    cli = os.path.join(os.path.dirname(__file__), "..", "..", "build", "cli", "retrogym")
+    if not os.access(cli, os.X_OK):
+        pytest.skip("the C CLI is not built (make build)")
+    env = dict(os.environ, RETROGYM_PYTHON=sys.executable, RETROGYM_STABLE_RETRO="")
+    help_text = subprocess.run([cli, "ui", "--help"], capture_output=True, text=True, env=env, timeout=30).stdout
+    assert help_text.startswith("usage: retrogym ui [GAME|ROM|MOVIE]")
+    p = subprocess.Popen([cli, "ui", GAME, "--port", "0", "--data-root", str(tmp_path / "root")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("retrogym ui: open http://127.0.0.1:"), (line, p.stderr.read() if p.poll() else "")
+        url = line.split("open ", 1)[1].strip()
+        base, token = url.split("/?token=")
+        with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=10) as r:
+            assert json.load(r)["session"]["game"] == GAME
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(f"{base}/api/status", timeout=10)
+        assert e.value.code == 403
+    finally:
+        p.terminate()
+        p.wait(10)
+    bad = subprocess.run([cli, "ui", "NoSuchGame-Nes", "--port", "0", "--data-root", str(tmp_path / "root")],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 1 and "NoSuchGame-Nes" in bad.stderr

@@ -63,7 +63,7 @@ class UIServer:
         if target in _data.list_games(_data.Integrations.ALL):
             self.session = Session(target)
             return
-        raise UIError(f"{target}: neither a game ({_data.list_games.__name__} lists them), a ROM nor a movie")
+        raise UIError(f"{target}: not an integrated game (`retrogym games` lists them) nor a ROM or movie file")
 
     @staticmethod
     def _known_game(filename, rom):
