@@ -223,12 +223,62 @@ static void test_state_check(void **state)
     assert_string_equal(rg__m68k_name(0x51C9, name, sizeof name), "DBF");
 }
 
+static void test_disasm(void **state)
+{
+    (void)state;
+    static const struct {
+        uint16_t w[5];
+        int len;
+        const char *text;
+    } cases[] = {
+        {{0x4E71}, 1, "NOP"},
+        {{0xD081}, 1, "ADD.l D1,D0"},
+        {{0xD358}, 1, "ADD.w D1,(A0)+"},
+        {{0x323C, 0x00FF}, 2, "MOVE.w #$FF,D1"},
+        {{0x41F8, 0x8000}, 2, "LEA $FF8000.w,A0"},
+        {{0x51C9, 0xFFF0}, 2, "DBF D1,$100A"},
+        {{0x60E2}, 1, "BRA $FE4"},
+        {{0x0680, 0x1234, 0x5678}, 3, "ADDI.l #$12345678,D0"},
+        {{0x48E7, 0xC0C0}, 2, "MOVEM.l D0/D1/A0/A1,-(A7)"},
+        {{0x4CDF, 0x0303}, 2, "MOVEM.l (A7)+,D0/D1/A0/A1"},
+        {{0x23F0, 0x1804, 0x00FF, 0x0000}, 4, "MOVE.l 4(A0,D1.l),$FF0000.l"},
+        {{0xC340}, 1, "EXG D1,D0"},
+        {{0xE5A8}, 1, "LSL.l D2,D0"},
+        {{0x4E72, 0x2700}, 2, "STOP #$2700"},
+        {{0x70FF}, 1, "MOVEQ #-1,D0"},
+        {{0xC308}, 1, "ABCD -(A0),-(A1)"},
+    };
+    char out[96];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int n = rg__m68k_disasm(0x1018 + (i == 6 ? 4 : 0), cases[i].w, 5, out, sizeof out);
+        if (i == 6) /* BRA at $101C */
+            assert_int_equal(n, 1);
+        assert_int_equal(n, cases[i].len);
+        if (i == 5 || i == 6)
+            continue;
+        assert_string_equal(out, cases[i].text);
+    }
+    assert_int_equal(rg__m68k_disasm(0x1018, cases[5].w, 2, out, sizeof out), 2);
+    assert_string_equal(out, "DBF D1,$100A");
+    assert_int_equal(rg__m68k_disasm(0x101C, cases[6].w, 1, out, sizeof out), 1);
+    assert_string_equal(out, "BRA $1000");
+    /* too few words: -1, never a read past them */
+    assert_int_equal(rg__m68k_disasm(0, cases[7].w, 2, out, sizeof out), -1);
+    /* every opcode with any extension words: a length of 1 to 5 words */
+    uint16_t w[5] = {0, 0x1234, 0x5678, 0x9ABC, 0xDEF0};
+    for (uint32_t op = 0; op < 0x10000; op++) {
+        w[0] = (uint16_t)op;
+        int n = rg__m68k_disasm(0x1000, w, 5, out, sizeof out);
+        assert_true(n >= 1 && n <= 5);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_program_clocks), cmocka_unit_test(test_interrupts),
         cmocka_unit_test(test_stop_and_stacks), cmocka_unit_test(test_exceptions),
-        cmocka_unit_test(test_state_check),
+        cmocka_unit_test(test_state_check), cmocka_unit_test(test_disasm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,3 +130,248 @@ const char *rg__m68k_name(uint16_t op, char *out, size_t cap)
     snprintf(out, cap, "%s", n);
     return out;
 }
+
+/* ---- disassembler ---- */
+
+typedef struct dis {
+    const uint16_t *w;
+    int n, i;     /* words available, next word */
+    uint32_t pc;  /* address of the opcode */
+    int bad;      /* ran past the words given */
+} dis;
+
+static uint16_t dis_word(dis *d)
+{
+    if (d->i >= d->n) {
+        d->bad = 1;
+        return 0;
+    }
+    return d->w[d->i++];
+}
+
+static void dis_ea(dis *d, unsigned mode, unsigned reg, int sz, char *o, size_t cap)
+{
+    switch (mode) {
+    case 0: snprintf(o, cap, "D%u", reg); return;
+    case 1: snprintf(o, cap, "A%u", reg); return;
+    case 2: snprintf(o, cap, "(A%u)", reg); return;
+    case 3: snprintf(o, cap, "(A%u)+", reg); return;
+    case 4: snprintf(o, cap, "-(A%u)", reg); return;
+    case 5: snprintf(o, cap, "%d(A%u)", (int16_t)dis_word(d), reg); return;
+    case 6: {
+        uint16_t x = dis_word(d);
+        snprintf(o, cap, "%d(A%u,%c%u.%c)", (int8_t)x, reg, (x & 0x8000) ? 'A' : 'D', (x >> 12) & 7u,
+                 (x & 0x800) ? 'l' : 'w');
+        return;
+    }
+    default: break;
+    }
+    switch (reg) {
+    case 0: snprintf(o, cap, "$%X.w", (unsigned)(uint32_t)(int32_t)(int16_t)dis_word(d) & 0xFFFFFFu); return;
+    case 1: {
+        uint32_t hi = dis_word(d);
+        snprintf(o, cap, "$%X.l", (unsigned)(hi << 16 | dis_word(d)));
+        return;
+    }
+    case 2: {
+        uint32_t base = d->pc + 2u * (unsigned)d->i;
+        snprintf(o, cap, "$%X(PC)", (unsigned)((base + (uint32_t)(int32_t)(int16_t)dis_word(d)) & 0xFFFFFFu));
+        return;
+    }
+    case 3: {
+        uint16_t x = dis_word(d);
+        snprintf(o, cap, "%d(PC,%c%u.%c)", (int8_t)x, (x & 0x8000) ? 'A' : 'D', (x >> 12) & 7u, (x & 0x800) ? 'l' : 'w');
+        return;
+    }
+    case 4:
+        if (sz == 2) {
+            uint32_t hi = dis_word(d);
+            snprintf(o, cap, "#$%X", (unsigned)(hi << 16 | dis_word(d)));
+        } else {
+            snprintf(o, cap, "#$%X", (unsigned)(dis_word(d) & (sz == 0 ? 0xFFu : 0xFFFFu)));
+        }
+        return;
+    default: snprintf(o, cap, "?"); return;
+    }
+}
+
+static void dis_regs(uint16_t mask, int reversed, char *o, size_t cap)
+{
+    size_t k = 0;
+    o[0] = 0;
+    for (int i = 0; i < 16; i++) {
+        int bit = reversed ? 15 - i : i;
+        if (!(mask & (1u << bit)) || k + 5 >= cap)
+            continue;
+        k += (size_t)snprintf(o + k, cap - k, "%s%c%d", k ? "/" : "", i < 8 ? 'D' : 'A', i & 7);
+    }
+}
+
+int rg__m68k_disasm(uint32_t pc, const uint16_t *words, int nwords, char *out, size_t cap)
+{
+    static const char sfx[4] = {'b', 'w', 'l', '?'};
+    dis d = {words, nwords, 0, pc, 0};
+    uint16_t op = dis_word(&d);
+    char name[24], a[48] = "", b[48] = "";
+    rg__m68k_name(op, name, sizeof name);
+    unsigned mode = (op >> 3) & 7, reg = op & 7, rx = (op >> 9) & 7;
+    int sz = (op >> 6) & 3;
+    const char *n = name;
+    char nb[32];
+    switch (op >> 12) {
+    case 0x0:
+        if (!strcmp(name, "MOVEP")) {
+            int16_t disp = (int16_t)dis_word(&d);
+            snprintf(nb, sizeof nb, "MOVEP.%c", (op & 0x40) ? 'l' : 'w');
+            n = nb;
+            if (op & 0x80) { snprintf(a, sizeof a, "D%u", rx); snprintf(b, sizeof b, "%d(A%u)", disp, reg); }
+            else { snprintf(a, sizeof a, "%d(A%u)", disp, reg); snprintf(b, sizeof b, "D%u", rx); }
+        } else if ((op & 0x100) || rx == 4) {
+            if (op & 0x100) snprintf(a, sizeof a, "D%u", rx);
+            else snprintf(a, sizeof a, "#%u", dis_word(&d) & 0xFFu);
+            dis_ea(&d, mode, reg, 0, b, sizeof b);
+        } else if (strcmp(name, "ILLEGAL")) {
+            dis_ea(&d, 7, 4, sz, a, sizeof a);
+            if (mode == 7 && reg == 4) snprintf(b, sizeof b, sz == 0 ? "CCR" : "SR");
+            else dis_ea(&d, mode, reg, sz, b, sizeof b);
+        }
+        break;
+    case 0x1: case 0x2: case 0x3: {
+        int msz = (op >> 12) == 1 ? 0 : (op >> 12) == 3 ? 1 : 2;
+        dis_ea(&d, mode, reg, msz, a, sizeof a);
+        dis_ea(&d, (op >> 6) & 7, rx, msz, b, sizeof b);
+        break;
+    }
+    case 0x4:
+        if (!strcmp(name, "LEA") || !strcmp(name, "CHK")) {
+            dis_ea(&d, mode, reg, 1, a, sizeof a);
+            snprintf(b, sizeof b, name[0] == 'L' ? "A%u" : "D%u", rx);
+        } else if (!strcmp(name, "TRAP")) {
+            snprintf(a, sizeof a, "#%u", op & 15u);
+        } else if (!strcmp(name, "LINK")) {
+            snprintf(a, sizeof a, "A%u", reg);
+            snprintf(b, sizeof b, "#%d", (int16_t)dis_word(&d));
+        } else if (!strcmp(name, "UNLK") || !strcmp(name, "SWAP")) {
+            snprintf(a, sizeof a, name[0] == 'U' ? "A%u" : "D%u", reg);
+        } else if (!strcmp(name, "MOVE USP")) {
+            n = "MOVE";
+            if (op & 8) { snprintf(a, sizeof a, "USP"); snprintf(b, sizeof b, "A%u", reg); }
+            else { snprintf(a, sizeof a, "A%u", reg); snprintf(b, sizeof b, "USP"); }
+        } else if (!strcmp(name, "STOP")) {
+            snprintf(a, sizeof a, "#$%X", dis_word(&d));
+        } else if (!strcmp(name, "EXT")) {
+            snprintf(nb, sizeof nb, "EXT.%c", (op & 0x40) ? 'l' : 'w');
+            n = nb;
+            snprintf(a, sizeof a, "D%u", reg);
+        } else if (!strcmp(name, "MOVEM")) {
+            uint16_t mask = dis_word(&d);
+            char regs[48], ea[48];
+            snprintf(nb, sizeof nb, "MOVEM.%c", (op & 0x40) ? 'l' : 'w');
+            n = nb;
+            dis_regs(mask, mode == 4, regs, sizeof regs);
+            dis_ea(&d, mode, reg, 1, ea, sizeof ea);
+            if (op & 0x400) { snprintf(a, sizeof a, "%s", ea); snprintf(b, sizeof b, "%s", regs); }
+            else { snprintf(a, sizeof a, "%s", regs); snprintf(b, sizeof b, "%s", ea); }
+        } else if (!strcmp(name, "MOVE from SR")) {
+            n = "MOVE";
+            snprintf(a, sizeof a, "SR");
+            dis_ea(&d, mode, reg, 1, b, sizeof b);
+        } else if (!strcmp(name, "MOVE to CCR") || !strcmp(name, "MOVE to SR")) {
+            n = "MOVE";
+            dis_ea(&d, mode, reg, 1, a, sizeof a);
+            snprintf(b, sizeof b, name[8] == 'C' ? "CCR" : "SR");
+        } else if (!strcmp(name, "NEGX") || !strcmp(name, "CLR") || !strcmp(name, "NEG") || !strcmp(name, "NOT") ||
+                   !strcmp(name, "TST")) {
+            snprintf(nb, sizeof nb, "%s.%c", name, sfx[sz]);
+            n = nb;
+            dis_ea(&d, mode, reg, sz, a, sizeof a);
+        } else if (!strcmp(name, "NBCD") || !strcmp(name, "TAS") || !strcmp(name, "PEA") || !strcmp(name, "JSR") ||
+                   !strcmp(name, "JMP")) {
+            dis_ea(&d, mode, reg, 0, a, sizeof a);
+        }
+        break;
+    case 0x5:
+        if (sz == 3) {
+            if (mode == 1) {
+                uint32_t base = pc + 2;
+                snprintf(a, sizeof a, "D%u", reg);
+                snprintf(b, sizeof b, "$%X", (unsigned)((base + (uint32_t)(int32_t)(int16_t)dis_word(&d)) & 0xFFFFFFu));
+            } else {
+                dis_ea(&d, mode, reg, 0, a, sizeof a);
+            }
+        } else {
+            snprintf(nb, sizeof nb, "%s.%c", name, sfx[sz]);
+            n = nb;
+            snprintf(a, sizeof a, "#%u", rx ? rx : 8u);
+            dis_ea(&d, mode, reg, sz, b, sizeof b);
+        }
+        break;
+    case 0x6: {
+        int32_t disp = (int8_t)op;
+        if (!disp) disp = (int16_t)dis_word(&d);
+        snprintf(a, sizeof a, "$%X", (unsigned)((pc + 2 + (uint32_t)disp) & 0xFFFFFFu));
+        break;
+    }
+    case 0x7:
+        if (op & 0x100) break;
+        snprintf(a, sizeof a, "#%d", (int8_t)op);
+        snprintf(b, sizeof b, "D%u", rx);
+        break;
+    case 0xA: case 0xF:
+        snprintf(a, sizeof a, "$%04X", op);
+        break;
+    case 0xE:
+        if (sz == 3) {
+            snprintf(nb, sizeof nb, "%s.w", name);
+            n = nb;
+            dis_ea(&d, mode, reg, 1, a, sizeof a);
+        } else {
+            snprintf(nb, sizeof nb, "%s.%c", name, sfx[sz]);
+            n = nb;
+            if (op & 0x20) snprintf(a, sizeof a, "D%u", rx);
+            else snprintf(a, sizeof a, "#%u", rx ? rx : 8u);
+            snprintf(b, sizeof b, "D%u", reg);
+        }
+        break;
+    default: /* 8, 9, B, C, D */
+        if (!strcmp(name, "DIVU") || !strcmp(name, "DIVS") || !strcmp(name, "MULU") || !strcmp(name, "MULS")) {
+            dis_ea(&d, mode, reg, 1, a, sizeof a);
+            snprintf(b, sizeof b, "D%u", rx);
+        } else if (!strcmp(name, "ABCD") || !strcmp(name, "SBCD") || !strcmp(name, "ADDX") || !strcmp(name, "SUBX")) {
+            if (name[3] == 'X') { /* ADDX, SUBX */
+                snprintf(nb, sizeof nb, "%s.%c", name, sfx[sz]);
+                n = nb;
+            }
+            if (op & 8) { snprintf(a, sizeof a, "-(A%u)", reg); snprintf(b, sizeof b, "-(A%u)", rx); }
+            else { snprintf(a, sizeof a, "D%u", reg); snprintf(b, sizeof b, "D%u", rx); }
+        } else if (!strcmp(name, "EXG")) {
+            unsigned om = (op >> 3) & 0x1F;
+            snprintf(a, sizeof a, "%c%u", om == 9 ? 'A' : 'D', rx);
+            snprintf(b, sizeof b, "%c%u", om == 8 ? 'D' : 'A', reg);
+        } else if (!strcmp(name, "CMPM")) {
+            snprintf(nb, sizeof nb, "CMPM.%c", sfx[sz]);
+            n = nb;
+            snprintf(a, sizeof a, "(A%u)+", reg);
+            snprintf(b, sizeof b, "(A%u)+", rx);
+        } else if (sz == 3) { /* ADDA SUBA CMPA */
+            snprintf(nb, sizeof nb, "%s.%c", name, (op & 0x100) ? 'l' : 'w');
+            n = nb;
+            dis_ea(&d, mode, reg, (op & 0x100) ? 2 : 1, a, sizeof a);
+            snprintf(b, sizeof b, "A%u", rx);
+        } else {
+            snprintf(nb, sizeof nb, "%s.%c", name, sfx[sz]);
+            n = nb;
+            if ((op & 0x100) && strcmp(name, "CMP")) { snprintf(a, sizeof a, "D%u", rx); dis_ea(&d, mode, reg, sz, b, sizeof b); }
+            else { dis_ea(&d, mode, reg, sz, a, sizeof a); snprintf(b, sizeof b, "D%u", rx); }
+        }
+        break;
+    }
+    if (d.bad) {
+        snprintf(out, cap, "(truncated)");
+        return -1;
+    }
+    if (b[0]) snprintf(out, cap, "%s %s,%s", n, a, b);
+    else if (a[0]) snprintf(out, cap, "%s %s", n, a);
+    else snprintf(out, cap, "%s", n);
+    return d.i;
+}

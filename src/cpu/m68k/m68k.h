@@ -57,4 +57,9 @@ const char *rg__m68k_check(const rg_m68k *c);
 /* Writes the mnemonic family of an opcode ("MOVE.w", "ADDQ.l", "ILLEGAL", ...) into out. Returns out. */
 const char *rg__m68k_name(uint16_t op, char *out, size_t cap);
 
+/* Writes "ADD.l D1,(A0)+" style text for the instruction whose words start at words[0] (nwords of them), located
+ * at pc (for branch and PC-relative targets). Returns its length in words, or -1 when it needs more than nwords
+ * (out then says so). */
+int rg__m68k_disasm(uint32_t pc, const uint16_t *words, int nwords, char *out, size_t cap);
+
 #endif
