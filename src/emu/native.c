@@ -2,6 +2,7 @@
  * interface as the libretro host. A name in this table wins over a libretro core of the same name. */
 #include "emu/native.h"
 
+#include "cores/sms/sms_core.h"
 #include "retrogym/version.h"
 
 #include <string.h>
@@ -11,6 +12,9 @@ static const rg__native_core k_native[] = {
     {"atari2600", "retrogym Atari 2600", RG_VERSION_STRING, "a26|bin", "Atari2600", rg__a26_open},
     /* not in systems/Nes.json's core list: chosen only by name until it matches FCEUmm (docs/nes.md) */
     {"nes", "retrogym NES", RG_VERSION_STRING, "nes", "Nes", rg__nes_open},
+    /* genesis_plus_gx stays first in systems/Sms.json and GameGear.json, so these run by name (docs/sms.md) */
+    {"sms", "retrogym SMS", RG_VERSION_STRING, "sms", "Sms", rg__sms_open},
+    {"gamegear", "retrogym Game Gear", RG_VERSION_STRING, "gg", "GameGear", rg__sms_open},
 };
 
 #define N_NATIVE (sizeof k_native / sizeof k_native[0])

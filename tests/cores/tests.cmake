@@ -56,3 +56,7 @@ rg_test(nes_fceumm_state cores/nes/test_nes_fceumm_state.c LIBS ZLIB::ZLIB)
 # Our NES core against FCEUmm frame by frame (RAM and pictures) from SuperMarioBros-Nes' start states and from
 # power-on on the demo ROM; asserts the agreement measured (docs/nes.md); skipped without the wheels.
 rg_test(nes_vs_fceumm cores/nes/test_nes_vs_fceumm.c LABELS no-asan)
+# --- sms ---
+# The SMS/GG core through the emulator API (core "sms" / "gamegear"): the demo ROMs draw and move, snapshots replay,
+# Codemasters detection, bad ROM sizes and hostile states refused (docs/sms.md); demo parts skip without ../shared.
+rg_test(sms_core cores/sms/test_sms_core.c)

@@ -420,6 +420,8 @@ static const det_core_facts facts[] = {
     {"genesis_plus_gx", NULL, 0, 0, 0, 0, 0},
     {"picodrive", "Genesis", 1, 1, 1, 0, 0},
     {"picodrive", NULL, 1, 0, 0, 0, 0},
+    {"sms", NULL, 1, 0, 0, 0, 0},
+    {"gamegear", NULL, 1, 0, 0, 0, 0},
 };
 
 static const det_core_facts *find_facts(const char *core, const char *system)

@@ -1,0 +1,309 @@
+/* The Master System / Game Gear core behind the internal core interface (src/emu/core_iface.h): input, frames
+ * (RGB565: SMS 256x192, GG 160x144), audio, the memory map (the 8 KiB of system RAM, at $C000 through the systems
+ * file's ram_base), and snapshots (a header plus a copy of the machine state, checked field by field when loaded). */
+#include "cores/sms/sms.h"
+#include "cores/sms/sms_core.h"
+
+#include "emu/core_iface.h"
+#include "retrogym/version.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define STATE_MAGIC "RGSMSST"
+#define STATE_VERSION 1u
+#define FB_PIXELS ((size_t)RG__SMS_WIDTH * RG__SMS_HEIGHT)
+#define SMS_FPS (RG__SMS_CLOCK / RG__SMS_FRAME_T)
+#define ROM_MAX (4u << 20)
+
+typedef struct sms_state_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t size;       /* sizeof(rg__sms_state) */
+    uint64_t rom_hash;   /* the state only fits the ROM it was made with */
+} sms_state_header;
+
+typedef struct sms_core {
+    rg__sms_machine m;
+    rg__core_io *io;
+    uint8_t *rom;
+    size_t rom_size;
+    uint64_t rom_hash;
+    uint16_t *fb;
+    uint16_t *view;
+    unsigned vw, vh, vx, vy;
+} sms_core;
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+
+/* libretro joypad bits (B 0, START 3, UP 4, DOWN 5, LEFT 6, RIGHT 7, A 8) to the pad byte (up, down, left, right,
+ * button 1 = B, button 2 = A). */
+static uint8_t pad_byte(uint16_t b)
+{
+    return (uint8_t)(((b >> 4) & 0x0Fu) | (b & 1u) << 4 | ((b >> 8) & 1u) << 5);
+}
+
+static void publish_video(sms_core *c)
+{
+    rg_frame *f = &c->io->video;
+    f->data = c->view;
+    f->width = c->vw;
+    f->height = c->vh;
+    f->pitch = c->vw * sizeof(uint16_t);
+    f->format = RG_PIXEL_RGB565;
+}
+
+static void publish_memory(sms_core *c)
+{
+    rg__core_io *io = c->io;
+    io->mem = NULL;
+    io->n_mem = 0;
+    io->system_ram = c->m.st.ram;
+    io->system_ram_size = sizeof c->m.st.ram;
+    io->mem_generation++;
+}
+
+static inline uint16_t rgb565(unsigned r8, unsigned g8, unsigned b8)
+{
+    return (uint16_t)((r8 >> 3) << 11 | (g8 >> 2) << 5 | (b8 >> 3));
+}
+
+static void convert_view(sms_core *c)
+{
+    int gg = c->m.gg;
+    for (unsigned y = 0; y < c->vh; y++) {
+        const uint16_t *s = c->fb + (size_t)(y + c->vy) * RG__SMS_WIDTH + c->vx;
+        uint16_t *d = c->view + (size_t)y * c->vw;
+        for (unsigned x = 0; x < c->vw; x++) {
+            unsigned v = s[x];
+            if (gg)
+                d[x] = rgb565((v & 15u) * 17u, ((v >> 4) & 15u) * 17u, ((v >> 8) & 15u) * 17u);
+            else
+                d[x] = rgb565((v & 3u) * 85u, ((v >> 2) & 3u) * 85u, ((v >> 4) & 3u) * 85u);
+        }
+    }
+}
+
+static void power_on(sms_core *c)
+{
+    rg__sms_power_on(&c->m);
+    memset(c->fb, 0, FB_PIXELS * sizeof *c->fb);
+    convert_view(c);
+    publish_video(c);
+    publish_memory(c);
+}
+
+/* --- core ops */
+
+static int run_frame(void *core)
+{
+    sms_core *c = core;
+    rg__core_io *io = c->io;
+    c->m.buttons[0] = pad_byte(io->buttons[0]);
+    c->m.buttons[1] = pad_byte(io->buttons[1]);
+    c->m.start = (uint8_t)((io->buttons[0] >> 3) & 1u);
+    c->m.video = io->video_enabled != 0;
+    c->m.audio = io->audio_enabled && io->capture_audio;
+    rg__sms_run_frame(&c->m);
+    if (c->m.video)
+        convert_view(c);
+    io->video.data = c->view;
+    io->audio_frames = 0;
+    if (c->m.audio && c->m.alen) {
+        size_t n = c->m.alen;
+        if (io->audio_cap < n) {
+            int16_t *p = realloc(io->audio, n * 2 * sizeof *p);
+            if (!p)
+                return rg__error(RG_ENOMEM, "out of memory keeping audio");
+            io->audio = p;
+            io->audio_cap = n;
+        }
+        for (size_t i = 0; i < n; i++)
+            io->audio[2 * i] = io->audio[2 * i + 1] = c->m.abuf[i];
+        io->audio_frames = n;
+    }
+    if (c->m.aerr) {
+        c->m.aerr = 0;
+        rg__log(&io->log, RG_LOG_ERROR, "sms: out of memory producing audio; samples dropped");
+    }
+    return RG_OK;
+}
+
+static int reset_power_on(void *core)
+{
+    power_on(core);
+    return RG_OK;
+}
+
+static int reset_soft(void *core)
+{
+    /* the SMS reset button restarts the CPU; nothing else is touched */
+    sms_core *c = core;
+    rg_z80 *cpu = &c->m.st.cpu;
+    cpu->pc = 0;
+    cpu->iff1 = cpu->iff2 = 0;
+    cpu->im = 1;
+    cpu->halted = 0;
+    cpu->ei = 0;
+    return RG_OK;
+}
+
+static int state_size(void *core, size_t *out)
+{
+    (void)core;
+    *out = sizeof(sms_state_header) + sizeof(rg__sms_state);
+    return RG_OK;
+}
+
+static int state_save(void *core, void *dst, size_t cap)
+{
+    sms_core *c = core;
+    size_t need = sizeof(sms_state_header) + sizeof(rg__sms_state);
+    if (cap < need)
+        return rg__error(RG_ERANGE, "an sms state needs %zu bytes, the buffer has %zu", need, cap);
+    sms_state_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, STATE_MAGIC, sizeof STATE_MAGIC);
+    h.version = STATE_VERSION;
+    h.size = (uint32_t)sizeof(rg__sms_state);
+    h.rom_hash = c->rom_hash;
+    memcpy(dst, &h, sizeof h);
+    memcpy((uint8_t *)dst + sizeof h, &c->m.st, sizeof c->m.st);
+    return RG_OK;
+}
+
+static int state_load(void *core, const void *src, size_t len)
+{
+    sms_core *c = core;
+    sms_state_header h;
+    if (len != sizeof h + sizeof(rg__sms_state))
+        return rg__error(RG_ESTATE, "the state is %zu bytes; an sms state is %zu", len,
+                         sizeof h + sizeof(rg__sms_state));
+    memcpy(&h, src, sizeof h);
+    if (memcmp(h.magic, STATE_MAGIC, sizeof STATE_MAGIC) != 0 || h.version != STATE_VERSION ||
+        h.size != sizeof(rg__sms_state))
+        return rg__error(RG_ESTATE, "not an sms state of this version");
+    if (h.rom_hash != c->rom_hash)
+        return rg__error(RG_ESTATE, "the sms state was made with another ROM");
+    rg__sms_state *st = malloc(sizeof *st);
+    if (!st)
+        return rg__error(RG_ENOMEM, "out of memory loading an sms state");
+    memcpy(st, (const uint8_t *)src + sizeof h, sizeof *st);
+    int rc = rg__sms_state_check(st, &c->m);
+    if (rc == RG_OK)
+        c->m.st = *st;
+    free(st);
+    return rc;
+}
+
+static const char *core_name(void *core)
+{
+    return ((sms_core *)core)->m.gg ? "gamegear" : "sms";
+}
+
+static const char *core_library(void *core)
+{
+    return ((sms_core *)core)->m.gg ? "retrogym Game Gear" : "retrogym SMS";
+}
+
+static const char *core_version(void *core)
+{
+    (void)core;
+    return RG_VERSION_STRING;
+}
+
+static void destroy(void *core)
+{
+    sms_core *c = core;
+    if (!c)
+        return;
+    if (c->io) {
+        c->io->system_ram = NULL;
+        c->io->system_ram_size = 0;
+        c->io->mem = NULL;
+        c->io->n_mem = 0;
+        c->io->video.data = NULL;
+        c->io->mem_generation++;
+    }
+    free(c->m.abuf);
+    free(c->fb);
+    free(c->view);
+    free(c->rom);
+    free(c);
+}
+
+static const rg__core_ops sms_ops = {
+    run_frame, reset_power_on, reset_soft, state_size, state_save, state_load,
+    core_name, core_library, core_version, destroy,
+};
+
+static int is_gg(const rg__core_open_args *args)
+{
+    if (args->system && args->system->name)
+        return strcasecmp(args->system->name, "GameGear") == 0;
+    const char *p = args->rom_path ? strrchr(args->rom_path, '.') : NULL;
+    return p && strcasecmp(p, ".gg") == 0;
+}
+
+int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args)
+{
+    *core = NULL;
+    const uint8_t *rom = args->rom;
+    size_t size = args->rom_size;
+    /* a 512-byte copier header in front of whole KiB */
+    if (size % 1024u == 512u) {
+        rom += 512;
+        size -= 512;
+    }
+    if (size < 1024u || size > ROM_MAX || size % 1024u != 0)
+        return rg__error(RG_EINVAL, "an SMS/GG ROM is a whole number of KiB from 1 KiB to 4 MiB (optionally after "
+                         "a 512-byte header); this one is %zu bytes", args->rom_size);
+    sms_core *c = calloc(1, sizeof *c);
+    if (!c)
+        return rg__error(RG_ENOMEM, "out of memory");
+    c->io = args->io;
+    const rg_emu_options *o = args->opts;
+    for (size_t i = 0; o && i < o->n_core_options; i++)
+        if (o->core_options[i].key)
+            rg__log(&c->io->log, RG_LOG_DEBUG, "sms: option %s is not ours; ignored", o->core_options[i].key);
+    /* whole 16 KiB pages (a smaller ROM repeats) */
+    size_t padded = (size + 0x3FFFu) & ~(size_t)0x3FFF;
+    c->rom = malloc(padded);
+    c->fb = calloc(FB_PIXELS, sizeof *c->fb);
+    c->view = calloc(FB_PIXELS, sizeof *c->view);
+    if (!c->rom || !c->fb || !c->view) {
+        c->io = NULL;
+        destroy(c);
+        return rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", size);
+    }
+    for (size_t i = 0; i < padded; i += size)
+        memcpy(c->rom + i, rom, padded - i < size ? padded - i : size);
+    c->rom_size = size;
+    c->rom_hash = fnv1a(rom, size);
+    c->m.rom = c->rom;
+    c->m.rom_size = padded;
+    c->m.pages = (unsigned)(padded / 0x4000u);
+    c->m.gg = (uint8_t)is_gg(args);
+    c->m.mapper = (uint8_t)rg__sms_detect_mapper(c->rom, padded);
+    c->m.fb = c->fb;
+    if (c->m.gg) {
+        c->vw = RG__GG_W, c->vh = RG__GG_H, c->vx = RG__GG_X, c->vy = RG__GG_Y;
+    } else {
+        c->vw = RG__SMS_WIDTH, c->vh = RG__SMS_HEIGHT, c->vx = 0, c->vy = 0;
+    }
+    c->io->fps = SMS_FPS;
+    c->io->sample_rate = RG__SMS_RATE;
+    power_on(c);
+    rg__log(&c->io->log, RG_LOG_DEBUG, "sms: %s, %zu KiB, %s mapper", c->m.gg ? "Game Gear" : "Master System",
+            size / 1024, c->m.mapper == RG__SMS_MAPPER_CODEMASTERS ? "Codemasters" : "Sega");
+    *core = c;
+    *ops = &sms_ops;
+    return RG_OK;
+}

@@ -1,0 +1,231 @@
+/* The SMS/GG machine: memory map and mappers, I/O ports, interrupts, the frame loop, and the state check. */
+#include "cores/sms/sms.h"
+
+#include "base/base.h"
+
+#include <string.h>
+
+unsigned rg__sms_detect_mapper(const uint8_t *rom, size_t size)
+{
+    if (size < 0x8000)
+        return RG__SMS_MAPPER_SEGA;
+    unsigned sum = (unsigned)(rom[0x7FE6] | rom[0x7FE7] << 8);
+    unsigned inv = (unsigned)(rom[0x7FE8] | rom[0x7FE9] << 8);
+    return (sum + inv == 0x10000u && sum != 0) ? RG__SMS_MAPPER_CODEMASTERS : RG__SMS_MAPPER_SEGA;
+}
+
+static inline const uint8_t *page(const rg__sms_machine *m, unsigned bank)
+{
+    return m->rom + (size_t)(bank % m->pages) * 0x4000u;
+}
+
+static inline uint8_t mem_read(rg__sms_machine *m, uint16_t a)
+{
+    rg__sms_state *s = &m->st;
+    if (a >= 0xC000u)
+        return s->ram[a & 0x1FFFu];
+    if (a < 0x4000u) {
+        if (a < 0x400u && m->mapper == RG__SMS_MAPPER_SEGA)
+            return m->rom[a];
+        return page(m, s->bank[0])[a];
+    }
+    if (a < 0x8000u)
+        return page(m, s->bank[1])[a & 0x3FFFu];
+    if (m->mapper == RG__SMS_MAPPER_SEGA && (s->mapper_ctl & 0x08u))
+        return s->cart_ram[((s->mapper_ctl & 0x04u) ? 0x4000u : 0u) + (a & 0x3FFFu)];
+    return page(m, s->bank[2])[a & 0x3FFFu];
+}
+
+static inline void mem_write(rg__sms_machine *m, uint16_t a, uint8_t v)
+{
+    rg__sms_state *s = &m->st;
+    if (a >= 0xC000u) {
+        s->ram[a & 0x1FFFu] = v;
+        if (a >= 0xFFFCu && m->mapper == RG__SMS_MAPPER_SEGA) {
+            if (a == 0xFFFCu)
+                s->mapper_ctl = v;
+            else
+                s->bank[a - 0xFFFDu] = v;
+        }
+        return;
+    }
+    if (m->mapper == RG__SMS_MAPPER_CODEMASTERS) {
+        if (a == 0x0000u || a == 0x4000u || a == 0x8000u)
+            s->bank[a >> 14] = v;
+        return;
+    }
+    if (a >= 0x8000u && (s->mapper_ctl & 0x08u)) {
+        s->cart_ram[((s->mapper_ctl & 0x04u) ? 0x4000u : 0u) + (a & 0x3FFFu)] = v;
+        s->cart_ram_used = 1;
+    }
+}
+
+static inline void irq_update(rg__sms_machine *m)
+{
+    m->st.cpu.int_line = (uint8_t)rg__sms_vdp_irq(&m->st.vdp);
+}
+
+static uint8_t io_read(rg__sms_machine *m, uint16_t port)
+{
+    rg__sms_state *s = &m->st;
+    unsigned p = port & 0xFFu;
+    if (m->gg && p < 7u) {
+        switch (p) {
+        case 0: return (uint8_t)((m->start ? 0x00u : 0x80u) | 0x40u);
+        case 1: return 0x7F;
+        case 2: return 0xFF;
+        case 3: return 0x00;
+        case 4: return 0xFF;
+        case 5: return 0x00;
+        default: return 0xFF;
+        }
+    }
+    switch (p & 0xC1u) {
+    case 0x40:
+        return rg__sms_vdp_vcounter(&s->vdp);
+    case 0x41:
+        return rg__sms_vdp_hcounter((unsigned)(s->cycles - (m->line_end - RG__SMS_LINE_T)));
+    case 0x80: {
+        uint8_t r = rg__sms_vdp_read_data(&s->vdp);
+        return r;
+    }
+    case 0x81: {
+        uint8_t r = rg__sms_vdp_read_status(&s->vdp);
+        irq_update(m);
+        return r;
+    }
+    case 0xC0:
+        return (uint8_t)~((m->buttons[0] & 0x3Fu) | (m->buttons[1] & 0x03u) << 6);
+    case 0xC1: {
+        uint8_t r = (uint8_t)~((m->buttons[1] >> 2) & 0x0Fu);
+        /* TH lines read back as output when port $3F makes them outputs */
+        r = (uint8_t)((r & 0x3Fu) | ((s->io_ctl & 0x02u) ? (s->io_ctl & 0x20u) << 1 : 0x40u) |
+                      ((s->io_ctl & 0x08u) ? (s->io_ctl & 0x80u) : 0x80u));
+        return r;
+    }
+    default:
+        return 0xFF;
+    }
+}
+
+static void io_write(rg__sms_machine *m, uint16_t port, uint8_t v)
+{
+    rg__sms_state *s = &m->st;
+    unsigned p = port & 0xFFu;
+    if (m->gg && p < 7u) {
+        s->gg_reg[p] = v;
+        if (p == 6)
+            s->psg.stereo = v;
+        return;
+    }
+    switch (p & 0xC1u) {
+    case 0x00:
+        s->mem_ctl = v;
+        break;
+    case 0x01:
+        s->io_ctl = v;
+        break;
+    case 0x40:
+    case 0x41:
+        rg__sms_psg_run(m, s->cycles);
+        rg__sms_psg_write(&s->psg, v);
+        break;
+    case 0x80:
+        rg__sms_vdp_write_data(&s->vdp, v, m->gg);
+        break;
+    case 0x81:
+        rg__sms_vdp_write_ctrl(&s->vdp, v);
+        irq_update(m);
+        break;
+    default:
+        break;
+    }
+}
+
+#define Z80_FN sms_z80_run
+#define Z80_CTX rg__sms_machine
+#define Z80_FETCH(ctx, addr, ir) ((ctx)->st.cycles += 4, mem_read((ctx), (addr)))
+#define Z80_READ(ctx, addr) ((ctx)->st.cycles += 3, mem_read((ctx), (addr)))
+#define Z80_WRITE(ctx, addr, v) ((ctx)->st.cycles += 3, mem_write((ctx), (addr), (v)))
+#define Z80_IN(ctx, port) ((ctx)->st.cycles += 4, io_read((ctx), (port)))
+#define Z80_OUT(ctx, port, v) ((ctx)->st.cycles += 4, io_write((ctx), (port), (v)))
+#define Z80_INTERNAL(ctx, n) ((ctx)->st.cycles += (unsigned)(n))
+#define Z80_STOP(ctx) ((ctx)->st.cycles >= (ctx)->line_end)
+#include "cpu/z80/z80_exec.h"
+
+void rg__sms_power_on(rg__sms_machine *m)
+{
+    rg__sms_state *s = &m->st;
+    memset(s, 0, sizeof *s);
+    rg__z80_init(&s->cpu);
+    s->cpu.sp = 0xDFF0; /* where the BIOS leaves it */
+    s->cpu.im = 1;
+    s->bank[0] = 0;
+    s->bank[1] = 1;
+    s->bank[2] = m->mapper == RG__SMS_MAPPER_CODEMASTERS ? 0 : 2;
+    s->io_ctl = 0xFF;
+    s->mem_ctl = 0xA8;
+    rg__sms_vdp_power_on(&s->vdp);
+    rg__sms_psg_power_on(&s->psg);
+    m->alen = 0;
+}
+
+void rg__sms_run_frame(rg__sms_machine *m)
+{
+    rg__sms_state *s = &m->st;
+    uint64_t base = (uint64_t)s->frame * RG__SMS_FRAME_T;
+    m->alen = 0;
+    if (!m->gg && m->start && !s->pause_prev)
+        s->cpu.nmi_pending = 1;
+    s->pause_prev = m->start;
+    uint16_t *fb = m->video ? m->fb : NULL;
+    for (unsigned line = 0; line < RG__SMS_LINES; line++) {
+        m->line_end = base + (uint64_t)(line + 1u) * RG__SMS_LINE_T;
+        irq_update(m);
+        sms_z80_run(&s->cpu, m);
+        rg__sms_psg_run(m, m->line_end);
+        rg__sms_vdp_end_line(&s->vdp, fb, m->gg);
+    }
+    irq_update(m);
+    s->frame++;
+}
+
+#define CHECK(cond, field) do { if (!(cond)) return rg__error(RG_ESTATE, "sms state: bad %s", field); } while (0)
+
+int rg__sms_state_check(const rg__sms_state *s, const rg__sms_machine *m)
+{
+    const char *why = rg__z80_check(&s->cpu);
+    if (why)
+        return rg__error(RG_ESTATE, "sms state: bad cpu (%s)", why);
+    uint64_t base = (uint64_t)s->frame * RG__SMS_FRAME_T;
+    CHECK(s->cycles >= base && s->cycles < base + 64u, "cycles (not at the frame's start)");
+    CHECK(m->mapper == RG__SMS_MAPPER_SEGA || (s->mapper_ctl == 0), "mapper_ctl");
+    CHECK(s->pause_prev <= 1, "pause_prev");
+    CHECK(s->cart_ram_used <= 1, "cart_ram_used");
+    const rg__sms_vdp *v = &s->vdp;
+    CHECK(v->addr < 0x4000u, "vdp.addr");
+    CHECK(v->code <= 3, "vdp.code");
+    CHECK(v->latch <= 1, "vdp.latch");
+    CHECK((v->status & 0x1Fu) == 0, "vdp.status");
+    CHECK(v->line_irq <= 1, "vdp.line_irq");
+    CHECK(v->line == 0, "vdp.line");
+    for (unsigned i = 0; i < 32; i++) {
+        if (m->gg)
+            CHECK(v->cram[2 * i + 1] < 16u, "vdp.cram");
+        else
+            CHECK(v->cram[i] < 64u && v->cram[32 + i] == 0, "vdp.cram");
+    }
+    const rg__sms_psg *p = &s->psg;
+    for (unsigned i = 0; i < 3; i++)
+        CHECK(p->tone[i] < 0x400u, "psg.tone");
+    CHECK(p->noise < 8u, "psg.noise");
+    for (unsigned i = 0; i < 4; i++) {
+        CHECK(p->vol[i] < 16u, "psg.vol");
+        CHECK(p->out[i] <= 1u, "psg.out");
+    }
+    CHECK(p->latch < 8u, "psg.latch");
+    CHECK(p->tick_rem < 16u, "psg.tick_rem");
+    CHECK(p->sample_acc < 3579545u, "psg.sample_acc");
+    CHECK(p->t <= s->cycles, "psg.t");
+    return RG_OK;
+}
