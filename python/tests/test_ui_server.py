@@ -139,7 +139,10 @@ def test_screen_and_controls(tmp_path):
             assert s.info()["values"]["player_x"] == x0 + 20
             # rewind: back to a snapshot, the saucer where it was then
             back = await ui.call("/api/control", {"cmd": "rewind", "seconds": 0.1})
-            assert back["seconds"] > 0 and back["frame"] < f0 + 41
+            assert back["seconds"] > 0 and back["frame"] <= f0 + 35
+            # where the saucer was then: 2 pixels a frame to the right from frame f0 + 31 on
+            assert back["values"]["player_x"] == x0 + 2 * max(0, back["frame"] - (f0 + 31))
+            assert s.u.get_ram()[0x25] == back["values"]["player_x"]
             # reset: frame 0, the start state's values
             out = await ui.call("/api/control", {"cmd": "reset"})
             assert out["frame"] == 0 and out["values"]["player_x"] == 120

@@ -2,11 +2,13 @@
 and the live scenario information (JSON), both at the core's frame rate. Every request needs the session's token."""
 import asyncio
 import base64
+import gzip
 import hmac
 import json
 import os
 import secrets
 import struct
+import zlib
 
 from aiohttp import web
 
@@ -348,8 +350,6 @@ async def post_state_upload(request):
     filename, raw = form["state.file"]
     if len(raw) > MAX_STATE:
         raise UIError("the state file is too big", 413)
-    import gzip
-    import zlib
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
