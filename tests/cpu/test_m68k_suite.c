@@ -99,6 +99,7 @@ typedef struct tcase {
     uint32_t cycles;
     uint32_t acc[256]; /* the reads and writes the suite records (idle and faulting cycles left out), as tbus.acc */
     int nacc;          /* -1: more than fit, or a TAS cycle (not compared) */
+    int faults;        /* an address error happens in the case */
 } tcase;
 
 static void rd_state(rd *r, tstate *s)
@@ -138,6 +139,7 @@ static void rd_case(rd *r, tcase *t)
     if (r->err) return;
     if (ntr > 100000u) { r->err = "too many transactions"; return; }
     t->nacc = 0;
+    t->faults = 0;
     for (uint32_t i = 0; i < ntr && !r->err; i++) {
         if (r->pos >= r->len) { r->err = "truncated"; return; }
         uint8_t kind = r->p[r->pos++];
@@ -148,6 +150,7 @@ static void rd_case(rd *r, tcase *t)
         rd_u32(r); /* function code */
         uint32_t addr = rd_u32(r);
         for (int j = 0; j < 3; j++) rd_u32(r); /* data, UDS, LDS */
+        if (kind == 4 || kind == 5) t->faults = 1;
         if (kind == 3 || t->nacc >= 256) t->nacc = -1;
         else if ((kind == 1 || kind == 2) && t->nacc >= 0)
             t->acc[t->nacc++] = (addr & 0xFFFFFEu) | (kind == 1 ? 0x80000000u : 0u);
@@ -219,8 +222,33 @@ static int run_case(tbus *b, const tcase *t, char *why, size_t cap)
     return ok;
 }
 
+/* The disassembler's length against the case: an instruction that neither faults, nor pushes, nor changes the flow
+ * leaves pc at its address + 2 * length + 4 (the queue holds the next two words). Counts checks and mismatches. */
+static int dis_checked, dis_wrong;
+static void check_length(const tcase *t, int flow)
+{
+    if (flow || t->faults || t->in.reg[15] != t->out.reg[15] || t->in.reg[16] != t->out.reg[16])
+        return;
+    uint16_t w[5] = {(uint16_t)t->in.pf[0], (uint16_t)t->in.pf[1], 0, 0, 0};
+    uint32_t pc = t->in.reg[18]; /* the opcode is at pc - 4, its second word at pc - 2 */
+    for (int k = 2; k < 5; k++) {
+        uint32_t ad = (pc + 2u * (unsigned)(k - 2)) & 0xFFFFFEu;
+        for (uint32_t i = 0; i < t->in.nram; i++)
+            if (t->in.ram_addr[i] == ad) w[k] = t->in.ram_val[i];
+    }
+    char text[96];
+    int len = rg__m68k_disasm(pc - 4, w, 5, text, sizeof text);
+    dis_checked++;
+    if (len < 1 || t->out.reg[18] != pc + 2u * (unsigned)len) {
+        if (dis_wrong < 5)
+            print_message("  disassembler length %d for %s (%s): pc %08X -> %08X\n", len, t->name, text, pc,
+                          t->out.reg[18]);
+        dis_wrong++;
+    }
+}
+
 /* Parses a whole file image; runs the cases when b is given. Returns NULL or the first format error. */
-static const char *run_image(const uint8_t *p, size_t len, tbus *b, int *total, int *passed, int verbose)
+static const char *run_image(const uint8_t *p, size_t len, tbus *b, int *total, int *passed, int verbose, int flow)
 {
     rd r = {p, len, 0, NULL};
     if (rd_u32(&r) != 0x1A3F5D71u && !r.err) return "bad file magic";
@@ -235,6 +263,7 @@ static const char *run_image(const uint8_t *p, size_t len, tbus *b, int *total, 
         (*total)++;
         if (!b) continue;
         char why[128];
+        check_length(&t, flow);
         int ok = run_case(b, &t, why, sizeof why);
         b->ordered += b->order_ok;
         if (ok) (*passed)++;
@@ -326,7 +355,11 @@ static void test_suite(void **state)
         char file[256];
         snprintf(file, sizeof file, "%.*s", (int)(strlen(names[i]) - 9), names[i]);
         bus.ordered = 0;
-        const char *err = run_image(img, len, &bus, &total, &passed, verbose_env ? atoi(verbose_env) : 0);
+        static const char *const flow_files[] = {"Bcc", "BSR", "DBcc", "JMP", "JSR", "RTE", "RTR", "RTS", "STOP"};
+        int flow = 0;
+        for (size_t k = 0; k < sizeof flow_files / sizeof flow_files[0]; k++)
+            flow |= !strcmp(file, flow_files[k]);
+        const char *err = run_image(img, len, &bus, &total, &passed, verbose_env ? atoi(verbose_env) : 0, flow);
         all_ordered += bus.ordered;
         if (getenv("M68K_ORDER") || total - bus.ordered > order_allowed(file))
             print_message("%-16s bus order %d/%d (allowed to differ: %d)\n", file, bus.ordered, total,
@@ -353,6 +386,9 @@ static void test_suite(void **state)
                 print_message("%-16s %3d/%d pass (xfail allows %d)\n", file, passed, total, allowed);
         }
     }
+    print_message("disassembler: %d lengths checked against the cases, %d wrong\n", dis_checked, dis_wrong);
+    assert_true(dis_checked > 20000);
+    assert_int_equal(dis_wrong, 0);
     print_message("m68000 suite: %d/%d cases pass; %d/%d files within their xfail allowance; %d cases make their "
                   "reads and writes in the recorded order\n", all_pass, all, files_ok, nn, all_ordered);
     for (int i = 0; i < nn; i++) free(names[i]);
@@ -411,7 +447,7 @@ static void test_format_errors(void **state)
     bus.mem = calloc(1, 0x1000002u);
     assert_non_null(bus.mem);
     int total, passed;
-    assert_null(run_image(img, len, &bus, &total, &passed, 1));
+    assert_null(run_image(img, len, &bus, &total, &passed, 1, 0));
     assert_int_equal(total, 1);
     assert_int_equal(passed, 1); /* the NOP case built here passes */
 
@@ -419,41 +455,41 @@ static void test_format_errors(void **state)
     memcpy(bad, img, len);
     size_t cyc = len - 1 - 4 - 20 - 4 - 4; /* the num_cycles field */
     put32(bad, cyc, 8);
-    assert_null(run_image(bad, len, &bus, &total, &passed, 0));
+    assert_null(run_image(bad, len, &bus, &total, &passed, 0, 0));
     assert_int_equal(passed, 0);
 
     /* every truncation is an error, never a crash */
     for (size_t cut = 0; cut < len; cut++)
-        assert_non_null(run_image(img, cut, NULL, &total, &passed, 0));
+        assert_non_null(run_image(img, cut, NULL, &total, &passed, 0, 0));
     /* trailing garbage */
     memcpy(bad, img, len);
     bad[len] = 0;
-    assert_string_equal(run_image(bad, len + 1, NULL, &total, &passed, 0), "trailing bytes");
+    assert_string_equal(run_image(bad, len + 1, NULL, &total, &passed, 0, 0), "trailing bytes");
     /* each magic number damaged */
     static const size_t magics[] = {0, 12, 20, 35};
     for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++) {
         memcpy(bad, img, len);
         bad[magics[i]] ^= 0x55;
-        assert_non_null(run_image(bad, len, NULL, &total, &passed, 0));
+        assert_non_null(run_image(bad, len, NULL, &total, &passed, 0, 0));
     }
     /* a name longer than the file, a huge RAM list, an odd RAM address, an address past 24 bits */
     memcpy(bad, img, len);
     put32(bad, 24, 0x7FFFFFFFu);
-    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0), "name runs past the end");
+    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0, 0), "name runs past the end");
     size_t nram = 31 + 8 + 19 * 4 + 8;
     memcpy(bad, img, len);
     put32(bad, nram, 100000);
-    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0), "too many RAM entries");
+    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0, 0), "too many RAM entries");
     memcpy(bad, img, len);
     put32(bad, nram + 4, 0x1001);
-    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0), "bad RAM address");
+    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0, 0), "bad RAM address");
     memcpy(bad, img, len);
     put32(bad, nram + 4, 0x1000000);
-    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0), "bad RAM address");
+    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0, 0), "bad RAM address");
     /* a huge case count */
     memcpy(bad, img, len);
     put32(bad, 4, 0xFFFFFFFFu);
-    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0), "too many cases");
+    assert_string_equal(run_image(bad, len, NULL, &total, &passed, 0, 0), "too many cases");
     free(bus.mem);
 }
 
