@@ -238,6 +238,8 @@ NES_INLINE uint8_t bus_read(rg__nes_machine *m, uint16_t addr)
 #define M6502_WRITE(ctx, addr, v) write_cycle((ctx), (addr), (v))
 #define M6502_STOP(ctx) ((ctx)->frame_done || (ctx)->st.cycles >= (ctx)->cycle_cap)
 #define M6502_DECIMAL 0
+#define M6502_LINES_LATE 1 /* interrupt lines are raised one cycle late (see tick) */
+#define M6502_LXA_MAGIC 0xFFu /* the 2A03's LXA */
 #include "cpu/m6502/m6502_exec.h"
 
 /* --- power, reset, frames */

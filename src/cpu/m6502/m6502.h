@@ -22,7 +22,8 @@
  *   read of the base, then read of base+X) and 3 bytes (0C: read the address; 1C 3C 5C 7C DC FC: like LDA abs,X,
  *   page-cross penalty included).
  *   Unstable ones, with the behaviour the references describe: ANE/XAA (8B): A = (A | $EE) & X & imm; LXA (AB):
- *   A = X = (A | $EE) & imm ($EE is a value common on real chips and the one Stella uses);
+ *   A = X = (A | $EE) & imm ($EE is a value common on real chips and the one Stella uses; an includer sets another
+ *   with M6502_LXA_MAGIC: the NES's 2A03 behaves as $FF);
  *   SHA (93, 9F), SHX (9E), SHY (9C), TAS (9B): the stored value is reg & (H + 1) where H is the high byte of the base
  *   address before indexing (TAS first sets S = A & X and stores S & (H + 1)); when the indexing crosses a page the
  *   high byte of the target address becomes that stored value (Stella differs there: it uses the high byte of the
@@ -39,7 +40,8 @@
  *   interrupt is taken.
  *   Polling: the real chip samples the interrupt lines before the last cycle of an instruction; this interpreter
  *   samples them between instructions, so a line raised during the very last bus cycle of an instruction is taken
- *   one instruction earlier than on the chip (a machine that needs that cycle exact raises it one cycle later).
+ *   one instruction earlier than on the chip (a machine that needs that cycle exact raises it one cycle later and
+ *   defines M6502_LINES_LATE, so that a taken in-page branch samples its decision after its operand fetch).
  *   The latencies the chip shows are reproduced: after CLI, SEI and PLP the IRQ decision uses the I flag from before
  *   the instruction (so CLI lets one more instruction run before a pending IRQ; an IRQ pending during SEI is still
  *   taken, with I set in the pushed P); RTI's new I applies at once; a taken branch that stays on its page only

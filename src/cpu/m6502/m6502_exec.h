@@ -12,6 +12,13 @@
  *                          in a register; default nothing
  *   M6502_LEAVE(ctx)       a statement run before the function returns (after ENTER), e.g. storing that copy back
  *   M6502_INTERRUPTS       0 to compile out NMI/IRQ handling (the 6507 has no interrupt pins); default 1
+ *   M6502_LINES_LATE       1 when the machine raises NMI/IRQ one bus cycle after the chip would see them (the
+ *                          convention m6502.h describes for machines that need the poll cycle exact): a taken
+ *                          branch within its page then samples its interrupt decision after the operand fetch
+ *                          instead of before it, which is the chip's poll point seen through that one-cycle shift;
+ *                          default 0
+ *   M6502_LXA_MAGIC        the constant LXA ($AB) ors into A: default $EE (Stella's, the 2600); the NES's 2A03
+ *                          behaves as $FF
  *   M6502_DECIMAL          0 to compile out decimal mode (a 2A03-only build); default 1 (then `no_decimal` decides)
  *   M6502_READ_LD_ABS(ctx, addr, pc)  the data read of LDA, LDX and LDY absolute ($AD $AE $AC), with pc the
  *                          address after the instruction (uint16_t): a bus may recognise a polling loop there (the
@@ -109,6 +116,16 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #define M6502__LEAVE M6502_LEAVE(ctx);
 #else
 #define M6502__LEAVE
+#endif
+#ifdef M6502_LINES_LATE
+#define M6502__LATE (M6502_LINES_LATE)
+#else
+#define M6502__LATE 0
+#endif
+#ifdef M6502_LXA_MAGIC
+#define M6502__LXA_MAGIC (M6502_LXA_MAGIC)
+#else
+#define M6502__LXA_MAGIC 0xEEu
 #endif
 #ifdef M6502_INTERRUPTS
 #define M6502__INT (M6502_INTERRUPTS)
@@ -252,9 +269,17 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 
 /* Branch: operand fetch; if taken, a read at the next opcode address, and on a page cross one more read at the
  * target's low byte within the old page. */
+#if M6502__INT && M6502__LATE
+#define M6502__BRANCH_PRE (void)0
+#define M6502__BRANCH_POST M6502__BRANCH_START
+#else
+#define M6502__BRANCH_PRE M6502__BRANCH_START
+#define M6502__BRANCH_POST (void)0
+#endif
 #define M6502__BRANCH(cond) do { \
-        M6502__BRANCH_START; \
+        M6502__BRANCH_PRE; \
         M6502__FETCH(v); \
+        M6502__BRANCH_POST; \
         if (cond) { \
             (void)M6502__RD(pc); \
             t = (unsigned)(pc + M6502__REL(v)) & 0xFFFFu; \
@@ -725,7 +750,7 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             M6502__NZ(x);
             M6502__NEXT;
         M6502__OP(0x8B) M6502__IMM; a = (uint8_t)((a | 0xEEu) & x & v); M6502__NZ(a); M6502__NEXT;     /* ANE */
-        M6502__OP(0xAB) M6502__IMM; a = x = (uint8_t)((a | 0xEEu) & v); M6502__NZ(a); M6502__NEXT;     /* LXA */
+        M6502__OP(0xAB) M6502__IMM; a = x = (uint8_t)((a | M6502__LXA_MAGIC) & v); M6502__NZ(a); M6502__NEXT; /* LXA */
 
         /* ---- undocumented NOPs with their reads ---- */
         M6502__OP(0x80) M6502__OP(0x82) M6502__OP(0x89) M6502__OP(0xC2) M6502__OP(0xE2) M6502__IMM; M6502__NEXT;
@@ -764,6 +789,10 @@ out:
 #undef M6502__ENTER
 #undef M6502__LEAVE
 #undef M6502__INT
+#undef M6502__LATE
+#undef M6502__LXA_MAGIC
+#undef M6502__BRANCH_PRE
+#undef M6502__BRANCH_POST
 #undef M6502__DEC
 #undef M6502__RD
 #undef M6502__WR
