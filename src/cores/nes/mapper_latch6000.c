@@ -6,8 +6,9 @@
  * - 184 (Sunsoft-1): CHR 4 KiB bank at $0000 = bits 0-2, at $1000 = bits 4-6; PRG fixed. regs[0]: the latch
  *   (bits 0-2, 4-6).
  * - 185 (CNROM, CHR enabled by a diode key): latch at $8000-$FFFF; CHR-ROM reads as $FF while the key does not
- *   match. NES 2.0 submappers 4-7 name the key (CHR on when bits 1-0 equal submapper - 4); without one, the rule
- *   emulators use for the two known iNES 1.0 dumps: on when the low nibble is non-zero and the value is not $13.
+ *   match. NES 2.0 submappers 4-7 name the key (CHR on when bits 1-0 equal submapper - 4); without one, FCEUmm's
+ *   rule for iNES 1.0 dumps (it covers the keys of the known games): on when bits 1-0 are not both 0 and the value
+ *   is not $13.
  *   regs[0]: the last value written. */
 #include "cores/nes/mapper.h"
 
@@ -36,6 +37,12 @@ static int latch6000(rg__nes_machine *m, uint16_t addr, uint8_t value, uint8_t k
 }
 
 /* --- 87 */
+
+/* the latch holds no defined value at power-on; all ones, as FCEUmm starts it (CHR bank 3) */
+static void m87_power(rg__nes_machine *m)
+{
+    m->st.cart.regs[0] = 3;
+}
 
 static void m87_sync(rg__nes_machine *m)
 {
@@ -104,7 +111,7 @@ static int m185_chr_on(const rg__nes_machine *m, uint8_t v)
 {
     if (m->info.nes2 && m->info.submapper >= 4 && m->info.submapper <= 7)
         return (v & 3u) == (unsigned)(m->info.submapper - 4u);
-    return (v & 0x0Fu) != 0 && v != 0x13u;
+    return (v & 3u) != 0 && v != 0x13u;
 }
 
 static void m185_sync(rg__nes_machine *m)
@@ -127,7 +134,7 @@ static void m185_write(rg__nes_machine *m, uint16_t addr, uint8_t value)
     rg__nes_cart_sync(m);
 }
 
-const rg__nes_mapper rg__nes_mapper_87 = {87, "Jaleco JF-xx / Konami 74*139/74", power_zero, m87_sync, m87_write,
+const rg__nes_mapper rg__nes_mapper_87 = {87, "Jaleco JF-xx / Konami 74*139/74", m87_power, m87_sync, m87_write,
                                           NULL, m87_check};
 const rg__nes_mapper rg__nes_mapper_140 = {140, "Jaleco JF-11/14", power_zero, m140_sync, m140_write, NULL,
                                            m140_check};

@@ -404,6 +404,119 @@ static void read_cart_ram(parsed *ps, const rg__nes_machine *m, rg__nes_state *s
     }
 }
 
+/* The cartridge entries of the mappers added for stable-retro's further games (docs/nes.md, "stable-retro's NES
+ * games and their mappers"): the names and meanings as FCEUmm's boards save them, seen in the integrations' states.
+ * 0 when `m`'s mapper is not one of them. */
+static int read_more_mappers(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
+{
+    uint8_t *r = s->cart.regs;
+    switch (m->info.mapper) {
+    case 87: case 140: case 184: {
+        /* FCEUmm's data-latch boards: LATC the value written, BUSC the bus-conflict flag */
+        unsigned v = u8(ps, SEC_CART, "LATC");
+        (void)u8(ps, SEC_CART, "BUSC");
+        if (m->info.mapper == 87)
+            r[0] = (uint8_t)(((v >> 1) & 1u) | ((v << 1) & 2u));
+        else
+            r[0] = (uint8_t)(v & (m->info.mapper == 140 ? 0x3Fu : 0x77u));
+        return 1;
+    }
+    case 185:
+        r[0] = u8(ps, SEC_CART, "DREG"); /* the value written */
+        return 1;
+    case 33: {
+        /* PREG the eight registers (PRG, PRG, 2 KiB CHR x2, 1 KiB CHR x4), MIRR FCEUmm's mirroring (0 horizontal,
+         * 1 vertical); IRQA/IRQC/IRQL are mapper 48's IRQ, which 33 has not: kept idle */
+        const uint8_t *p = get(ps, SEC_CART, "PREG", 8);
+        unsigned mirr = ranged(ps, u8(ps, SEC_CART, "MIRR"), 1, "MIRR");
+        if (ranged(ps, u8(ps, SEC_CART, "IRQA"), 0, "IRQA"))
+            return 1;
+        (void)get(ps, SEC_CART, "IRQC", 2);
+        (void)get(ps, SEC_CART, "IRQL", 2);
+        if (!p)
+            return 1;
+        r[0] = (uint8_t)((p[0] & 0x3Fu) | (mirr ? 0u : 0x40u));
+        r[1] = p[1] & 0x3Fu;
+        memcpy(r + 2, p + 2, 6);
+        return 1;
+    }
+    case 32: {
+        /* PREG (4 bytes, the first two the PRG registers), CREG the CHR banks, MIRR the $9000 register */
+        const uint8_t *p = get(ps, SEC_CART, "PREG", 4), *c = get(ps, SEC_CART, "CREG", 8);
+        r[1] = u8(ps, SEC_CART, "MIRR") & 3u;
+        if (p) {
+            r[0] = p[0] & 0x1Fu;
+            r[2] = p[1] & 0x1Fu;
+        }
+        if (c)
+            memcpy(r + 8, c, 8);
+        return 1;
+    }
+    case 75: {
+        /* MODE the $9000 register, CREG the low CHR bits, PREG the three PRG banks */
+        const uint8_t *c = get(ps, SEC_CART, "CREG", 2), *p = get(ps, SEC_CART, "PREG", 3);
+        r[1] = u8(ps, SEC_CART, "MODE") & 7u;
+        if (c) {
+            r[4] = (uint8_t)ranged(ps, c[0], 15, "CREG");
+            r[5] = (uint8_t)ranged(ps, c[1], 15, "CREG");
+        }
+        if (p) {
+            r[0] = p[0] & 0x0Fu;
+            r[2] = p[1] & 0x0Fu;
+            r[3] = p[2] & 0x0Fu;
+        }
+        return 1;
+    }
+    case 22: {
+        /* FCEUmm's VRC2/VRC4 board: PREG, CREG (8-bit CHR banks), CRGH (high bits, pirate boards: zero), CMDR (VRC4's
+         * PRG swap: clear on VRC2), CMDI, MIRR (0 vertical, 1 horizontal), BIGB, MAK, and the VRC4 IRQ (idle) */
+        const uint8_t *p = get(ps, SEC_CART, "PREG", 2), *c = get(ps, SEC_CART, "CREG", 8);
+        const uint8_t *hi = get(ps, SEC_CART, "CRGH", 16);
+        for (int i = 0; hi && i < 16; i++)
+            ranged(ps, hi[i], 0, "CRGH");
+        ranged(ps, u8(ps, SEC_CART, "CMDR") & 2u, 0, "CMDR");
+        (void)u8(ps, SEC_CART, "CMDI");
+        r[2] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "MIRR"), 1, "MIRR");
+        ranged(ps, u8(ps, SEC_CART, "BIGB"), 0, "BIGB");
+        (void)get_opt(ps, SEC_CART, "MAK", 1);
+        (void)get(ps, SEC_CART, "IRQC", 2);
+        (void)u8(ps, SEC_CART, "IRQL");
+        ranged(ps, u8(ps, SEC_CART, "IRQA"), 0, "IRQA");
+        if (p) {
+            r[0] = p[0] & 0x1Fu;
+            r[1] = p[1] & 0x1Fu;
+        }
+        if (c)
+            memcpy(r + 8, c, 8);
+        return 1;
+    }
+    case 206:
+        if (get_opt(ps, SEC_CART, "DREG", 8)) {
+            /* FCEUmm's Namco 108 board: CMD, DREG R0-R7 (R0/R1 in 2 KiB units) */
+            const uint8_t *d = get(ps, SEC_CART, "DREG", 8);
+            r[8] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "CMD"), 7, "CMD");
+            for (int i = 0; i < 8; i++)
+                r[i] = (uint8_t)(i < 2 ? (d[i] << 1) & 0x3Fu : d[i] & (i >= 6 ? 0x0Fu : 0x3Fu));
+        } else {
+            /* run as an MMC3 (the states stable-retro ships): its entries, without mirroring and IRQ */
+            const uint8_t *d = get(ps, SEC_CART, "REGS", 8);
+            r[8] = u8(ps, SEC_CART, "CMD") & 7u;
+            for (int i = 0; d && i < 8; i++)
+                r[i] = (uint8_t)(d[i] & (i >= 6 ? 0x0Fu : 0x3Fu));
+            (void)u8(ps, SEC_CART, "A000");
+            (void)u8(ps, SEC_CART, "A001");
+            (void)u8(ps, SEC_CART, "IRQL");
+            (void)u8(ps, SEC_CART, "IRQC");
+            (void)u8(ps, SEC_CART, "IRQR");
+            ranged(ps, u8(ps, SEC_CART, "IRQA"), 0, "IRQA");
+            (void)get_opt(ps, SEC_CART, "KTEX", 1);
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void read_mapper(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
 {
     uint8_t *r = s->cart.regs;
@@ -429,8 +542,10 @@ static void read_mapper(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
         s->cart.last_write = 0;
         break;
     }
-    case 4: {
+    case 4: case 118: {
         const uint8_t *regs = get(ps, SEC_CART, "REGS", 8);
+        if (m->info.mapper == 118)
+            (void)get_opt(ps, SEC_CART, "PPUC", 1); /* FCEUmm's last CHR slot on the PPU bus (its TxSROM mirroring) */
         if (regs)
             memcpy(r, regs, 8);
         r[8] = u8(ps, SEC_CART, "CMD");
@@ -448,6 +563,8 @@ static void read_mapper(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
         break;
     }
     default:
+        if (read_more_mappers(ps, m, s))
+            break;
         fail(ps, "nes: FCEUmm state: %s %u is not converted", "the cartridge entries of mapper", m->info.mapper);
         return;
     }

@@ -338,6 +338,134 @@ static void mmc3_states_convert(void **state)
     globfree(&g);
 }
 
+/* The start states of stable-retro's games on the mappers added after the first eleven (docs/nes.md), each on a
+ * cartridge built here with the game's board (mapper, PRG/CHR sizes, mirroring from the NES 2.0-era databases;
+ * PRG of NOPs): the state converts, RAM arrives, the mapper's registers hold what the entries say, and a damaged
+ * entry is refused. */
+typedef struct {
+    const char *game;
+    unsigned mapper, prg_kib, chr_kib;
+    uint8_t flags6;
+    const char *bad_entry; /* damaged by setting its first byte to bad_value */
+    uint8_t bad_value;
+} board_case;
+
+static void check_regs(unsigned mapper, const rg__nes_state *s, uint8_t *st, size_t len)
+{
+    const uint8_t *r = s->cart.regs;
+    switch (mapper) {
+    case 87: {
+        unsigned v = entry(st, len, "LATC", NULL)[0];
+        assert_int_equal(r[0], ((v >> 1) & 1u) | ((v << 1) & 2u));
+        break;
+    }
+    case 140: assert_int_equal(r[0], entry(st, len, "LATC", NULL)[0] & 0x3F); break;
+    case 184: assert_int_equal(r[0], entry(st, len, "LATC", NULL)[0] & 0x77); break;
+    case 185: assert_int_equal(r[0], entry(st, len, "DREG", NULL)[0]); break;
+    case 33: {
+        const uint8_t *p = entry(st, len, "PREG", NULL);
+        assert_int_equal(r[0] & 0x3F, p[0] & 0x3F);
+        assert_int_equal((r[0] >> 6) & 1, entry(st, len, "MIRR", NULL)[0] ? 0 : 1);
+        assert_memory_equal(r + 2, p + 2, 6);
+        break;
+    }
+    case 32:
+        assert_int_equal(r[0], entry(st, len, "PREG", NULL)[0] & 0x1F);
+        assert_int_equal(r[2], entry(st, len, "PREG", NULL)[1] & 0x1F);
+        assert_memory_equal(r + 8, entry(st, len, "CREG", NULL), 8);
+        break;
+    case 75:
+        assert_int_equal(r[1], entry(st, len, "MODE", NULL)[0] & 7);
+        assert_int_equal(r[3], entry(st, len, "PREG", NULL)[2] & 15);
+        assert_int_equal(r[5], entry(st, len, "CREG", NULL)[1]);
+        break;
+    case 22:
+        assert_int_equal(r[0], entry(st, len, "PREG", NULL)[0] & 0x1F);
+        assert_int_equal(r[2], entry(st, len, "MIRR", NULL)[0]);
+        assert_memory_equal(r + 8, entry(st, len, "CREG", NULL), 8);
+        break;
+    case 118:
+        assert_memory_equal(r, entry(st, len, "REGS", NULL), 8);
+        assert_int_equal(r[8], entry(st, len, "CMD", NULL)[0]);
+        break;
+    case 206:
+        assert_int_equal(r[8], entry(st, len, "CMD", NULL)[0] & 7);
+        assert_int_equal(r[7], entry(st, len, "REGS", NULL)[7] & 15);
+        break;
+    default:
+        fail_msg("no check for mapper %u", mapper);
+    }
+}
+
+static void more_mapper_states_convert(void **state)
+{
+    (void)state;
+    static const board_case k_cases[] = {
+        {"Argus-Nes-v0", 87, 32, 16, 0x00, NULL, 0}, /* 87-185: any latch value is one the board can hold */
+        {"TwinBee-Nes-v0", 87, 32, 16, 0x01, NULL, 0},
+        {"YoukaiClub-Nes-v0", 140, 128, 32, 0x00, NULL, 0},
+        {"AtlantisNoNazo-Nes-v0", 184, 32, 16, 0x00, NULL, 0},
+        {"BWings-Nes-v0", 185, 32, 8, 0x01, NULL, 0},
+        {"DonDokoDon-Nes-v0", 33, 128, 256, 0x00, "MIRR", 2},
+        {"InsectorX-Nes-v0", 33, 128, 128, 0x00, "IRQA", 1},
+        {"KaiketsuYanchaMaru2KarakuriLand-Nes-v0", 32, 128, 128, 0x00, NULL, 0},
+        {"TetsuwanAtom-Nes-v0", 75, 128, 128, 0x00, "CREG", 0x10},
+        {"TwinBee3PokoPokoDaimaou-Nes-v0", 22, 128, 128, 0x00, "CRGH", 1},
+        {"Armadillo-Nes-v0", 118, 256, 128, 0x00, "IRQR", 2},
+        {"SuperXeviousGumpNoNazo-Nes-v0", 206, 128, 32, 0x01, "IRQA", 1},
+    };
+    int ran = 0;
+    for (size_t c = 0; c < sizeof k_cases / sizeof k_cases[0]; c++) {
+        const board_case *bc = &k_cases[c];
+        char pattern[1500];
+        snprintf(pattern, sizeof pattern, "%s/%s/*.state", g_data, bc->game);
+        glob_t g;
+        if (!g_site[0] || glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0)
+            continue;
+        size_t prg = (size_t)bc->prg_kib << 10, chr = (size_t)bc->chr_kib << 10, rl = 16 + prg + chr;
+        uint8_t *rom = calloc(1, rl);
+        assert_non_null(rom);
+        memcpy(rom, "NES\x1a", 4);
+        rom[4] = (uint8_t)(prg >> 14);
+        rom[5] = (uint8_t)(chr >> 13);
+        rom[6] = (uint8_t)((bc->mapper & 15u) << 4 | bc->flags6);
+        rom[7] = (uint8_t)(bc->mapper & 0xF0u);
+        memset(rom + 16, 0xEA, prg);
+        char path[1400];
+        snprintf(path, sizeof path, "%s/m%u.nes", g_tmp, bc->mapper);
+        assert_int_equal(rg__write_file_atomic(path, rom, rl), RG_OK);
+        free(rom);
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            size_t len;
+            uint8_t *st = read_gz(g.gl_pathv[i], &len);
+            rg_emu *emu = open_nes(path);
+            if (rg_emu_state_load(emu, st, len) != RG_OK)
+                fail_msg("%s: %s", g.gl_pathv[i], rg_error_last());
+            uint8_t ram[0x800];
+            assert_int_equal(rg_emu_mem_read(emu, 0, ram, sizeof ram), RG_OK);
+            assert_memory_equal(ram, entry(st, len, "RAM", NULL), sizeof ram);
+            size_t sl;
+            uint8_t *snap = snapshot(emu, &sl);
+            check_regs(bc->mapper, as_state(snap), st, len);
+            if (bc->bad_entry) {
+                uint8_t *bad = malloc(len);
+                assert_non_null(bad);
+                memcpy(bad, st, len);
+                entry(bad, len, bc->bad_entry, NULL)[0] = bc->bad_value;
+                refused(emu, bad, len, bc->bad_entry);
+                free(bad);
+            }
+            free(snap);
+            rg_emu_free(emu);
+            free(st);
+            ran++;
+        }
+        globfree(&g);
+    }
+    if (!ran)
+        skip();
+}
+
 /* Through the env: our core named, a state it refuses gives RG_ESTATE naming the entry; with no core named the
  * state's own core (FCEUmm, by its header) runs it. */
 static void env_refusal_and_fceumm(void **state)
@@ -398,6 +526,7 @@ int main(void)
         cmocka_unit_test(smb_states_convert),
         cmocka_unit_test(bad_states_refused),
         cmocka_unit_test(mmc3_states_convert),
+        cmocka_unit_test(more_mapper_states_convert),
         cmocka_unit_test(env_refusal_and_fceumm),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

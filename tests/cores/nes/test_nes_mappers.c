@@ -351,6 +351,7 @@ static void latch6000_boards(void **state)
     nes_harness h;
     open_image(&h, 87, 2, 4, 0); /* 32 KiB CHR: 4 banks */
     assert_null(h.m->prg_ram_map); /* the latch, not RAM, answers at $6000 */
+    assert_int_equal(chr_at(&h, 0), 24); /* power-on: bank 3 */
     wr(&h, 0x6000, 0x01);        /* bit 0 is bank bit 1 */
     assert_int_equal(chr_at(&h, 0), 16);
     wr(&h, 0x7FFF, 0x02);        /* bit 1 is bank bit 0 */
