@@ -67,9 +67,9 @@ NES_INLINE void tick(rg__nes_machine *m)
         s->cpu.nmi_pending = 1;
         s->nmi_next = 0;
     }
-    if (c >= m->ppu_sync_at)
+    if (NES_UNLIKELY(c >= m->ppu_sync_at))
         ppu_catch_up(m, c);
-    if (c >= m->apu_sync_at)
+    if (NES_UNLIKELY(c >= m->apu_sync_at))
         apu_catch_up(m, c);
     s->cpu.irq_line = s->irq != 0;
 }
@@ -227,7 +227,7 @@ static void dma(rg__nes_machine *m, uint16_t addr)
 NES_INLINE uint8_t bus_read(rg__nes_machine *m, uint16_t addr)
 {
     rg__nes_state *s = &m->st;
-    if (NES_UNLIKELY(s->dma_page != DMA_NONE || s->apu.dmc_fetch))
+    if (NES_UNLIKELY((s->dma_page != DMA_NONE) | (s->apu.dmc_fetch != 0))) /* one branch for both */
         dma(m, addr);
     return read_cycle(m, addr);
 }
