@@ -1,5 +1,5 @@
 """Each action mode maps to the right buttons: decode_action / get_action_meaning against an independent decoding
-from the action groups (compat spec §7.2), and the buttons really reach the console (the test ROMs copy the pad
+from the action groups (docs/formats.md, "Action groups"), and the buttons really reach the console (the test ROMs copy the pad
 into RAM)."""
 import itertools
 
@@ -25,7 +25,7 @@ def multibinary(names, buttons=NES):
 
 
 def expected_filter(mask, combos):
-    """FILTERED per the spec: per group keep the pressed bits when they form one of its combos."""
+    """FILTERED per docs/formats.md: per group keep the pressed bits when they form one of its combos."""
     out = 0
     for group in combos:
         group_mask = 0

@@ -2,7 +2,7 @@
  *
  * Every call into the core is bracketed by ENTER/LEAVE, which set the thread-local current instance that the
  * core's callbacks (which carry no user pointer) are routed to. Cores call back synchronously on the calling
- * thread (libretro-hosting.md §3.1), so this is enough for instances on many threads at once. */
+ * thread (docs/formats.md, "libretro hosting"), so this is enough for instances on many threads at once. */
 #define _GNU_SOURCE
 #include "lr_internal.h"
 
@@ -91,7 +91,8 @@ static int16_t input_state(unsigned port, unsigned device, unsigned index, unsig
     return id < 16 ? (int16_t)((mask >> id) & 1) : 0;
 }
 
-/* No core checks its callbacks for NULL (libretro-hosting.md §5): all of them are installed before retro_init. */
+/* No core checks its callbacks for NULL (docs/formats.md, "libretro hosting"): all of them are installed before
+ * retro_init. */
 static void install_callbacks(rg__lr *lr)
 {
     lr->api.set_environment(rg__lr_environment);

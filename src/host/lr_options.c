@@ -1,7 +1,7 @@
 /* Core options. Cores read options with GET_VARIABLE; several crash or change their output when a declared option
- * has no value (bsnes, gpgx, nestopia, pce: libretro-hosting.md §3.3), so every declared option is answered with
- * its declared default unless the caller overrides it. The v1/v2 interfaces are accepted too: we answer
- * GET_CORE_OPTIONS_VERSION with 0 so cores fall back to SET_VARIABLES, but a core that sends v1/v2 anyway is
+ * has no value (bsnes, gpgx, nestopia, pce: docs/formats.md, "libretro hosting"), so every declared option is
+ * answered with its declared default unless the caller overrides it. The v1/v2 interfaces are accepted too: we
+ * answer GET_CORE_OPTIONS_VERSION with 0 so cores fall back to SET_VARIABLES, but a core that sends v1/v2 anyway is
  * understood. */
 #include "lr_internal.h"
 

@@ -1,4 +1,4 @@
-/* Action groups (compat spec §3.1, §3.3, §7.2): the ordered default groups of every system, FILTERED, DISCRETE and
+/* Action groups (docs/formats.md, "Action groups"): the ordered default groups of every system, FILTERED, DISCRETE and
  * MULTI_DISCRETE decoding, and the scenario "actions" override. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
@@ -10,7 +10,7 @@
 #define MAX_GROUPS 4
 #define MAX_COMBOS 16
 
-/* The ordered groups of spec §3.3 (combo values ascending, groups by ascending mask). */
+/* The ordered groups of docs/formats.md, "Action groups" (combo values ascending, groups by ascending mask). */
 typedef struct expected_group {
     uint32_t mask;
     size_t n;
@@ -130,14 +130,14 @@ static void every_system_has_the_spec_groups(void **state)
         assert_non_null(s);
         const expected_system *e = expected_for(s->name);
         if (!e)
-            fail_msg("system %s has no expectation in this test (add spec §3.3 facts)", s->name);
+            fail_msg("system %s has no expectation in this test (add its groups from docs/formats.md)", s->name);
         rg_actionset *as = NULL;
         assert_int_equal(rg_actionset_create(&as, s, NULL), RG_OK);
         assert_groups(as, e->groups, e->n_groups, s->name);
         if (rg_actionset_discrete_count(as) != e->discrete)
             fail_msg("%s: %llu DISCRETE actions, expected %llu", s->name,
                      (unsigned long long)rg_actionset_discrete_count(as), (unsigned long long)e->discrete);
-        /* MULTI_DISCRETE nvec = the group sizes (spec §3.1). */
+        /* MULTI_DISCRETE nvec = the group sizes (docs/formats.md, "Environment"). */
         uint64_t product = 1;
         for (size_t g = 0; g < e->n_groups; g++)
             product *= rg_actionset_combo_count(as, g);
@@ -199,7 +199,7 @@ static void filtered_examples(void **state)
 {
     (void)state;
     static const struct { const char *sys; uint32_t in, out; } cases[] = {
-        {"Nes", 16 | 32 | 64, 64},                /* UP+DOWN+LEFT -> LEFT (spec §7.2) */
+        {"Nes", 16 | 32 | 64, 64},                /* UP+DOWN+LEFT -> LEFT (docs/formats.md, FILTERED) */
         {"Nes", 16 | 32, 0},                      /* UP+DOWN clears the group */
         {"Nes", 1 | 256 | 4 | 8 | 128, 1 | 256 | 128}, /* SELECT and START dropped */
         {"Nes", 2, 0},                            /* joypad id 1: no NES button */

@@ -1,5 +1,5 @@
-/* Data-type descriptors: every vector of compat spec §4.5, the rank tables of §4.3, parsing, validity, and
- * encode-then-decode properties over every representable value. */
+/* Data-type descriptors: every vector of docs/formats.md, "Data-type test vectors", the rank tables of "Data types",
+ * parsing, validity, and encode-then-decode properties over every representable value. */
 #include "test_support.h"
 
 #include <stdio.h>
@@ -33,7 +33,7 @@ static size_t hex_bytes(const char *hex, uint8_t *out)
     return n;
 }
 
-/* §4.5 decode table. */
+/* The decoding vectors of docs/formats.md, and more. */
 static const decode_case decode_cases[] = {
     {"10", "|i1", 16}, {"10", "|u1", 16}, {"10", "|d1", 10}, {"10", "|n1", 0},
     {"80", "|i1", -128}, {"80", "|u1", 128}, {"80", "|d1", 80}, {"80", "|n1", 0},
@@ -82,7 +82,7 @@ typedef struct encode_case {
     const char *bytes;
 } encode_case;
 
-/* §4.5 encode table. */
+/* The encoding vectors of docs/formats.md, and more. */
 static const encode_case encode_cases[] = {
     {"|d1", 0x10, "16"}, {"|n1", 16, "06"}, {"|d1", 80, "80"}, {"|d1", 0x80, "28"}, {"|n1", 10, "00"},
     {"|i1", -1, "FF"},
@@ -115,7 +115,8 @@ static void encode_vectors(void **state)
     }
 }
 
-/* §4.3: significance ranks per byte position, seen by decoding a single 1 at each position. */
+/* docs/formats.md, "Data types", the rank table: significance ranks per byte position, seen by decoding a single 1
+ * at each position. */
 static void rank_tables(void **state)
 {
     (void)state;

@@ -123,7 +123,7 @@ static void unmapped_and_block_ends(void **state)
     rg_gamedata_free(gd);
 }
 
-/* Genesis-style overlay: words stored little-endian, seen big-endian (compat spec §3.2). */
+/* Genesis-style overlay: words stored little-endian, seen big-endian (docs/formats.md, "Address space"). */
 static void overlay_words(void **state)
 {
     (void)state;

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
-/* Lua scenario scripts (compat spec §9): the data and scenario globals, custom variables, call order, reloading on
- * reset, and the sandbox: no escape to files or the process, runaway loops and memory bombs end with an error. */
+/* Lua scenario scripts (docs/formats.md, "Lua scripts"): the data and scenario globals, custom variables, call
+ * order, reloading on reset, and the sandbox: no escape to files or the process, runaway loops and memory bombs end
+ * with an error. */
 #include "test_support.h"
 
 #include <stdio.h>

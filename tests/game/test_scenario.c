@@ -1,5 +1,5 @@
-/* The scenario engine (compat spec §5, §9 call order, §11.1 data.cpp test ideas): operations, reward and done specs,
- * delta semantics, multiplayer, crop, "actions", lenient/strict loading and hostile inputs. Everything runs over a
+/* The scenario engine (docs/formats.md, "Scenarios" and "Lua scripts"; ideas of Gym Retro's data tests): operations,
+ * reward and done specs, delta semantics, multiplayer, crop, "actions", lenient/strict loading and hostile inputs. Everything runs over a
  * small RAM array bound with rg_gamedata_bind_blocks, so exact rewards and done flags can be asserted. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
@@ -126,9 +126,9 @@ static int has_warning(const rg_scenario *sc, const char *needle)
     return 0;
 }
 
-/* ---- operations (§5.4) ---- */
+/* ---- operations (docs/formats.md, "Scenarios", the operations table) ---- */
 
-/* The spec's table, written independently of the library. */
+/* The operations table of docs/formats.md, written independently of the library. */
 static int64_t oracle(const char *op, int64_t v, int64_t r)
 {
     if (!strcmp(op, "equal")) return v == r;
@@ -233,7 +233,7 @@ static void op_names_round_trip(void **state)
         for (size_t k = 0; k < sizeof op_names / sizeof op_names[0]; k++)
             named += strcmp(op_names[k], name) == 0;
     }
-    assert_int_equal(named, 12); /* exactly the spec's twelve names */
+    assert_int_equal(named, 12); /* exactly the twelve names of docs/formats.md */
     assert_string_equal(rg_op_name(RG_OP_EQUAL), "equal");
     assert_string_equal(rg_op_name(RG_OP_SIGN), "sign");
     assert_string_equal(rg_op_name(RG_OP_COUNT), "");
@@ -250,7 +250,7 @@ static void op_names_round_trip(void **state)
     assert_int_equal(rg_op_parse("equal", NULL), RG_EINVAL);
 }
 
-/* ---- reward specs (§5.2) ---- */
+/* ---- reward specs (docs/formats.md, "Scenarios", reward variable) ---- */
 
 static const struct { float reward, penalty; int v; float want; } multipliers[] = {
     {1, 0, 1, 1},     {1, 0, -1, 0},    {1, 0, 0, 0},     {1, 0, 5, 5},      /* reward only */
@@ -545,7 +545,7 @@ static void time_reward(void **state)
     rg_scenario_free(sc);
 }
 
-/* ---- done (§5.3) ---- */
+/* ---- done (docs/formats.md, "Scenarios", Done) ---- */
 
 static void done_ops(void **state)
 {
@@ -684,7 +684,7 @@ static void done_nodes_nested(void **state)
 static void done_empty_quirks(void **state)
 {
     fx *f = *state;
-    /* empty with "all": done immediately (spec §5.3 [Q]) */
+    /* empty with "all": done immediately (docs/formats.md, "Scenarios", Done; a Gym Retro quirk) */
     static const char *const at_once[] = {
         "{'done': {'condition': 'all'}}",
         "{'done': {'condition': 'all', 'variables': {}}}",
@@ -725,7 +725,7 @@ static void done_empty_quirks(void **state)
     rg_scenario_free(sc);
 }
 
-/* ---- multiplayer (§5.6) ---- */
+/* ---- multiplayer (docs/formats.md, "Scenarios", Multiplayer) ---- */
 
 static void per_player_rewards(void **state)
 {
@@ -805,7 +805,7 @@ static void per_player_rewards(void **state)
     rg_scenario_free(sc);
 }
 
-/* ---- delta semantics, frame counter, totals, reset (§5.5) ---- */
+/* ---- delta semantics, frame counter, totals, reset (docs/formats.md, "Scenarios", update order and reset) ---- */
 
 static void delta_semantics_and_reset(void **state)
 {
@@ -850,7 +850,8 @@ static void delta_semantics_and_reset(void **state)
     assert_int_equal(rg_gamedata_custom_count(f->gd), 0);
     rg_value v;
     assert_int_equal(rg_gamedata_custom_get(f->gd, "foo", &v), RG_ENOTFOUND);
-    /* the first update after a reset compares with the previous episode's last snapshot (spec §5.5 [Q]) */
+    /* the first update after a reset compares with the previous episode's last values (docs/formats.md, "Scenarios",
+     * reset) */
     f->ram[0] = 6;
     step(f);
     assert_reward(f, 0, 4);
@@ -1029,7 +1030,7 @@ static void actions_parsing(void **state)
     assert_int_equal(rg_scenario_action_group_count(f->sc), 1);
     assert_int_equal(rg_scenario_action_combo_count(f->sc, 0), 0);
 
-    /* a malformed "actions" is an error even when lenient (spec §5.1: it raises) */
+    /* a malformed "actions" is an error even when lenient (docs/formats.md, "Scenarios": Gym Retro raises) */
     static const char *const bad[] = {"5", "'UP'", "{}", "null", "true", "[5]", "['UP']", "[{}]", "[[5]]",
                                       "[['UP']]", "[[[5]]]", "[[[null]]]", "[[['A', 5]]]", "[[[['A']]]]",
                                       "[[[]], 5]", "[[[], {}]]"};
@@ -1122,7 +1123,7 @@ static void lenient_and_strict_loading(void **state)
     assert_null(rg_scenario_warning(NULL, 0));
 }
 
-/* The fallbacks are the defaults of §5.2/5.3. */
+/* The fallbacks are the defaults of docs/formats.md, "Scenarios" (reward variable and done tables). */
 static void lenient_fallback_values(void **state)
 {
     fx *f = *state;
@@ -1503,8 +1504,8 @@ static void script_overrides_variables(void **state)
     assert_false(DONE(f));
 }
 
-/* Lua call order (§9): done first, then the reward of each player; top-level code runs again at each reset;
- * scenario.frame counts the updates before this one. */
+/* Lua call order (docs/formats.md, "Lua scripts"): done first, then the reward of each player; top-level code runs
+ * again at each reset; scenario.frame counts the updates before this one. */
 static void lua_order_frame_and_reset(void **state)
 {
     fx *f = *state;
@@ -1558,7 +1559,8 @@ static void lua_order_frame_and_reset(void **state)
     assert_reward(f, 1, 0);
     assert_reward(f, 2, 0);
     assert_reward(f, 3, -2.5f);
-    assert_false(DONE(f)); /* 0 is falsy here although Lua calls it true (spec: number -> done when nonzero) */
+    /* 0 is falsy here although Lua calls it true (docs/formats.md, "Lua scripts": a number is used as is) */
+    assert_false(DONE(f));
 
     /* a failing script is RG_ECORRUPT with "Lua call failed"; a missing function too is an error */
     load_strict(f, "{'reward': {'script': 'boom'}}");

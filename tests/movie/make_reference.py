@@ -34,7 +34,7 @@ SYSTEMS = {
 }
 EXT = {"Nes": "nes", "Snes": "sfc", "GameBoy": "gb", "GbColor": "gbc", "GbAdvance": "gba", "PCEngine": "pce",
        "Atari2600": "a26", "Genesis": "md", "Sms": "sms", "GameGear": "gg"}
-# The buttons stable-retro records (its mnemonic table; compat spec §8.2).
+# The buttons stable-retro records (its mnemonic table; docs/compat.md, "Movies (.bk2)").
 RECORDED = {"A", "B", "C", "X", "Y", "Z", "START", "SELECT", "MODE", "UP", "DOWN", "LEFT", "RIGHT", "L", "R",
             "BUTTON"}
 STEPS = 90

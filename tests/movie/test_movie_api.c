@@ -7,7 +7,7 @@
 
 #include <errno.h>
 
-/* stable-retro's columns per system (compat spec §8.2), descending joypad id. */
+/* stable-retro's columns per system (docs/compat.md, "Movies (.bk2)"), descending joypad id. */
 static const struct {
     const char *system;
     const char *stable;

@@ -1,5 +1,6 @@
-/* Offline checks of every committed test ROM image: emulators forgive what hardware does not (test-roms.md §6),
- * so header checksums, magic strings and vectors are verified on the bytes themselves. */
+/* Offline checks of every committed test ROM image: emulators forgive what hardware does not (docs/testing.md,
+ * "Header checksums of the test ROMs"), so header checksums, magic strings and vectors are verified on the bytes
+ * themselves. */
 #include "test_support.h"
 
 #include "romfix.h"

@@ -1,4 +1,4 @@
-/* Address-space construction and access (compat spec §2.6, §3.2), on memory we lay out ourselves. */
+/* Address-space construction and access (docs/formats.md, "Address space"), on memory we lay out ourselves. */
 #include "test_support.h"
 
 #include "emu/addrspace.h"

@@ -1,4 +1,5 @@
-/* The built-in system table (the JSON files of systems/) against the facts of compat spec §3.1 and §3.3. */
+/* The built-in system table (the JSON files of systems/) against the facts of docs/formats.md ("Address space",
+ * "Action groups"). */
 #include "test_support.h"
 
 #include <string.h>
@@ -59,7 +60,7 @@ static void ram_bases_and_overlay(void **state)
     assert_int_equal(g->n_search_types, 15);
 }
 
-/* DISCRETE action counts of compat spec §3.1: product over groups of the distinct combos. */
+/* DISCRETE action counts (docs/formats.md, "Environment"): product over groups of the distinct combos. */
 static void action_group_sizes(void **state)
 {
     (void)state;

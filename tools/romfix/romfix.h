@@ -2,7 +2,7 @@
  *
  * Used by the ROM build (tools/romfix/romfix_main.c patches an image in place) and by the unit test that checks
  * every committed test ROM offline (recomputing a checksum over a correct image must change nothing).
- * Rules are the ones in shared/docs/test-roms.md §3; the code is ours. */
+ * The rules are written out in docs/testing.md, "Header checksums of the test ROMs". */
 #ifndef RG_TOOLS_ROMFIX_H
 #define RG_TOOLS_ROMFIX_H
 
