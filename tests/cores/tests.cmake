@@ -60,3 +60,6 @@ rg_test(nes_vs_fceumm cores/nes/test_nes_vs_fceumm.c LABELS no-asan)
 # The SMS/GG core through the emulator API (core "sms" / "gamegear"): the demo ROMs draw and move, snapshots replay,
 # Codemasters detection, bad ROM sizes and hostile states refused (docs/sms.md); demo parts skip without ../shared.
 rg_test(sms_core cores/sms/test_sms_core.c)
+# Frame by frame against genesis_plus_gx (stable-retro's wheel) from power-on on the demo ROMs: RAM and pixels;
+# asserts the agreement measured (docs/sms.md); skipped without ../shared or the wheel.
+rg_test(sms_vs_gpgx cores/sms/test_sms_vs_gpgx.c LABELS no-asan)

@@ -158,7 +158,10 @@ void rg__sms_power_on(rg__sms_machine *m)
     rg__sms_state *s = &m->st;
     memset(s, 0, sizeof *s);
     rg__z80_init(&s->cpu);
-    s->cpu.sp = 0xDFF0; /* where the BIOS leaves it */
+    /* without a BIOS: Genesis Plus GX starts A at 0 (a demo clears RAM with A); SP where the BIOS leaves it */
+    s->cpu.a = 0;
+    s->cpu.f = 0;
+    s->cpu.sp = 0xDFF0;
     s->cpu.im = 1;
     s->bank[0] = 0;
     s->bank[1] = 1;

@@ -204,7 +204,7 @@ void rg__sms_vdp_end_line(rg__sms_vdp *v, uint16_t *fb, int gg)
     } else {
         v->line_counter = v->reg[10];
     }
-    if (y == RG__SMS_HEIGHT)
+    if (y == RG__SMS_HEIGHT) /* set as line $C1 starts */
         v->status |= 0x80u;
     v->line = (uint16_t)(y + 1u == RG__SMS_LINES ? 0u : y + 1u);
     if (v->line == 0)
