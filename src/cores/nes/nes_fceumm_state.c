@@ -424,6 +424,18 @@ static int read_more_mappers(parsed *ps, const rg__nes_machine *m, rg__nes_state
     case 185:
         r[0] = u8(ps, SEC_CART, "DREG"); /* the value written */
         return 1;
+    case 9: case 10: {
+        /* FCEUmm's MMC2/MMC4 board: CREG the four CHR banks ($FD/$FE for $0000, then for $1000), PREG, MIRR
+         * (FCEUmm's: 0 horizontal, 1 vertical), LAT0/LAT1 the latches (0: $FD, 1: $FE) */
+        const uint8_t *c = get(ps, SEC_CART, "CREG", 4);
+        r[0] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "PREG"), 0x0F, "PREG");
+        r[5] = (uint8_t)(ranged(ps, u8(ps, SEC_CART, "MIRR"), 1, "MIRR") ^ 1u);
+        r[6] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "LAT0"), 1, "LAT0");
+        r[7] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "LAT1"), 1, "LAT1");
+        for (int i = 0; c && i < 4; i++)
+            r[1 + i] = (uint8_t)ranged(ps, c[i], 0x1F, "CREG");
+        return 1;
+    }
     case 33: {
         /* PREG the eight registers (PRG, PRG, 2 KiB CHR x2, 1 KiB CHR x4), MIRR FCEUmm's mirroring (0 horizontal,
          * 1 vertical); IRQA/IRQC/IRQL are mapper 48's IRQ, which 33 has not: kept idle */

@@ -362,6 +362,12 @@ static void check_regs(unsigned mapper, const rg__nes_state *s, uint8_t *st, siz
     case 140: assert_int_equal(r[0], entry(st, len, "LATC", NULL)[0] & 0x3F); break;
     case 184: assert_int_equal(r[0], entry(st, len, "LATC", NULL)[0] & 0x77); break;
     case 185: assert_int_equal(r[0], entry(st, len, "DREG", NULL)[0]); break;
+    case 9:
+        assert_memory_equal(r + 1, entry(st, len, "CREG", NULL), 4);
+        assert_int_equal(r[5], entry(st, len, "MIRR", NULL)[0] ^ 1);
+        assert_int_equal(r[6], entry(st, len, "LAT0", NULL)[0]);
+        assert_int_equal(r[7], entry(st, len, "LAT1", NULL)[0]);
+        break;
     case 33: {
         const uint8_t *p = entry(st, len, "PREG", NULL);
         assert_int_equal(r[0] & 0x3F, p[0] & 0x3F);
@@ -401,6 +407,7 @@ static void more_mapper_states_convert(void **state)
 {
     (void)state;
     static const board_case k_cases[] = {
+        {"PunchOut-Nes-v0", 9, 128, 128, 0x00, "LAT1", 2},
         {"Argus-Nes-v0", 87, 32, 16, 0x00, NULL, 0}, /* 87-185: any latch value is one the board can hold */
         {"TwinBee-Nes-v0", 87, 32, 16, 0x01, NULL, 0},
         {"YoukaiClub-Nes-v0", 140, 128, 32, 0x00, NULL, 0},
