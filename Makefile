@@ -31,6 +31,8 @@ PYTHON_RL := stable-baselines3
 PYTHON_VIDEO := moviepy
 # PettingZoo: the API tests of retrogym.pettingzoo (multi-player games as Parallel/AEC environments).
 PYTHON_PETTINGZOO := pettingzoo
+# Minari with its HDF5 storage (h5py): the dataset tests of retrogym.datasets (test_datasets.py).
+PYTHON_DATASETS := minari[hdf5]
 # The Integration UI's server (aiohttp) and, for its browser test, Selenium driving Debian's chromium (UI_TEST_PACKAGES,
 # installed by `make test`; the test is skipped with a message where they cannot be installed).
 PYTHON_UI := aiohttp selenium
@@ -70,6 +72,8 @@ venv:
 	  echo "warning: could not install $(PYTHON_VIDEO); the RecordVideo test of vector environments will be skipped"
 	@$(HAVE_MODULES) pettingzoo || $(PIP) install -q $(PYTHON_PETTINGZOO) || \
 	  echo "warning: could not install $(PYTHON_PETTINGZOO); the PettingZoo tests (test_pettingzoo.py) will be skipped"
+	@$(HAVE_MODULES) minari h5py || $(PIP) install -q "$(PYTHON_DATASETS)" || \
+	  echo "warning: could not install $(PYTHON_DATASETS); the Minari dataset tests (test_datasets.py) will be skipped"
 	@$(HAVE_MODULES) gym_super_mario_bros || $(PIP) install -q --no-deps $(PYTHON_TEST_NODEPS) || \
 	  echo "warning: could not install $(PYTHON_TEST_NODEPS); the tests on its SMB ROM will be skipped"
 	@$(HAVE_MODULES) aiohttp selenium || $(PIP) install -q $(PYTHON_UI) || \
