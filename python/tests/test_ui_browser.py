@@ -249,6 +249,17 @@ def test_integrate_starcatcher_in_the_browser(browser, server, tmp_path):
     wait(drv, lambda: "save scenario.json: done" in text(drv, "message"), "scenario.json")
     assert json.loads((folder / "scenario.json").read_text()) == {
         "done": {"variables": {"lives": {"op": "zero"}}}, "reward": {"variables": {"score": {"reward": 1}}}}
+    # the other fields: a reward's measurement is saved; done nodes that are not JSON are refused, nothing written
+    row = drv.find_elements(By.CSS_SELECTOR, "#reward-rows tbody tr")[-1]
+    Select(row.find_elements(By.TAG_NAME, "select")[2]).select_by_value("delta")
+    drv.find_element(By.ID, "done-nodes").send_keys("{not json")
+    click(drv, "save-scenario")
+    wait(drv, lambda: "done nodes: not valid JSON" in text(drv, "message"), "the done nodes error")
+    assert json.loads((folder / "scenario.json").read_text())["reward"] == {"variables": {"score": {"reward": 1}}}
+    drv.find_element(By.ID, "done-nodes").clear()
+    click(drv, "save-scenario")
+    wait(drv, lambda: json.loads((folder / "scenario.json").read_text())["reward"] ==
+         {"variables": {"score": {"reward": 1, "measurement": "delta"}}}, "scenario.json with the measurement")
 
     # play (fast-forward, sweeping left and right) until the Scenario information pane shows a reward
     click(drv, "pause")

@@ -307,8 +307,20 @@ function opSelect(value) {
   for (const op of OPS) { const o = document.createElement("option"); o.value = op; o.textContent = op || "(delta)"; s.appendChild(o); }
   s.value = value || ""; return s;
 }
-function addReward(name, spec) { spec = spec || {}; row("#reward-rows", [varSelect(name), input(spec.reward ?? 1), input(spec.penalty ?? "")]); }
-function addDone(name, spec) { spec = spec || {}; row("#done-rows", [varSelect(name), opSelect(spec.op), input(spec.reference ?? "")]); }
+function measSelect(value) {
+  const s = document.createElement("select");
+  for (const m of ["", "delta", "absolute"]) { const o = document.createElement("option"); o.value = m; o.textContent = m || "(default)"; s.appendChild(o); }
+  s.value = value || ""; return s;
+}
+function addReward(name, spec) {
+  spec = spec || {};
+  row("#reward-rows", [varSelect(name), input(spec.reward ?? 1), input(spec.penalty ?? ""), opSelect(spec.op),
+    input(spec.reference ?? ""), measSelect(spec.measurement)]);
+}
+function addDone(name, spec) {
+  spec = spec || {};
+  row("#done-rows", [varSelect(name), opSelect(spec.op), input(spec.reference ?? ""), measSelect(spec.measurement)]);
+}
 $("reward-add").onclick = () => addReward();
 $("done-add").onclick = () => addDone(null, { op: "zero" });
 function showScenario(sc) {
@@ -318,6 +330,7 @@ function showScenario(sc) {
   for (const [n, s] of Object.entries(((sc.done || {}).variables) || {})) addDone(n, s);
   $("done-condition").value = (sc.done || {}).condition || "";
   $("actions").value = sc.actions ? JSON.stringify(sc.actions) : "";
+  $("done-nodes").value = (sc.done || {}).nodes ? JSON.stringify(sc.done.nodes) : "";
   showScenario.base = sc;
 }
 function collectScenario() {
@@ -325,28 +338,38 @@ function collectScenario() {
   sc.reward = Object.assign({}, sc.reward, { variables: {} });
   sc.done = Object.assign({}, sc.done, { variables: {} });
   for (const tr of document.querySelectorAll("#reward-rows tbody tr")) {
-    const [n, r, p] = [...tr.querySelectorAll("select, input")].map((e) => e.value);
+    const [n, r, p, op, ref, meas] = [...tr.querySelectorAll("select, input")].map((e) => e.value);
     const spec = {};
     if (r !== "") spec.reward = Number(r);
     if (p !== "") spec.penalty = Number(p);
+    if (op) spec.op = op;
+    if (ref !== "") spec.reference = Number(ref);
+    if (meas) spec.measurement = meas;
     sc.reward.variables[n] = spec;
   }
   for (const tr of document.querySelectorAll("#done-rows tbody tr")) {
-    const [n, op, ref] = [...tr.querySelectorAll("select, input")].map((e) => e.value);
+    const [n, op, ref, meas] = [...tr.querySelectorAll("select, input")].map((e) => e.value);
     const spec = {};
     if (op) spec.op = op;
     if (ref !== "") spec.reference = Number(ref);
+    if (meas) spec.measurement = meas;
     sc.done.variables[n] = spec;
   }
   const cond = $("done-condition").value;
   if (cond) sc.done.condition = cond; else delete sc.done.condition;
   const a = $("actions").value.trim();
   if (a) sc.actions = JSON.parse(a); else delete sc.actions;
+  const nodes = $("done-nodes").value.trim();
+  if (nodes) {
+    try { sc.done.nodes = JSON.parse(nodes); } catch (e) { throw new Error("done nodes: not valid JSON (" + e.message + ")"); }
+  } else delete sc.done.nodes;
   return sc;
 }
 $("save-scenario").onclick = () => act("save scenario.json", async () => {
   let sc;
-  try { sc = collectScenario(); } catch (e) { throw new Error("actions: not valid JSON (" + e.message + ")"); }
+  try { sc = collectScenario(); } catch (e) {
+    throw new Error(e.message.startsWith("done nodes") ? e.message : "actions: not valid JSON (" + e.message + ")");
+  }
   const out = await api("api/scenario/save", { scenario: sc }); plotData = []; await refresh(); validate(); return out;
 });
 
