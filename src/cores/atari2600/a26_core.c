@@ -4,6 +4,7 @@
 #include "cores/atari2600/a26_props.h"
 
 #include "emu/core_iface.h"
+#include "emu/native_glue.h"
 #include "retrogym/version.h"
 
 #include <stdlib.h>
@@ -44,14 +45,6 @@ typedef struct a26_core {
     int32_t ystart, height;
     uint8_t switches;       /* SWCHB with no console button pressed */
 } a26_core;
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 14695981039346656037u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211u;
-    return h;
-}
 
 /* Paddles on port p, as Stella's libretro core drives them from joypads (measured against it): joypad 2p+k (the
  * pair swapped for some cartridges) turns knob k with RIGHT/LEFT and the other knob with DOWN/UP; the IAXIS types
@@ -176,19 +169,8 @@ static int run_frame(void *core)
     rg__a26_run_frame(&c->m);
     io->video.data = c->m.fb;
     io->audio_frames = 0;
-    if (c->m.audio && c->m.alen) {
-        size_t n = c->m.alen;
-        if (io->audio_cap < n) {
-            int16_t *p = realloc(io->audio, n * 2 * sizeof *p);
-            if (!p)
-                return rg__error(RG_ENOMEM, "out of memory keeping audio");
-            io->audio = p;
-            io->audio_cap = n;
-        }
-        for (size_t i = 0; i < n; i++)
-            io->audio[2 * i] = io->audio[2 * i + 1] = c->m.abuf[i];
-        io->audio_frames = n;
-    }
+    if (c->m.audio && c->m.alen && rg__native_publish_audio(io, c->m.abuf, c->m.alen) != RG_OK)
+        return RG_ENOMEM;
     if (c->m.aerr) {
         c->m.aerr = 0;
         rg__log(&io->log, RG_LOG_ERROR, "atari2600: out of memory producing audio; samples dropped");
@@ -298,12 +280,7 @@ static void destroy(void *core)
     a26_core *c = core;
     if (!c)
         return;
-    if (c->io) {
-        c->io->system_ram = NULL;
-        c->io->system_ram_size = 0;
-        c->io->video.data = NULL;
-        c->io->mem_generation++;
-    }
+    rg__native_io_detach(c->io);
     free(c->m.abuf);
     free(c->fb);
     free(c->rom);
@@ -420,7 +397,7 @@ int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     if (rc == RG_OK) {
         memcpy(c->rom, args->rom, args->rom_size);
         c->rom_size = args->rom_size;
-        c->rom_hash = fnv1a(c->rom, c->rom_size);
+        c->rom_hash = rg__native_rom_hash(c->rom, c->rom_size);
         apply_props(c, region, diff_given);
         rc = rg__a26_cart_init(&c->m.st.cart, c->cart_type, c->rom, c->rom_size);
     }

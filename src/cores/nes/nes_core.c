@@ -6,6 +6,7 @@
 #include "cores/nes/nes_fceumm_state.h"
 
 #include "emu/core_iface.h"
+#include "emu/native_glue.h"
 #include "retrogym/version.h"
 
 #include <stdlib.h>
@@ -36,14 +37,6 @@ typedef struct nes_core {
     uint16_t palette[512];
     rg__mem_desc mem[2];
 } nes_core;
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 14695981039346656037u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211u;
-    return h;
-}
 
 /* libretro joypad bits (B Y SELECT START UP DOWN LEFT RIGHT A ...) to the NES pad byte (A B SELECT START UP DOWN
  * LEFT RIGHT, bit 0 = A). */
@@ -126,19 +119,8 @@ static int run_frame(void *core)
         convert_view(c);
     io->video.data = c->view;
     io->audio_frames = 0;
-    if (c->m.audio && c->m.alen) {
-        size_t n = c->m.alen;
-        if (io->audio_cap < n) {
-            int16_t *p = realloc(io->audio, n * 2 * sizeof *p);
-            if (!p)
-                return rg__error(RG_ENOMEM, "out of memory keeping audio");
-            io->audio = p;
-            io->audio_cap = n;
-        }
-        for (size_t i = 0; i < n; i++)
-            io->audio[2 * i] = io->audio[2 * i + 1] = c->m.abuf[i];
-        io->audio_frames = n;
-    }
+    if (c->m.audio && c->m.alen && rg__native_publish_audio(io, c->m.abuf, c->m.alen) != RG_OK)
+        return RG_ENOMEM;
     if (c->m.aerr) {
         c->m.aerr = 0;
         rg__log(&io->log, RG_LOG_ERROR, "nes: out of memory producing audio; samples dropped");
@@ -235,14 +217,7 @@ static void destroy(void *core)
     nes_core *c = core;
     if (!c)
         return;
-    if (c->io) {
-        c->io->system_ram = NULL;
-        c->io->system_ram_size = 0;
-        c->io->mem = NULL;
-        c->io->n_mem = 0;
-        c->io->video.data = NULL;
-        c->io->mem_generation++;
-    }
+    rg__native_io_detach(c->io);
     free(c->m.abuf);
     free(c->fb);
     free(c->view);
@@ -275,7 +250,7 @@ int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     if (rc == RG_OK) {
         memcpy(c->rom, args->rom, args->rom_size);
         c->rom_size = args->rom_size;
-        c->rom_hash = fnv1a(c->rom, c->rom_size);
+        c->rom_hash = rg__native_rom_hash(c->rom, c->rom_size);
         rc = rg__nes_cart_parse(c->rom, c->rom_size, &c->m.info, &c->m.prg, &c->m.prg_size, &c->m.chr,
                                 &c->m.chr_size);
     }

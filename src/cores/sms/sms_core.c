@@ -5,6 +5,7 @@
 #include "cores/sms/sms_core.h"
 
 #include "emu/core_iface.h"
+#include "emu/native_glue.h"
 #include "retrogym/version.h"
 
 #include <stdlib.h>
@@ -34,14 +35,6 @@ typedef struct sms_core {
     uint16_t *view;
     unsigned vw, vh, vx, vy;
 } sms_core;
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 14695981039346656037u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211u;
-    return h;
-}
 
 /* libretro joypad bits (B 0, START 3, UP 4, DOWN 5, LEFT 6, RIGHT 7, A 8) to the pad byte (up, down, left, right,
  * button 1 = B, button 2 = A). */
@@ -116,19 +109,8 @@ static int run_frame(void *core)
         convert_view(c);
     io->video.data = c->view;
     io->audio_frames = 0;
-    if (c->m.audio && c->m.alen) {
-        size_t n = c->m.alen;
-        if (io->audio_cap < n) {
-            int16_t *p = realloc(io->audio, n * 2 * sizeof *p);
-            if (!p)
-                return rg__error(RG_ENOMEM, "out of memory keeping audio");
-            io->audio = p;
-            io->audio_cap = n;
-        }
-        for (size_t i = 0; i < n; i++)
-            io->audio[2 * i] = io->audio[2 * i + 1] = c->m.abuf[i];
-        io->audio_frames = n;
-    }
+    if (c->m.audio && c->m.alen && rg__native_publish_audio(io, c->m.abuf, c->m.alen) != RG_OK)
+        return RG_ENOMEM;
     if (c->m.aerr) {
         c->m.aerr = 0;
         rg__log(&io->log, RG_LOG_ERROR, "sms: out of memory producing audio; samples dropped");
@@ -224,14 +206,7 @@ static void destroy(void *core)
     sms_core *c = core;
     if (!c)
         return;
-    if (c->io) {
-        c->io->system_ram = NULL;
-        c->io->system_ram_size = 0;
-        c->io->mem = NULL;
-        c->io->n_mem = 0;
-        c->io->video.data = NULL;
-        c->io->mem_generation++;
-    }
+    rg__native_io_detach(c->io);
     free(c->m.abuf);
     free(c->fb);
     free(c->view);
@@ -286,7 +261,7 @@ int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     for (size_t i = 0; i < padded; i += size)
         memcpy(c->rom + i, rom, padded - i < size ? padded - i : size);
     c->rom_size = size;
-    c->rom_hash = fnv1a(rom, size);
+    c->rom_hash = rg__native_rom_hash(rom, size);
     c->m.rom = c->rom;
     c->m.rom_size = padded;
     c->m.pages = (unsigned)(padded / 0x4000u);
