@@ -33,6 +33,8 @@ PYTHON_VIDEO := moviepy
 PYTHON_PETTINGZOO := pettingzoo
 # Minari with its HDF5 storage (h5py): the dataset tests of retrogym.datasets (test_datasets.py).
 PYTHON_DATASETS := minari[hdf5]
+# mypy: its stubtest checks the extension module's stubs (python/retrogym/_retrogym.pyi) in test_stubs.py.
+PYTHON_TYPING := mypy
 # The Integration UI's server (aiohttp) and, for its browser test, Selenium driving Debian's chromium (UI_TEST_PACKAGES,
 # installed by `make test`; the test is skipped with a message where they cannot be installed).
 PYTHON_UI := aiohttp selenium
@@ -74,6 +76,8 @@ venv:
 	  echo "warning: could not install $(PYTHON_PETTINGZOO); the PettingZoo tests (test_pettingzoo.py) will be skipped"
 	@$(HAVE_MODULES) minari h5py || $(PIP) install -q "$(PYTHON_DATASETS)" || \
 	  echo "warning: could not install $(PYTHON_DATASETS); the Minari dataset tests (test_datasets.py) will be skipped"
+	@$(HAVE_MODULES) mypy || $(PIP) install -q $(PYTHON_TYPING) || \
+	  echo "warning: could not install $(PYTHON_TYPING); the stubtest check of test_stubs.py will be skipped"
 	@$(HAVE_MODULES) gym_super_mario_bros || $(PIP) install -q --no-deps $(PYTHON_TEST_NODEPS) || \
 	  echo "warning: could not install $(PYTHON_TEST_NODEPS); the tests on its SMB ROM will be skipped"
 	@$(HAVE_MODULES) aiohttp selenium || $(PIP) install -q $(PYTHON_UI) || \

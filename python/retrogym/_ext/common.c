@@ -7,8 +7,8 @@ void rgpy_forward_log(PyObject *log_fn, int log_on, rg_log_level level, const ch
 {
     PyGILState_STATE g = PyGILState_Ensure();
     if (log_on && log_fn) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
+        rgpy_exc saved;
+        RGPY_EXC_SAVE(saved);
         PyObject *text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
         PyObject *r = text ? PyObject_CallFunction(log_fn, "iO", (int)level, text) : NULL;
         Py_XDECREF(text);
@@ -16,7 +16,7 @@ void rgpy_forward_log(PyObject *log_fn, int log_on, rg_log_level level, const ch
             Py_DECREF(r);
         else
             PyErr_Clear();
-        PyErr_Restore(type, value, tb);
+        RGPY_EXC_RESTORE(saved);
     }
     PyGILState_Release(g);
 }

@@ -86,8 +86,10 @@ static void emu_release(rgpy_Emu *self)
 
 static void Emu_dealloc(rgpy_Emu *self)
 {
+    PyTypeObject *tp = Py_TYPE(self);
     emu_release(self); /* no view is alive here: each holds a reference */
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp); /* a heap type: each instance holds a reference to it */
 }
 
 static PyObject *Emu_close(rgpy_Emu *self, PyObject *unused)
@@ -302,14 +304,14 @@ static PyMethodDef Emu_methods[] = {
 static PyGetSetDef Emu_getset[] = {{"closed", (getter)Emu_get_closed, NULL, "whether close() was called", NULL},
                                    {NULL, NULL, NULL, NULL, NULL}};
 
-PyTypeObject rgpy_EmuType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "retrogym._retrogym.Emu",
-    .tp_doc = "Emu(rom, core=None, core_options=None, capture_audio=True): one emulator instance (rg_emu). Use retrogym.RetroEmulator instead.",
-    .tp_basicsize = sizeof(rgpy_Emu),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Emu_init,
-    .tp_dealloc = (destructor)Emu_dealloc,
-    .tp_methods = Emu_methods,
-    .tp_getset = Emu_getset,
-};
+static PyType_Slot Emu_slots[] = {
+    {Py_tp_doc, "Emu(rom, core=None, core_options=None, capture_audio=True): one emulator instance (rg_emu). Use "
+                "retrogym.RetroEmulator instead."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, Emu_init},
+    {Py_tp_dealloc, Emu_dealloc},
+    {Py_tp_methods, Emu_methods},
+    {Py_tp_getset, Emu_getset},
+    {0, NULL}};
+
+PyType_Spec rgpy_emu_spec = {"retrogym._retrogym.Emu", sizeof(rgpy_Emu), 0, RGPY_TPFLAGS, Emu_slots};

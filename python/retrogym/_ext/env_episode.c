@@ -10,12 +10,10 @@ PyArrayObject *rgpy_action_array(PyObject *action)
                                                          NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
                                                              NPY_ARRAY_FORCECAST);
     if (!a && PyErr_ExceptionMatches(PyExc_ValueError)) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
+        rgpy_exc saved;
+        RGPY_EXC_SAVE(saved);
+        RGPY_EXC_DISCARD(saved);
         PyErr_Format(PyExc_ValueError, "an action must be an integer or a 1-d sequence of integers, not %R", action);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
     }
     return a;
 }

@@ -234,6 +234,7 @@ static PyObject *Env_close(rgpy_Env *self, PyObject *unused)
 
 static int Env_traverse(rgpy_Env *self, visitproc visit, void *arg)
 {
+    Py_VISIT(Py_TYPE(self)); /* a heap type: its instances hold it */
     Py_VISIT(self->log_fn);
     return 0;
 }
@@ -252,7 +253,9 @@ static void Env_dealloc(rgpy_Env *self)
         PyObject_ClearWeakRefs((PyObject *)self);
     env_release(self);
     Env_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    PyTypeObject *tp = Py_TYPE(self);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
 }
 
 /* ---- description ---- */
@@ -420,16 +423,21 @@ PyMethodDef rgpy_env_base_methods[] = {
      "set_start_state_data(bytes or None): the start state of later resets (a raw core state)"},
     {NULL, NULL, 0, NULL}};
 
-PyTypeObject rgpy_EnvType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "retrogym._retrogym.Env",
-    .tp_doc = "Env(game, ...): one retrogym environment (the C rg_env). Use retrogym.make() instead.",
-    .tp_basicsize = sizeof(rgpy_Env),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Env_init,
-    .tp_dealloc = (destructor)Env_dealloc,
-    .tp_traverse = (traverseproc)Env_traverse,
-    .tp_clear = (inquiry)Env_clear,
-    .tp_weaklistoffset = offsetof(rgpy_Env, weakrefs),
-    .tp_getset = Env_getset,
-};
+static PyMemberDef Env_members[] = {
+    {"__weaklistoffset__", RGPY_T_PYSSIZET, offsetof(rgpy_Env, weakrefs), RGPY_READONLY, NULL},
+    {NULL, 0, 0, 0, NULL}};
+
+/* Without Py_tp_methods: module.c adds the methods of env_type.c, env_episode.c, env_data.c and env_movie.c. */
+static PyType_Slot Env_slots[] = {
+    {Py_tp_doc, "Env(game, ...): one retrogym environment (the C rg_env). Use retrogym.make() instead."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, Env_init},
+    {Py_tp_dealloc, Env_dealloc},
+    {Py_tp_traverse, Env_traverse},
+    {Py_tp_clear, Env_clear},
+    {Py_tp_members, Env_members},
+    {Py_tp_getset, Env_getset},
+    {0, NULL}};
+
+PyType_Spec rgpy_env_spec = {"retrogym._retrogym.Env", sizeof(rgpy_Env), 0, RGPY_TPFLAGS | Py_TPFLAGS_HAVE_GC,
+                             Env_slots};

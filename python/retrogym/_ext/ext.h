@@ -1,4 +1,7 @@
-/* Declarations shared by the files of the extension module retrogym._retrogym. */
+/* Declarations shared by the files of the extension module retrogym._retrogym. The module uses multi-phase
+ * initialisation (PEP 489): its types are heap types made per module object from the PyType_Spec of each file, and
+ * kept in the module's state (rgpy_state); no file holds a static type or other mutable global (docs/python.md, "The
+ * extension module"). */
 #ifndef RGPY_EXT_H
 #define RGPY_EXT_H
 
@@ -13,6 +16,51 @@
 #include <numpy/arrayobject.h>
 
 #include <retrogym/retrogym.h>
+
+/* Members named in a PyType_Spec (the weak-reference list's offset): Py_T_* names from 3.12, structmember.h's
+ * before. */
+#if PY_VERSION_HEX >= 0x030C0000
+#define RGPY_T_PYSSIZET Py_T_PYSSIZET
+#define RGPY_READONLY Py_READONLY
+#else
+#include <structmember.h>
+#define RGPY_T_PYSSIZET T_PYSSIZET
+#define RGPY_READONLY READONLY
+#endif
+
+/* Flags of every type: immutable like a static type (3.10+: attributes of the class cannot be set). */
+#ifdef Py_TPFLAGS_IMMUTABLETYPE
+#define RGPY_TPFLAGS (Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE)
+#else
+#define RGPY_TPFLAGS Py_TPFLAGS_DEFAULT
+#endif
+
+/* Setting the pending exception aside around a call that may raise, and putting it back (PyErr_Fetch and
+ * PyErr_Restore are deprecated from 3.12, which has PyErr_GetRaisedException). */
+#if PY_VERSION_HEX >= 0x030C0000
+typedef struct rgpy_exc { PyObject *exc; } rgpy_exc;
+#define RGPY_EXC_SAVE(s) ((s).exc = PyErr_GetRaisedException())
+#define RGPY_EXC_RESTORE(s) PyErr_SetRaisedException((s).exc)
+#define RGPY_EXC_DISCARD(s) Py_XDECREF((s).exc)
+#else
+typedef struct rgpy_exc { PyObject *type, *value, *tb; } rgpy_exc;
+#define RGPY_EXC_SAVE(s) PyErr_Fetch(&(s).type, &(s).value, &(s).tb)
+#define RGPY_EXC_RESTORE(s) PyErr_Restore((s).type, (s).value, (s).tb)
+#define RGPY_EXC_DISCARD(s) (Py_XDECREF((s).type), Py_XDECREF((s).value), Py_XDECREF((s).tb))
+#endif
+
+/* ---- module.c: the module's state, one per module object (so one per interpreter that imports it) ---- */
+
+typedef struct rgpy_state {
+    PyTypeObject *env_type, *pool_type, *movie_type, *emu_type;
+    PyMethodDef *env_methods; /* the Env type's methods, joined from four files (PyMem; freed with the module) */
+} rgpy_state;
+
+/** The state of a module object made from the module's definition. */
+static inline rgpy_state *rgpy_module_state(PyObject *module)
+{
+    return (rgpy_state *)PyModule_GetState(module);
+}
 
 /* ---- errors.c: rg error codes to Python exceptions, in one place ---- */
 
@@ -48,7 +96,7 @@ typedef struct rgpy_Env {
     PyObject *weakrefs;
 } rgpy_Env;
 
-extern PyTypeObject rgpy_EnvType;
+extern PyType_Spec rgpy_env_spec; /* its methods are added by module.c from the four tables below */
 extern PyMethodDef rgpy_env_base_methods[];
 extern PyMethodDef rgpy_env_episode_methods[];
 extern PyMethodDef rgpy_env_data_methods[];
@@ -86,15 +134,15 @@ PyObject *rgpy_env_button_combos(const rg_env *env);
 /* ---- env_movie.c: recording movies (Env methods); movie_type.c: the Movie type ---- */
 
 extern PyMethodDef rgpy_env_movie_methods[];
-extern PyTypeObject rgpy_MovieType;
+extern PyType_Spec rgpy_movie_spec;
 
 /* ---- pool_type.c: the Pool type (include/retrogym/pool.h) ---- */
 
-extern PyTypeObject rgpy_PoolType;
+extern PyType_Spec rgpy_pool_spec;
 
 /* ---- emu_type.c: the Emu type (a standalone rg_emu); validate_funcs.c: the integration validators ---- */
 
-extern PyTypeObject rgpy_EmuType;
+extern PyType_Spec rgpy_emu_spec;
 extern PyMethodDef rgpy_validate_methods[];
 /* search_funcs.c: memory search (search_* module functions, docs/search.md) */
 extern PyMethodDef rgpy_search_methods[];

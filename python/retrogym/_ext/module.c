@@ -1,5 +1,7 @@
-/* The extension module retrogym._retrogym: the Env, Pool and Movie types, the data functions, constants. The Python
- * files of the package (the .py files beside it) build the Gymnasium API on top of it. */
+/* The extension module retrogym._retrogym: the Env, Pool, Movie and Emu types, the data functions, constants. The
+ * Python files of the package (the .py files beside it) build the Gymnasium API on top of it. Multi-phase
+ * initialisation (PEP 489): PyInit__retrogym returns the definition and module_exec fills each module object with
+ * its own heap types, kept in the module's state (ext.h's rgpy_state). */
 #define RGPY_MODULE_C
 #include "ext.h"
 
@@ -36,17 +38,9 @@ static PyMethodDef module_methods[] = {
     {"raise_error", mod_raise_error, METH_VARARGS, "raise_error(code, message): raise as the C layer would"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
-                                        "_retrogym",
-                                        "retrogym's C core: environments, vectorized pools and integration data",
-                                        -1,
-                                        module_methods,
-                                        NULL,
-                                        NULL,
-                                        NULL,
-                                        NULL};
-
-/* The Env type's methods live in three files; they are joined here once, before the type is readied. */
+/* The Env type's methods live in four files; they are joined once per module object, before its Env type is
+ * made. The table lives in the module's state and is freed with the module, which outlives the type (a heap type
+ * holds a reference to its module). */
 static PyMethodDef *join_methods(void)
 {
     PyMethodDef *parts[] = {rgpy_env_base_methods, rgpy_env_episode_methods, rgpy_env_data_methods,
@@ -55,8 +49,7 @@ static PyMethodDef *join_methods(void)
     for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
         for (PyMethodDef *m = parts[p]; m->ml_name; m++)
             n++;
-    /* Lives as long as the type, i.e. the process: never freed. */
-    PyMethodDef *all = PyMem_RawCalloc(n + 1, sizeof *all);
+    PyMethodDef *all = PyMem_Calloc(n + 1, sizeof *all);
     if (!all)
         return NULL;
     size_t i = 0;
@@ -66,51 +59,61 @@ static PyMethodDef *join_methods(void)
     return all;
 }
 
+/* A heap type of this module from a file's spec, with `methods` added as its Py_tp_methods when not NULL; added to
+ * the module under its short name and kept (a new reference) in *out. */
+static int add_type(PyObject *m, PyType_Spec *spec, PyMethodDef *methods, PyTypeObject **out)
+{
+    PyType_Slot slots[24];
+    size_t n = 0;
+    for (const PyType_Slot *s = spec->slots; s->slot; s++) {
+        if (n + 2 >= sizeof slots / sizeof *slots) {
+            PyErr_Format(PyExc_SystemError, "%s: too many type slots", spec->name);
+            return -1;
+        }
+        slots[n++] = *s;
+    }
+    if (methods)
+        slots[n++] = (PyType_Slot){Py_tp_methods, methods};
+    slots[n] = (PyType_Slot){0, NULL};
+    PyType_Spec full = *spec;
+    full.slots = slots;
+    PyObject *type = PyType_FromModuleAndSpec(m, &full, NULL);
+    if (!type)
+        return -1;
+    *out = (PyTypeObject *)type;
+    return PyModule_AddType(m, *out); /* its own reference */
+}
+
 static int add_int(PyObject *m, const char *name, long value)
 {
     return PyModule_AddIntConstant(m, name, value);
 }
 
-PyMODINIT_FUNC PyInit__retrogym(void);
-
-PyMODINIT_FUNC PyInit__retrogym(void)
+/* Py_mod_exec: fills a new module object (each import in each interpreter makes one). */
+static int module_exec(PyObject *m)
 {
-    import_array();
-    if (!rgpy_EnvType.tp_methods && !(rgpy_EnvType.tp_methods = join_methods()))
-        return PyErr_NoMemory();
-    if (PyType_Ready(&rgpy_EnvType) < 0 || PyType_Ready(&rgpy_PoolType) < 0 || PyType_Ready(&rgpy_MovieType) < 0 ||
-        PyType_Ready(&rgpy_EmuType) < 0)
-        return NULL;
-    PyObject *m = PyModule_Create(&module_def);
-    if (!m)
-        return NULL;
+    rgpy_state *st = rgpy_module_state(m);
+    /* NumPy's C-API table: one per process (NumPy loads once per process), read-only once imported. */
+#ifdef NPY_2_0_API_VERSION
+    if (PyArray_ImportNumPyAPI() < 0)
+#else
+    if (_import_array() < 0)
+#endif
+        return -1;
+    if (!(st->env_methods = join_methods())) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (add_type(m, &rgpy_emu_spec, NULL, &st->emu_type) || add_type(m, &rgpy_env_spec, st->env_methods, &st->env_type) ||
+        add_type(m, &rgpy_movie_spec, NULL, &st->movie_type) || add_type(m, &rgpy_pool_spec, NULL, &st->pool_type))
+        return -1;
     if (PyModule_AddFunctions(m, rgpy_data_methods) || PyModule_AddFunctions(m, rgpy_validate_methods) ||
         PyModule_AddFunctions(m, rgpy_search_methods))
-        goto fail;
-    Py_INCREF(&rgpy_EmuType);
-    if (PyModule_AddObject(m, "Emu", (PyObject *)&rgpy_EmuType)) {
-        Py_DECREF(&rgpy_EmuType);
-        goto fail;
-    }
-    Py_INCREF(&rgpy_EnvType);
-    if (PyModule_AddObject(m, "Env", (PyObject *)&rgpy_EnvType)) {
-        Py_DECREF(&rgpy_EnvType);
-        goto fail;
-    }
-    Py_INCREF(&rgpy_MovieType);
-    if (PyModule_AddObject(m, "Movie", (PyObject *)&rgpy_MovieType)) {
-        Py_DECREF(&rgpy_MovieType);
-        goto fail;
-    }
-    Py_INCREF(&rgpy_PoolType);
-    if (PyModule_AddObject(m, "Pool", (PyObject *)&rgpy_PoolType)) {
-        Py_DECREF(&rgpy_PoolType);
-        goto fail;
-    }
+        return -1;
     if (add_int(m, "AUTORESET_NEXT_STEP", RG_AUTORESET_NEXT_STEP) ||
         add_int(m, "AUTORESET_SAME_STEP", RG_AUTORESET_SAME_STEP) ||
         add_int(m, "AUTORESET_DISABLED", RG_AUTORESET_DISABLED))
-        goto fail;
+        return -1;
     if (add_int(m, "ACTIONS_ALL", RG_ACTIONS_ALL) || add_int(m, "ACTIONS_FILTERED", RG_ACTIONS_FILTERED) ||
         add_int(m, "ACTIONS_DISCRETE", RG_ACTIONS_DISCRETE) ||
         add_int(m, "ACTIONS_MULTI_DISCRETE", RG_ACTIONS_MULTI_DISCRETE) || add_int(m, "OBS_IMAGE", RG_OBS_IMAGE) ||
@@ -119,14 +122,75 @@ PyMODINIT_FUNC PyInit__retrogym(void)
         add_int(m, "LOG_WARN", RG_LOG_WARN) || add_int(m, "LOG_ERROR", RG_LOG_ERROR) ||
         add_int(m, "LOG_NONE", RG_LOG_NONE) || add_int(m, "INTEGRATIONS_ALL", RG_INTEGRATIONS_ALL) ||
         PyModule_AddStringConstant(m, "DATA_PATH_ENV", RG_DATA_PATH_ENV))
-        goto fail;
+        return -1;
     static const int codes[] = {RG_ENOMEM, RG_EINVAL, RG_ENOTFOUND, RG_EIO, RG_EUNSUPPORTED, RG_ECORE,
                                 RG_ESTATE, RG_EMISUSE, RG_ERANGE, RG_ECORRUPT, RG_ETOOBIG};
     for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
         if (add_int(m, rg_error_name(codes[i]), codes[i]))
-            goto fail;
-    return m;
-fail:
-    Py_DECREF(m);
-    return NULL;
+            return -1;
+    return 0;
+}
+
+/* The state holds the types, each of which holds the module: a cycle the GC breaks through these two. */
+static int module_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    rgpy_state *st = rgpy_module_state(m);
+    if (st) {
+        Py_VISIT(st->env_type);
+        Py_VISIT(st->pool_type);
+        Py_VISIT(st->movie_type);
+        Py_VISIT(st->emu_type);
+    }
+    return 0;
+}
+
+static int module_clear(PyObject *m)
+{
+    rgpy_state *st = rgpy_module_state(m);
+    if (st) {
+        Py_CLEAR(st->env_type);
+        Py_CLEAR(st->pool_type);
+        Py_CLEAR(st->movie_type);
+        Py_CLEAR(st->emu_type);
+    }
+    return 0;
+}
+
+static void module_free(void *m)
+{
+    module_clear((PyObject *)m);
+    rgpy_state *st = rgpy_module_state((PyObject *)m);
+    if (st) {
+        PyMem_Free(st->env_methods);
+        st->env_methods = NULL;
+    }
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, (void *)module_exec},
+#ifdef Py_mod_multiple_interpreters
+    /* NumPy, which every array goes through, loads once per process and supports no interpreter of its own GIL. */
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED},
+#endif
+#ifdef Py_mod_gil
+    /* Free-threaded builds: this module still needs the GIL (docs/python.md says what lifting it would take). */
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL}};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "_retrogym",
+                                        "retrogym's C core: environments, vectorized pools and integration data",
+                                        sizeof(rgpy_state),
+                                        module_methods,
+                                        module_slots,
+                                        module_traverse,
+                                        module_clear,
+                                        module_free};
+
+PyMODINIT_FUNC PyInit__retrogym(void);
+
+PyMODINIT_FUNC PyInit__retrogym(void)
+{
+    return PyModuleDef_Init(&module_def);
 }

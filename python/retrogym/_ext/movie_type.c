@@ -60,17 +60,19 @@ static void Movie_dealloc(rgpy_Movie *self)
 {
     if (self->m) {
         if (rg_movie_is_writing(self->m)) {
-            PyObject *type, *value, *tb;
-            PyErr_Fetch(&type, &value, &tb);
+            rgpy_exc saved;
+            RGPY_EXC_SAVE(saved);
             if (rg_movie_close(self->m) != RG_OK &&
                 PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "a movie was not written: %s", rg_error_last()) < 0)
                 PyErr_WriteUnraisable((PyObject *)self);
-            PyErr_Restore(type, value, tb);
+            RGPY_EXC_RESTORE(saved);
         }
         rg_movie_free(self->m);
     }
     Py_XDECREF(self->path);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    PyTypeObject *tp = Py_TYPE(self);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp); /* a heap type: each instance holds a reference to it */
 }
 
 static int check_player(rgpy_Movie *self, int player)
@@ -390,17 +392,16 @@ static PyMethodDef Movie_methods[] = {
     {"__exit__", (PyCFunction)Movie_exit, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};
 
-PyTypeObject rgpy_MovieType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "retrogym._retrogym.Movie",
-    .tp_doc = "Movie(path, record=False, players=1): a replay in stable-retro's .bk2 format (also reads BizHawk .bk2 "
-              "and FCEUX .fm2). Reading: step() through the frames and get_key() their buttons. Recording: "
-              "configure(game, env), set_state(), set_key() then step() per frame, close() writes the file.",
-    .tp_basicsize = sizeof(rgpy_Movie),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Movie_init,
-    .tp_dealloc = (destructor)Movie_dealloc,
-    .tp_repr = (reprfunc)Movie_repr,
-    .tp_methods = Movie_methods,
-    .tp_getset = Movie_getset,
-};
+static PyType_Slot Movie_slots[] = {
+    {Py_tp_doc, "Movie(path, record=False, players=1): a replay in stable-retro's .bk2 format (also reads BizHawk .bk2 "
+                "and FCEUX .fm2). Reading: step() through the frames and get_key() their buttons. Recording: "
+                "configure(game, env), set_state(), set_key() then step() per frame, close() writes the file."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, Movie_init},
+    {Py_tp_dealloc, Movie_dealloc},
+    {Py_tp_repr, Movie_repr},
+    {Py_tp_methods, Movie_methods},
+    {Py_tp_getset, Movie_getset},
+    {0, NULL}};
+
+PyType_Spec rgpy_movie_spec = {"retrogym._retrogym.Movie", sizeof(rgpy_Movie), 0, RGPY_TPFLAGS, Movie_slots};

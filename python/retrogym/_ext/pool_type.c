@@ -984,6 +984,7 @@ static PyObject *Pool_movie_info(rgpy_Pool *self, PyObject *arg)
 
 static int Pool_traverse(rgpy_Pool *self, visitproc visit, void *arg)
 {
+    Py_VISIT(Py_TYPE(self)); /* a heap type: its instances hold it */
     Py_VISIT(self->log_fn);
     Py_VISIT(self->env_dicts);
     return 0;
@@ -1007,7 +1008,9 @@ static void Pool_dealloc(rgpy_Pool *self)
     pool_release(self);
     Pool_clear(self);
     PyMem_Free(self->inflight);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    PyTypeObject *tp = Py_TYPE(self);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
 }
 
 /* ---- attributes ---- */
@@ -1134,20 +1137,24 @@ static PyMethodDef Pool_methods[] = {
      "waits for the step); takes effect when the pool is next created (a reset with a new seed)"},
     {NULL, NULL, 0, NULL}};
 
-PyTypeObject rgpy_PoolType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "retrogym._retrogym.Pool",
-    .tp_doc = "Pool(envs, num_envs, *, num_threads=0, batch_size=0, autoreset=0, seed=0, grayscale=False, "
-              "resize=None, frame_stack=0, reward_clip=0.0, log=None): N environments stepped by worker threads "
-              "(the C rg_pool); envs is a dict of Env's keyword arguments, or a list of one per environment. Use "
-              "retrogym.make_vec() instead.",
-    .tp_basicsize = sizeof(rgpy_Pool),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Pool_init,
-    .tp_dealloc = (destructor)Pool_dealloc,
-    .tp_traverse = (traverseproc)Pool_traverse,
-    .tp_clear = (inquiry)Pool_clear,
-    .tp_weaklistoffset = offsetof(rgpy_Pool, weakrefs),
-    .tp_getset = Pool_getset,
-    .tp_methods = Pool_methods,
-};
+static PyMemberDef Pool_members[] = {
+    {"__weaklistoffset__", RGPY_T_PYSSIZET, offsetof(rgpy_Pool, weakrefs), RGPY_READONLY, NULL},
+    {NULL, 0, 0, 0, NULL}};
+
+static PyType_Slot Pool_slots[] = {
+    {Py_tp_doc, "Pool(envs, num_envs, *, num_threads=0, batch_size=0, autoreset=0, seed=0, grayscale=False, "
+                "resize=None, frame_stack=0, reward_clip=0.0, log=None): N environments stepped by worker threads "
+                "(the C rg_pool); envs is a dict of Env's keyword arguments, or a list of one per environment. Use "
+                "retrogym.make_vec() instead."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, Pool_init},
+    {Py_tp_dealloc, Pool_dealloc},
+    {Py_tp_traverse, Pool_traverse},
+    {Py_tp_clear, Pool_clear},
+    {Py_tp_members, Pool_members},
+    {Py_tp_getset, Pool_getset},
+    {Py_tp_methods, Pool_methods},
+    {0, NULL}};
+
+PyType_Spec rgpy_pool_spec = {"retrogym._retrogym.Pool", sizeof(rgpy_Pool), 0, RGPY_TPFLAGS | Py_TPFLAGS_HAVE_GC,
+                              Pool_slots};

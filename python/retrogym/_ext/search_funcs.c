@@ -30,9 +30,10 @@ static PyObject *search_set_new(PyObject *mod, PyObject *noargs)
     return cap;
 }
 
-static rg_gamedata *env_gamedata(PyObject *env)
+/* The gamedata of `env`, an Env of this module (`mod`, whose state holds the type). */
+static rg_gamedata *env_gamedata(PyObject *mod, PyObject *env)
 {
-    if (!PyObject_TypeCheck(env, &rgpy_EnvType)) {
+    if (!PyObject_TypeCheck(env, rgpy_module_state(mod)->env_type)) {
         PyErr_SetString(PyExc_TypeError, "expected a retrogym Env");
         return NULL;
     }
@@ -44,14 +45,13 @@ static rg_gamedata *env_gamedata(PyObject *env)
 /* search_value(set, env, name, value) */
 static PyObject *search_value(PyObject *mod, PyObject *args)
 {
-    (void)mod;
     PyObject *cap, *env;
     const char *name;
     long long value;
     if (!PyArg_ParseTuple(args, "OOsL", &cap, &env, &name, &value))
         return NULL;
     rg_searchset *set = set_of(cap);
-    rg_gamedata *gd = set ? env_gamedata(env) : NULL;
+    rg_gamedata *gd = set ? env_gamedata(mod, env) : NULL;
     if (!gd)
         return NULL;
     int rc = rg_search_value(set, name, gd, value);
@@ -63,14 +63,13 @@ static PyObject *search_value(PyObject *mod, PyObject *args)
 /* search_delta(set, env, name, op, ref) */
 static PyObject *search_delta(PyObject *mod, PyObject *args)
 {
-    (void)mod;
     PyObject *cap, *env;
     const char *name, *opname;
     long long ref;
     if (!PyArg_ParseTuple(args, "OOssL", &cap, &env, &name, &opname, &ref))
         return NULL;
     rg_searchset *set = set_of(cap);
-    rg_gamedata *gd = set ? env_gamedata(env) : NULL;
+    rg_gamedata *gd = set ? env_gamedata(mod, env) : NULL;
     if (!gd)
         return NULL;
     rg_op op;
