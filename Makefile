@@ -33,12 +33,21 @@ PYTHON_VIDEO := moviepy
 PYTHON_PETTINGZOO := pettingzoo
 # Minari with its HDF5 storage (h5py): the dataset tests of retrogym.datasets (test_datasets.py).
 PYTHON_DATASETS := minari[hdf5]
+# PyTorch, CPU build, for the CleanRL-style PPO example (retrogym.examples.cleanrl_ppo, `make demo`) and RLlib: a
+# local CPU wheel from TORCH_WHEELS when there is one (this machine's /opt/wheels), else PyTorch's CPU index (never
+# PyPI's default wheel, which pulls in gigabytes of CUDA libraries). Ray and RLlib's own dependencies (test_rllib.py):
+# named one by one instead of ray[rllib], whose pin of gymnasium (==1.2.2 in Ray 2.60) would replace .venv's.
+TORCH_WHEELS ?= /opt/wheels
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
+PYTHON_RAY := ray pandas tensorboardX pyarrow fsspec pydantic dm_tree lz4 ormsgpack pyyaml scipy
 # mypy: its stubtest checks the extension module's stubs (python/retrogym/_retrogym.pyi) in test_stubs.py.
 PYTHON_TYPING := mypy
 # The Integration UI's server (aiohttp) and, for its browser test, Selenium driving Debian's chromium (UI_TEST_PACKAGES,
 # installed by `make test`; the test is skipped with a message where they cannot be installed).
 PYTHON_UI := aiohttp selenium
 UI_TEST_PACKAGES := chromium chromium-driver
+# The human player's headless test (test_play_xvfb.py): a virtual X display and synthetic key presses through it.
+PLAY_TEST_PACKAGES := xvfb xdotool
 VENV := .venv
 PIP := $(VENV)/bin/python -m pip
 
@@ -78,6 +87,12 @@ venv:
 	  echo "warning: could not install $(PYTHON_DATASETS); the Minari dataset tests (test_datasets.py) will be skipped"
 	@$(HAVE_MODULES) mypy || $(PIP) install -q $(PYTHON_TYPING) || \
 	  echo "warning: could not install $(PYTHON_TYPING); the stubtest check of test_stubs.py will be skipped"
+	@$(HAVE_MODULES) torch || { w=$$(ls $(TORCH_WHEELS)/torch-*+cpu-*.whl 2>/dev/null | tail -1); \
+	  [ -n "$$w" ] && $(PIP) install -q "$$w"; } || $(PIP) install -q --timeout 30 --index-url $(TORCH_CPU_INDEX) \
+	  --extra-index-url https://pypi.org/simple torch || \
+	  echo "warning: could not install PyTorch (CPU); the CleanRL-style PPO and RLlib tests will be skipped"
+	@$(HAVE_MODULES) ray tree pyarrow scipy || $(PIP) install -q $(PYTHON_RAY) || \
+	  echo "warning: could not install Ray/RLlib ($(PYTHON_RAY)); the RLlib tests (test_rllib.py) will be skipped"
 	@$(HAVE_MODULES) gym_super_mario_bros || $(PIP) install -q --no-deps $(PYTHON_TEST_NODEPS) || \
 	  echo "warning: could not install $(PYTHON_TEST_NODEPS); the tests on its SMB ROM will be skipped"
 	@$(HAVE_MODULES) aiohttp selenium || $(PIP) install -q $(PYTHON_UI) || \
@@ -117,16 +132,25 @@ test: venv python test-c test-asan test-python
 # The main job on our own bundled game StarCatcher-Nes: Brute (Machado et al. 2018; python/retrogym/examples/brute.py)
 # searches it for DEMO_ITERATIONS episodes of at most DEMO_STEPS steps (DISCRETE actions, frame skip 4), with a
 # progress bar, prints the return curve and writes $(BUILD)/demo/best.gif (best.mp4 when ffmpeg is on PATH),
-# returns.png, returns.csv and best_actions.txt. With stable-baselines3 installed (`make venv-rl`) it trains PPO
-# for DEMO_PPO_STEPS steps instead. Then the CLI plays one scored random episode. About 2 minutes on 2 cores.
+# returns.png, returns.csv and best_actions.txt. With PyTorch in .venv (`make venv` installs the CPU wheel when it can)
+# it trains the CleanRL-style PPO (python/retrogym/examples/cleanrl_ppo.py: 8 environments in one make_vec pool, RAM
+# observations) for DEMO_CLEANRL_STEPS steps instead and films its greedy episode; DEMO_TRAINER=sb3 trains
+# stable-baselines3's PPO (`make venv-rl`) for DEMO_PPO_STEPS, DEMO_TRAINER=brute forces Brute. Then the CLI plays one
+# scored random episode. About 2 to 4 minutes on 2 cores.
 DEMO_ITERATIONS ?= 300
 DEMO_STEPS      ?= 400
 DEMO_PPO_STEPS  ?= 60000
+DEMO_CLEANRL_STEPS ?= 40960
+DEMO_TRAINER    ?= auto
 DEMO_SEED       ?= 0
 
 demo: venv python build
 	@mkdir -p $(BUILD)/demo
-	@if $(HAVE_MODULES) stable_baselines3; then \
+	@if [ "$(DEMO_TRAINER)" = cleanrl ] || { [ "$(DEMO_TRAINER)" = auto ] && $(HAVE_MODULES) torch; }; then \
+	  echo "PyTorch found: training the CleanRL-style PPO (python -m retrogym.examples.cleanrl_ppo)"; \
+	  $(VENV)/bin/python -m retrogym.examples.cleanrl_ppo --out $(BUILD)/demo --timesteps $(DEMO_CLEANRL_STEPS) \
+	    --max-episode-steps $(DEMO_STEPS) --seed $(DEMO_SEED); \
+	elif [ "$(DEMO_TRAINER)" = sb3 ] && $(HAVE_MODULES) stable_baselines3; then \
 	  echo "stable-baselines3 found: training PPO (python -m retrogym.examples.ppo)"; \
 	  $(VENV)/bin/python -m retrogym.examples.ppo --out $(BUILD)/demo --timesteps $(DEMO_PPO_STEPS) \
 	    --max-episode-steps $(DEMO_STEPS) --seed $(DEMO_SEED); \
@@ -230,6 +254,14 @@ ui-test-deps:
 	  echo "warning: could not install $(UI_TEST_PACKAGES); the Integration UI browser test will be skipped"
 
 test-python: ui-test-deps
+
+# Debian's Xvfb and xdotool for the human player's test under a virtual display; a failure only warns (it skips).
+.PHONY: play-test-deps
+play-test-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(PLAY_TEST_PACKAGES)" || \
+	  echo "warning: could not install $(PLAY_TEST_PACKAGES); the human player's Xvfb test will be skipped"
+
+test-python: play-test-deps
 
 roms:
 	$(MAKE) -C tests/roms
