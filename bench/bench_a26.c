@@ -18,7 +18,20 @@
  *   open ROM            -> "ok" (both cores opened, 60 frames run, the console's Reset held 4 frames as ALE does at
  *                          a reset) or "skip <why>"
  *   block MODE FRAMES   -> "<ours fps> <stella fps>" (MODE raw, rgb or fs4; the two cores one after the other)
- *   close               -> "ok" */
+ *   close               -> "ok"
+ *
+ *   bench_a26 --ours [--rounds N] [--frames N] ROM ...
+ * Our core alone (no Stella): one line per round and ROM, "<rom> <raw fps> <rgb fps> <fs4 fps>" (CPU time), for
+ * comparing two builds of the core in alternating runs (copy the binary of one build aside; the library is linked
+ * statically).
+ *
+ *   bench_a26 --digest [--frames N] [ROM ...]
+ * What a change to the core must keep bit-exact, as digests to compare between two builds (default: every ROM of
+ * ale-py's wheel in .venv, 1500 frames): per ROM and setting one line "<rom> <setting> <pixels> <ram> <states>", FNV-1a
+ * 64 of the RGB24 picture of every observed frame, of the RAM after every frame and of the state saved every 37 frames
+ * and at the end. Settings: drawn (every frame observed), fs4 (video on every 4th frame only), fs4state (fs4, and every
+ * 37 frames the state is saved and loaded into a freshly opened instance that goes on in its place). Inputs as in the
+ * timing modes; the console's Reset held for frames 60-63. */
 #define _POSIX_C_SOURCE 200809L
 #include "retrogym/retrogym.h"
 
@@ -62,6 +75,77 @@ static double block(rg_emu *emu, int mode, int frames, uint8_t *rgb, size_t cap,
 }
 
 static const char *const core_name[2] = {"atari2600", "stella"};
+
+static int open_ours(rg_emu **emu, const char *rom)
+{
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.log = bench_quiet;
+    o.core = "atari2600";
+    o.system = "Atari2600";
+    return rg_emu_open(emu, rom, &o);
+}
+
+static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* --digest: one ROM in one setting (0 drawn, 1 fs4, 2 fs4state). */
+static int digest(const char *rom, int setting, int frames)
+{
+    static const char *const names[3] = {"drawn", "fs4", "fs4state"};
+    const char *name = strrchr(rom, '/') ? strrchr(rom, '/') + 1 : rom;
+    rg_emu *emu;
+    if (open_ours(&emu, rom) != RG_OK) {
+        printf("%s %s skipped: %s\n", name, names[setting], rg_error_last());
+        return 0;
+    }
+    size_t cap = 160 * 320 * 3, scap = 1 << 16, ramn = rg_emu_ram_size(emu), n;
+    uint8_t *rgb = malloc(cap), *st = malloc(scap), *ram = malloc(ramn ? ramn : 1);
+    uint64_t hp = 0xcbf29ce484222325ull, hr = hp, hs = hp;
+    int rc = 0;
+    for (int f = 0; f < frames && rc == 0; f++) {
+        uint16_t b = f >= 60 && f < 64 ? 1u << 3 : f >= 64 ? input((unsigned)f) : 0;
+        int observed = setting == 0 || (f & 3) == 3;
+        rg_emu_set_buttons(emu, 0, b);
+        rg_emu_set_av_enable(emu, observed, 0);
+        rg_emu_run(emu);
+        rg_frame fr;
+        if (observed && rg_emu_frame(emu, &fr) == RG_OK && rg_emu_frame_rgb24(emu, rgb, cap) == RG_OK)
+            hp = fnv(hp, rgb, (size_t)fr.width * fr.height * 3u);
+        rg_emu_ram_copy(emu, ram, ramn);
+        hr = fnv(hr, ram, ramn);
+        if (f % 37 == 36 || f == frames - 1) {
+            if (rg_emu_state_save(emu, st, scap, &n) != RG_OK) {
+                rc = -1;
+                break;
+            }
+            hs = fnv(hs, st, n);
+            if (setting == 2) {
+                rg_emu *fresh;
+                if (open_ours(&fresh, rom) != RG_OK || rg_emu_state_load(fresh, st, n) != RG_OK) {
+                    rc = -1;
+                    break;
+                }
+                rg_emu_free(emu);
+                emu = fresh;
+            }
+        }
+    }
+    if (rc)
+        printf("%s %s error: %s\n", name, names[setting], rg_error_last());
+    else
+        printf("%s %s %016llx %016llx %016llx\n", name, names[setting], (unsigned long long)hp,
+               (unsigned long long)hr, (unsigned long long)hs);
+    fflush(stdout);
+    rg_emu_free(emu);
+    free(rgb);
+    free(st);
+    free(ram);
+    return rc;
+}
 
 /* Opens both cores on the ROM and runs `warm` frames; the first frames after `press` hold the console's Reset
  * switch (START) for 4 frames. 0 or -1 with the failing core's message in why. */
@@ -173,9 +257,13 @@ static void bench(const char *rom, int rounds, int frames)
 
 int main(int argc, char **argv)
 {
-    int rounds = 5, frames = 600, first = 1;
+    int rounds = 5, frames = 600, first = 1, ours = 0, dig = 0;
     if (argc == 2 && strcmp(argv[1], "--serve") == 0)
         return serve();
+    if (argc >= 2 && strcmp(argv[1], "--ours") == 0)
+        ours = 1, first = 2;
+    else if (argc >= 2 && strcmp(argv[1], "--digest") == 0)
+        dig = 1, first = 2, frames = 1500;
     for (; first < argc && strncmp(argv[first], "--", 2) == 0; first += 2) {
         if (strcmp(argv[first], "--wall") == 0) {
             clock_id = CLOCK_MONOTONIC;
@@ -193,6 +281,47 @@ int main(int argc, char **argv)
     }
     if (rounds < 1 || frames < 4)
         return fprintf(stderr, "--rounds >= 1 and --frames >= 4\n"), 2;
+    if (dig) {
+        glob_t g;
+        int rc = 0;
+        if (first < argc) {
+            for (int i = first; i < argc; i++)
+                for (int k = 0; k < 3; k++)
+                    rc |= digest(argv[i], k, frames);
+            return rc ? 1 : 0;
+        }
+        if (glob(RG_SOURCE_DIR "/.venv/lib/python3*/site-packages/ale_py/roms/*.bin", 0, NULL, &g) != 0)
+            return fprintf(stderr, "no ale-py ROMs in .venv (make venv)\n"), 2;
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            for (int k = 0; k < 3; k++)
+                rc |= digest(g.gl_pathv[i], k, frames);
+        globfree(&g);
+        return rc ? 1 : 0;
+    }
+    if (ours) {
+        size_t cap = 160 * 320 * 3;
+        uint8_t *rgb = malloc(cap);
+        for (int r = 0; r < rounds; r++)
+            for (int i = first; i < argc; i++) {
+                rg_emu *emu;
+                unsigned tick = 0;
+                if (open_ours(&emu, argv[i]) != RG_OK)
+                    return fprintf(stderr, "%s: %s\n", argv[i], rg_error_last()), 1;
+                for (int f = 0; f < 64; f++) {
+                    rg_emu_set_buttons(emu, 0, f >= 60 ? 1u << 3 : 0);
+                    rg_emu_run(emu);
+                }
+                const char *name = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+                printf("%s", name);
+                for (int m = 0; m < MODES; m++)
+                    printf(" %.1f", block(emu, m, frames, rgb, cap, &tick));
+                printf("\n");
+                fflush(stdout);
+                rg_emu_free(emu);
+            }
+        free(rgb);
+        return 0;
+    }
     printf("frames/s (%s time), median of %d blocks of %d frames; ours vs Stella 3.9.3 and the ratio\n",
            clock_id == CLOCK_MONOTONIC ? "elapsed" : "CPU", rounds, frames);
     printf("%-22s", "ROM");

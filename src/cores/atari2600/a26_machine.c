@@ -118,10 +118,10 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int 
 /* The TIA writes that need no drawing, done here without the call into tia_regs.c (the same steps as
  * rg__tia_write's for them): WSYNC (every line of every game writes it) and, on frames nobody observes, the colour
  * registers. Both leave the TIA clock at the write (no delay) and end the frame when the line limit is passed. */
-A26_INLINE void tia_write_quick(rg__a26_machine *m, bus_regs *r, int32_t clock)
+A26_INLINE void tia_write_quick(rg__a26_machine *m, bus_regs *r, int32_t clock, int delay)
 {
     rg__a26_tia *t = &m->st.tia;
-    m->tia_clock = clock;
+    m->tia_clock = clock + delay;
     if (clock - t->frame_start >= (int32_t)m->max_lines * RG__TIA_LINE) { /* no VSYNC in time */
         r->budget = 0;
         m->st.partial = 0;
@@ -132,16 +132,57 @@ A26_INLINE void tia_wsync(rg__a26_machine *m, bus_regs *r, uint32_t now)
 {
     /* the 6507 halts only on a read cycle: the second write of a read-modify-write does not halt it */
     uint32_t phase = (now + (uint32_t)(-m->st.tia.frame_start / 3)) % 76u;
-    tia_write_quick(m, r, (int32_t)(now * 3u));
+    tia_write_quick(m, r, (int32_t)(now * 3u), 0);
     if (phase && m->prev_write_cycle != now - 1u) {
         r->cycles = now + 76u - phase;
         m->write_cycle = r->cycles; /* the next cycle follows this write */
     }
 }
 
+/* A TIA write that changes no state at all (the register already holds the value, and nothing derived from it or
+ * marked for rebuilding changes; no side effect such as GRP1's copy into the delayed registers): the picture
+ * before and after it is the same, so it needs no catch-up, only the clock of the access (+ its delay, which
+ * rg__tia_write would have drawn up to) and the line-limit test. Its delay (tia_regs.c's k_delay), or -1 for a
+ * write that must go through rg__tia_write. Only registers whose rg__tia_write case leaves every byte of the
+ * state alone when the value is the same qualify (NUSIZ and CTRLPF mark bitmaps dirty on every write: not these). */
+A26_INLINE int tia_write_idle(const rg__a26_tia *t, unsigned reg, uint8_t v, uint32_t now)
+{
+    switch (reg) {
+    case 0x01: /* VBLANK */
+        return t->vblank == v && t->dump == ((v & 0x80u) != 0) ? 1 : -1;
+    case 0x06: case 0x07: case 0x08: case 0x09: /* COLUP0..COLUBK */
+        return t->colu[reg - 0x06u] == (v & 0xFEu) ? 0 : -1;
+    case 0x0B: case 0x0C: /* REFP0, REFP1 */
+        return t->refp[reg - 0x0Bu] == (v & 8u) ? 1 : -1;
+    case 0x0D: case 0x0E: case 0x0F: { /* PF0..PF2: the playfield's delay by the CPU cycle modulo 4 */
+        static const int8_t k_pf_delay[4] = {4, 5, 2, 3};
+        return t->pf[reg - 0x0Du] == v ? k_pf_delay[(now + (uint32_t)(-t->frame_start / 3)) & 3] : -1;
+    }
+    case 0x1B: /* GRP0 (and GRP1's delayed copy) */
+        return t->grp[0] == v && t->dgrp[1] == t->grp[1] ? 1 : -1;
+    case 0x1C: /* GRP1 (and GRP0's and ENABL's delayed copies) */
+        return t->grp[1] == v && t->dgrp[0] == t->grp[0] && t->denabl == t->enabl ? 1 : -1;
+    case 0x1D: case 0x1E: /* ENAM0, ENAM1 */
+        return t->enam[reg - 0x1Du] == (v & 2u) ? 1 : -1;
+    case 0x1F: /* ENABL */
+        return t->enabl == (v & 2u) ? 1 : -1;
+    case 0x20: return t->hm[RG__TIA_P0] == (v & 0xF0u) ? 0 : -1; /* HMP0 */
+    case 0x21: return t->hm[RG__TIA_P1] == (v & 0xF0u) ? 0 : -1; /* HMP1 */
+    case 0x22: return t->hm[RG__TIA_M0] == (v & 0xF0u) ? 0 : -1; /* HMM0 */
+    case 0x23: return t->hm[RG__TIA_M1] == (v & 0xF0u) ? 0 : -1; /* HMM1 */
+    case 0x24: return t->hm[RG__TIA_BL] == (v & 0xF0u) ? 0 : -1; /* HMBL */
+    case 0x25: case 0x26: /* VDELP0, VDELP1 */
+        return t->vdelp[reg - 0x25u] == (v & 1u) ? 0 : -1;
+    case 0x27: /* VDELBL */
+        return t->vdelbl == (v & 1u) ? 0 : -1;
+    default: return -1;
+    }
+}
+
 A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_t v, int kind)
 {
     rg__a26_state *s = &m->st;
+    int delay;
     uint32_t now = ++r->cycles;
     s->databus = v;
     m->prev_write_cycle = m->write_cycle;
@@ -164,8 +205,10 @@ A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_
         if (reg == 0x02u) { /* WSYNC */
             tia_wsync(m, r, now);
         } else if (reg - 0x06u < 4u && !m->video) { /* COLUP0..COLUBK */
-            tia_write_quick(m, r, (int32_t)(now * 3u));
+            tia_write_quick(m, r, (int32_t)(now * 3u), 0);
             s->tia.colu[reg - 0x06u] = v & 0xFEu;
+        } else if ((delay = tia_write_idle(&s->tia, reg, v, now)) >= 0) {
+            tia_write_quick(m, r, (int32_t)(now * 3u), delay);
         } else {
             /* the TIA reads the count, may halt the CPU (RSYNC) and may end the run (frame end) */
             s->cycles = now;
