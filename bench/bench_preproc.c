@@ -4,12 +4,13 @@
  *    two frames plus grayscale + resize to 84 x 84, as it was before issue 17 (per-channel RGB max, then the luma of
  *    whole-block RGB sums: copied below as the baseline) and as it is now (max-pool by gray, gray per pixel, then
  *    OpenCV's INTER_AREA arithmetic), scalar and AVX2.
- * 2. The whole vector step: Pong, 84 x 84 gray, 4-frame stack, frame skip 4 with max-pool, 8 envs on 2 threads,
- *    process CPU time per env step, with the AVX2 kernels and with RG_PREPROC_SCALAR=1 (the pool's kernels; the
- *    env's max-pool stays AVX2), in alternating rounds.
+ * 2. The whole vector step: Pong, 84 x 84 gray, 4-frame stack, frame skip 4 with max-pool, 8 envs (or the third
+ *    argument) on min(envs, 2) threads, process CPU time per env step, in alternating rounds: as it is (the envs
+ *    write gray planes straight from the core's frame, AVX2), with RG_POOL_RGB_FRAMES=1 (the way before: RGB24
+ *    frames max-pooled by gray, then converted) and with RG_PREPROC_SCALAR=1 (the pool's kernels scalar).
  *
  * Needs ale-py's pong.bin and stable-retro's Pong-Atari2600-v0 integration in .venv (copied into a temporary data
- * root). Usage: bench_preproc [rounds] [steps per round]. */
+ * root). Usage: bench_preproc [rounds] [steps per round] [envs]. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
 
@@ -150,42 +151,46 @@ static void kernels(rg_datapaths *dp, int simd_ok)
 
 /* ---- 2: the vector step ---- */
 
-static double pool_round(rg_datapaths *dp, int scalar, unsigned steps)
+static unsigned n_envs = 8;
+
+/* mode 0: as it is; 1: RG_POOL_RGB_FRAMES=1; 2: RG_PREPROC_SCALAR=1 */
+static double pool_round(rg_datapaths *dp, int mode, unsigned steps)
 {
     rg_env_options eo = env_options(dp, 4, 1);
     rg_pool_options po = RG_POOL_OPTIONS_INIT;
     po.envs = &eo;
     po.n_env_options = 1;
-    po.num_envs = 8;
-    po.num_threads = 2;
+    po.num_envs = n_envs;
+    po.num_threads = n_envs < 2 ? n_envs : 2;
     po.seed = 1;
     po.grayscale = 1;
     po.resize_width = po.resize_height = OUT;
     po.frame_stack = 4;
-    if (scalar)
-        setenv("RG_PREPROC_SCALAR", "1", 1);
+    const char *var = mode == 1 ? "RG_POOL_RGB_FRAMES" : "RG_PREPROC_SCALAR";
+    if (mode)
+        setenv(var, "1", 1); /* read at pool creation */
     rg_pool *p;
     int rc = rg_pool_create(&p, &po);
-    unsetenv("RG_PREPROC_SCALAR");
+    unsetenv(var);
     if (rc != RG_OK) {
         printf("pool: %s\n", rg_error_last());
         return -1;
     }
     rg_pool_batch b;
     rg_pool_reset(p, NULL, 0, &b);
-    int64_t acts[8];
+    int64_t acts[64];
     for (unsigned s = 0; s < 20; s++) {
-        for (unsigned i = 0; i < 8; i++)
+        for (unsigned i = 0; i < n_envs; i++)
             acts[i] = (int64_t)((s * 7 + i) % 6);
         rg_pool_step(p, acts, &b);
     }
     double t0 = bench_seconds(CLOCK_PROCESS_CPUTIME_ID);
     for (unsigned s = 0; s < steps; s++) {
-        for (unsigned i = 0; i < 8; i++)
+        for (unsigned i = 0; i < n_envs; i++)
             acts[i] = (int64_t)((s * 7 + i * 3) / 5 % 6);
         rg_pool_step(p, acts, &b);
     }
-    double us = (bench_seconds(CLOCK_PROCESS_CPUTIME_ID) - t0) * 1e6 / (8.0 * steps);
+    double us = (bench_seconds(CLOCK_PROCESS_CPUTIME_ID) - t0) * 1e6 / ((double)n_envs * steps);
     rg_pool_free(p);
     return us;
 }
@@ -194,6 +199,9 @@ int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 5;
     unsigned steps = argc > 2 ? (unsigned)atoi(argv[2]) : 1500;
+    n_envs = argc > 3 ? (unsigned)atoi(argv[3]) : 8;
+    if (n_envs < 1 || n_envs > 64)
+        n_envs = 8;
     char root[256];
     if (!make_root(root, sizeof root)) {
         printf("bench_preproc: needs ale-py's pong.bin and stable-retro's %s in .venv (make venv)\n", GAME);
@@ -207,21 +215,29 @@ int main(int argc, char **argv)
     int simd_ok = rg__pre_simd();
     printf("Pong 210x160 -> 84x84 gray, per env step (1 core, thread CPU time, best of 5):\n");
     kernels(dp, simd_ok);
-    printf("Vector step: Pong, 84x84 gray, stack 4, frame skip 4 + max-pool, 8 envs on 2 threads, process CPU us per"
-           " env step (%d alternating rounds of %u steps):\n",
-           rounds, steps);
-    double v[2][64];
+    printf("Vector step: Pong, 84x84 gray, stack 4, frame skip 4 + max-pool, %u envs on %u threads, process CPU us"
+           " per env step (%d alternating rounds of %u steps):\n",
+           n_envs, n_envs < 2 ? n_envs : 2, rounds, steps);
+    static const char *modes[3] = {"gray planes (as it is)", "RGB24 frames (RG_POOL_RGB_FRAMES=1)",
+                                   "scalar (RG_PREPROC_SCALAR=1)"};
+    double v[3][64], ratio[64];
     int nr = rounds > 64 ? 64 : rounds;
-    for (int r = 0; r < nr; r++)
-        for (int scalar = 0; scalar <= 1; scalar++)
-            v[scalar][r] = pool_round(dp, scalar, steps);
-    for (int scalar = 0; scalar <= 1; scalar++) {
-        if (!scalar && !simd_ok)
-            continue;
-        qsort(v[scalar], (size_t)nr, sizeof(double), bench_cmp_double);
-        printf("  %-8s median %6.1f us  (min %6.1f, max %6.1f)\n", scalar ? "scalar" : "AVX2", v[scalar][nr / 2],
-               v[scalar][0], v[scalar][nr - 1]);
+    for (int r = 0; r < nr; r++) {
+        for (int k = 0; k < 3; k++) {
+            int m = (r + k) % 3;
+            v[m][r] = pool_round(dp, m, steps);
+        }
+        ratio[r] = v[1][r] / v[0][r];
     }
+    for (int m = 0; m < 3; m++) {
+        if (m != 2 && !simd_ok)
+            continue;
+        qsort(v[m], (size_t)nr, sizeof(double), bench_cmp_double);
+        printf("  %-38s median %6.1f us  (min %6.1f, max %6.1f)\n", modes[m], v[m][nr / 2], v[m][0], v[m][nr - 1]);
+    }
+    qsort(ratio, (size_t)nr, sizeof(double), bench_cmp_double);
+    printf("  RGB24 frames / gray planes, per round: median %.3f (min %.3f, max %.3f)\n", ratio[nr / 2], ratio[0],
+           ratio[nr - 1]);
     rg_datapaths_free(dp);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);

@@ -30,6 +30,7 @@ struct rg_env {
     unsigned frameskip, noop_max;
     double sticky_prob;
     int max_pool;
+    int obs_gray;            /* reset and step write gray observations (env_gray.c; set by a pool converting to gray) */
     uint64_t max_steps;
     /* observation */
     unsigned obs_h, obs_w;   /* fixed at creation: the emulator's screen size (rg_emu_screen_size), cropped */

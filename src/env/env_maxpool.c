@@ -96,7 +96,9 @@ void rg__max_luma(uint8_t *dst, const uint8_t *other, size_t n, int simd)
 
 void rg__env_max_pool(const rg_env *env, uint8_t *obs, const uint8_t *other, size_t n)
 {
-    if (env->max_pool == RG__MAX_POOL_LUMA)
+    if (env->obs_gray && env->obs == RG_OBS_IMAGE) /* two gray planes (env_gray.c) */
+        rg__max_rgb(obs, other, (size_t)env->obs_h * env->obs_w, rg__max_pool_simd());
+    else if (env->max_pool == RG__MAX_POOL_LUMA)
         rg__max_luma(obs, other, n, rg__max_pool_simd());
     else
         rg__max_rgb(obs, other, n, rg__max_pool_simd());

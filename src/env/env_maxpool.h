@@ -25,4 +25,13 @@ void rg__max_luma(uint8_t *dst, const uint8_t *other, size_t n, int simd);
 /* 1 where the AVX2 kernels can run on this CPU. */
 int rg__max_pool_simd(void);
 
+/* Gray observations (env_gray.c). A pool converting to gray turns obs_gray on: the observations of reset and step are
+ * then obs_h x obs_w gray bytes written straight from the core's frame (no RGB24 frame), and the max-pool takes the
+ * larger of two grays. Snapshots and rg_env_observe stay RGB24. */
+void rg__env_obs_gray(rg_env *env, int on);
+/* The observation of a reset or step: gray when obs_gray is on, else rg__env_write_obs's. */
+int rg__env_write_step_obs(const rg_env *env, uint8_t *dst);
+/* n XRGB8888 pixels to their grays, scalar (simd 0) or AVX2 (1, only where the CPU has it): the same bytes. */
+void rg__gray_xrgb(const uint32_t *px, size_t n, uint8_t *out, int simd);
+
 #endif

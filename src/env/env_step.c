@@ -99,7 +99,7 @@ int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t ca
     env->steps = 0;
     env->started = 1;
     rg_emu_set_av_enable(env->emu, 1, 1);
-    rc = obs ? rg__env_write_obs(env, obs) : RG_OK;
+    rc = obs ? rg__env_write_step_obs(env, obs) : RG_OK; /* env_gray.c */
     return rc != RG_OK ? rc : rec_rc;
 }
 
@@ -133,7 +133,7 @@ int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size
             break;
         /* The second-to-last frame of the step, for the max-pool with the last one. */
         if (obs && env->max_pool && f + 2 == env->frameskip) {
-            if ((rc = rg__env_write_obs(env, env->pool)) != RG_OK)
+            if ((rc = rg__env_write_step_obs(env, env->pool)) != RG_OK)
                 return rc;
             pooled = 1;
         }
@@ -147,7 +147,7 @@ int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size
         rec_rc = rc;
     if (!obs)
         return rec_rc;
-    if ((rc = rg__env_write_obs(env, obs)) != RG_OK)
+    if ((rc = rg__env_write_step_obs(env, obs)) != RG_OK)
         return rc;
     if (pooled && result->frames == env->frameskip)
         rg__env_max_pool(env, obs, env->pool, env->obs_size); /* env_maxpool.c */

@@ -1,7 +1,7 @@
 /* Preprocessing of observations in the workers: grayscale and resize (the bytes of Gymnasium's AtariPreprocessing:
  * pool_preproc.h), frame stacking (a ring per env: each new frame is written once, and the batch row is gathered
- * oldest first), reward clipping. With grayscale on, the envs' max-pool keeps the pixel of higher gray
- * (env/env_maxpool.h), so the gray of the pooled frame is the maximum of the two grays, as AtariPreprocessing's. */
+ * oldest first), reward clipping. With grayscale on, the envs write gray planes straight from the core's frame and
+ * max-pool the two grays (env/env_maxpool.h), as AtariPreprocessing does; the pool then only resizes. */
 #include "pool_internal.h"
 #include "pool_preproc.h"
 
@@ -52,8 +52,16 @@ int rg__pre_init(rg_pool *p, const rg_pool_options *o)
         if (!(p->pre_ctx->scratch = aligned_alloc(64, p->n * p->pre_ctx->stride)))
             return rg__error(RG_ENOMEM, "out of memory for preprocessing buffers");
         memset(p->pre_ctx->scratch, 0, p->n * p->pre_ctx->stride); /* the kernels read past a row's end, unused */
-        for (size_t i = 0; i < p->n; i++)
-            rg__env_max_pool_luma(p->envs[i], p->gray);
+        /* With gray on, the envs write gray planes (no RGB24 frame) and max-pool them. RG_POOL_RGB_FRAMES=1 (read
+         * here, for benchmarks: bench/bench_preproc.c) keeps the way before: RGB24 frames max-pooled by gray, then
+         * converted; the same bytes. */
+        const char *rgb_env = getenv("RG_POOL_RGB_FRAMES");
+        int planes = p->gray && !(rgb_env && strcmp(rgb_env, "0") != 0);
+        p->pre_ctx->plan.src_gray = planes;
+        for (size_t i = 0; i < p->n; i++) {
+            rg__env_obs_gray(p->envs[i], planes);
+            rg__env_max_pool_luma(p->envs[i], p->gray && !planes);
+        }
     }
     p->frame_size = (size_t)p->out_h * p->out_w * p->out_c;
     p->obs_size = p->frame_size * p->stack;

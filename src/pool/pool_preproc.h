@@ -20,7 +20,9 @@ enum {
 /* What resizes one frame; built once by rg__area_plan_init, read-only after (shared by the workers). */
 typedef struct rg__area_plan {
     unsigned sh, sw, dh, dw, c; /* source and destination sizes; c: bytes per pixel of the plane resized (1 or 3) */
-    int gray;                   /* the source is RGB24, converted to gray (c = 1) before resizing */
+    int gray;                   /* the source is RGB24, converted to gray (c = 1) before resizing ... */
+    int src_gray;               /* ... or, set after rg__area_plan_init with gray on, already a gray plane (sw bytes a
+                                 * row: the envs' gray observations, env/env_maxpool.h) */
     int kind;                   /* RG__AREA_* */
     unsigned kx, ky;            /* FAST: the factors */
     unsigned row_len;           /* TAPS: dw * c rounded up to 8 */

@@ -215,6 +215,10 @@ void rg__store_row_scalar(const float *sum, size_t n, uint8_t *out)
 /* Row y of the plane to resize (gray or RGB bytes) into row. */
 static void plane_row(const rg__area_plan *pl, const uint8_t *src, unsigned y, uint8_t *row, int simd)
 {
+    if (pl->src_gray) {
+        memcpy(row, src + (size_t)y * pl->sw, pl->sw);
+        return;
+    }
     const uint8_t *s = src + (size_t)y * pl->sw * 3;
     if (!pl->gray)
         memcpy(row, s, (size_t)pl->sw * 3);
@@ -312,7 +316,9 @@ void rg__area_frame(const rg__area_plan *pl, const uint8_t *src, uint8_t *dst, v
     uint8_t *row = base + 2 * up32(pl->row_len * sizeof(float)) + up32((size_t)pl->dw * pl->c * sizeof(uint32_t));
     switch (pl->kind) {
     case RG__AREA_COPY:
-        if (!pl->gray)
+        if (pl->src_gray)
+            memcpy(dst, src, (size_t)pl->sh * pl->sw);
+        else if (!pl->gray)
             memcpy(dst, src, (size_t)pl->sh * pl->sw * 3);
         else if (simd)
             rg__luma_row_avx2(src, (size_t)pl->sh * pl->sw, dst);

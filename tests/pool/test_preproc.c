@@ -62,6 +62,35 @@ static void luma_every_colour(void **state)
     free(rgb), free(a), free(b);
 }
 
+/* Every 24-bit colour as an XRGB8888 pixel (the X byte set to junk): the env's gray straight from the core's frame
+ * (env_gray.c), scalar and AVX2, equals the gray of its RGB24 pixel; rows whose length is not a multiple of 32 too. */
+static void gray_xrgb_every_colour(void **state)
+{
+    (void)state;
+    const size_t n = 1u << 16;
+    uint32_t *px = malloc(4 * n);
+    uint8_t *a = malloc(n), *b = malloc(n);
+    for (unsigned r = 0; r < 256; r++) {
+        for (size_t i = 0; i < n; i++)
+            px[i] = (uint32_t)(rnd() & 0xff) << 24 | (uint32_t)r << 16 | (uint32_t)i;
+        rg__gray_xrgb(px, n, a, 0);
+        for (size_t i = 0; i < n; i++) {
+            unsigned weighted = 299 * r + 587 * (unsigned)(i >> 8) + 114 * (unsigned)(i & 255);
+            if (a[i] != weighted / 1000 + (weighted % 1000 >= 500))
+                fail_msg("scalar gray of %06x: %u", (unsigned)(px[i] & 0xffffff), a[i]);
+        }
+        if (rg__max_pool_simd()) {
+            rg__gray_xrgb(px, n, b, 1);
+            assert_memory_equal(a, b, n);
+            memset(b, 0, 100);
+            rg__gray_xrgb(px + 7, 77, b, 1); /* 2 blocks of 32 and a scalar tail of 13 */
+            assert_memory_equal(a + 7, b, 77);
+            assert_int_equal(b[77], 0);
+        }
+    }
+    free(px), free(a), free(b);
+}
+
 /* Random frames of many sizes through each kind of resize, gray and RGB: AVX2 = scalar byte for byte, and each
  * output value within 1 of the exact area average of its source (so the plan covers the right pixels). */
 static void frames_scalar_equals_simd(void **state)
@@ -222,6 +251,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(luma_every_colour),
+        cmocka_unit_test(gray_xrgb_every_colour),
         cmocka_unit_test(frames_scalar_equals_simd),
         cmocka_unit_test(max_pool_kernels),
         cmocka_unit_test(real_frames),

@@ -1,0 +1,132 @@
+/* Gray observations written straight from the core's frame (env_maxpool.h, rg__env_write_step_obs): a pool that
+ * converts to gray asks its envs for them, so that a step makes no RGB24 frame, and max-pools two gray planes
+ * (the maximum of two grays is the gray of the brighter pixel: the bytes of Gymnasium's AtariPreprocessing). The gray
+ * is ALE's, (299 R + 587 G + 114 B + 500) / 1000 (base/luma.h), the pool's grayscale of an RGB24 frame. */
+#include "env_internal.h"
+#include "env_maxpool.h"
+
+#include "base/luma.h"
+
+#include <string.h>
+
+static inline uint8_t luma_xrgb(uint32_t p)
+{
+    const uint8_t px[3] = {(uint8_t)(p >> 16), (uint8_t)(p >> 8), (uint8_t)p};
+    return (uint8_t)((rg__luma_sum(px) + 500u) / 1000u);
+}
+
+static void gray_xrgb_scalar(const uint32_t *px, size_t n, uint8_t *out)
+{
+    uint32_t last = px[0] ^ 1u; /* games draw runs of one colour: its gray is computed once per run */
+    uint8_t gray = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (px[i] != last)
+            last = px[i], gray = luma_xrgb(last);
+        out[i] = gray;
+    }
+}
+
+static void gray_rgb24_scalar(const uint8_t *rgb, size_t n, uint8_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint8_t)((rg__luma_sum(rgb + 3 * i) + 500u) / 1000u);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2")))
+
+/* The grays of 8 XRGB8888 pixels as 32-bit lanes: (s + 500) / 1000 as floor((s + 500.5) * 0.001f), the pool's
+ * arithmetic (pool_preproc_avx2.c; exact for every colour, tests/pool/test_preproc.c). */
+AVX2 static inline __m256i gray8_xrgb(const uint32_t *px)
+{
+    const __m256i v = _mm256_loadu_si256((const __m256i *)px), low = _mm256_set1_epi32(0x00ff00ff);
+    __m256i br = _mm256_madd_epi16(_mm256_and_si256(v, low), _mm256_set1_epi32(114 | 299 << 16));
+    __m256i g = _mm256_madd_epi16(_mm256_and_si256(_mm256_srli_epi32(v, 8), _mm256_set1_epi32(0xff)),
+                                  _mm256_set1_epi32(587));
+    __m256 f = _mm256_mul_ps(_mm256_add_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(br, g)), _mm256_set1_ps(500.5f)),
+                             _mm256_set1_ps(0.001f));
+    return _mm256_cvttps_epi32(f);
+}
+
+AVX2 static void gray_xrgb_avx2(const uint32_t *px, size_t n, uint8_t *out)
+{
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i ab = _mm256_packus_epi32(gray8_xrgb(px + i), gray8_xrgb(px + i + 8));
+        __m256i cd = _mm256_packus_epi32(gray8_xrgb(px + i + 16), gray8_xrgb(px + i + 24));
+        __m256i g = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), order);
+        _mm256_storeu_si256((__m256i *)(out + i), g);
+    }
+    if (i < n)
+        gray_xrgb_scalar(px + i, n - i, out + i);
+}
+
+#else
+
+static void gray_xrgb_avx2(const uint32_t *px, size_t n, uint8_t *out)
+{
+    gray_xrgb_scalar(px, n, out);
+}
+
+#endif
+
+void rg__gray_xrgb(const uint32_t *px, size_t n, uint8_t *out, int simd)
+{
+    if (!n)
+        return;
+    if (simd)
+        gray_xrgb_avx2(px, n, out);
+    else
+        gray_xrgb_scalar(px, n, out);
+}
+
+void rg__env_obs_gray(rg_env *env, int on)
+{
+    if (env)
+        env->obs_gray = on != 0;
+}
+
+/* The observation as gray (obs_h x obs_w bytes): from the core's XRGB8888 frame when it covers the screen (the usual
+ * case), else through the RGB24 observation. */
+static int write_gray(const rg_env *env, uint8_t *dst)
+{
+    const size_t n = (size_t)env->obs_h * env->obs_w;
+    if (env->show_restored && rg_emu_frame_count(env->emu) == env->restored_frame) {
+        gray_rgb24_scalar(env->restored_obs, n, dst);
+        return RG_OK;
+    }
+    unsigned sw, sh;
+    rg_frame f;
+    int rc = rg_emu_screen_size(env->emu, &sw, &sh);
+    if (rc != RG_OK || (rc = rg_emu_frame(env->emu, &f)) != RG_OK)
+        return rc;
+    if (f.data && f.format == RG_PIXEL_XRGB8888 && f.pitch / 4 >= sw && f.height >= sh && f.pitch % 4 == 0) {
+        unsigned x = env->crop[0] < sw ? env->crop[0] : sw, y = env->crop[1] < sh ? env->crop[1] : sh;
+        int simd = rg__max_pool_simd();
+        if (x == 0 && env->obs_w == sw && f.pitch == (size_t)sw * 4) { /* rows back to back: one call */
+            rg__gray_xrgb((const uint32_t *)f.data + (size_t)y * sw, n, dst, simd);
+            return RG_OK;
+        }
+        for (unsigned r = 0; r < env->obs_h; r++)
+            rg__gray_xrgb((const uint32_t *)((const uint8_t *)f.data + (size_t)(y + r) * f.pitch) + x, env->obs_w,
+                          dst + (size_t)r * env->obs_w, simd);
+        return RG_OK;
+    }
+    /* other pixel formats, or a frame smaller than the screen: the RGB24 screen, then the gray of the crop */
+    if ((rc = rg_emu_screen_rgb24(env->emu, env->frame, env->frame_cap)) != RG_OK)
+        return rc;
+    unsigned x = env->crop[0] < sw ? env->crop[0] : sw, y = env->crop[1] < sh ? env->crop[1] : sh;
+    for (unsigned r = 0; r < env->obs_h; r++)
+        gray_rgb24_scalar(env->frame + ((size_t)(y + r) * sw + x) * 3, env->obs_w, dst + (size_t)r * env->obs_w);
+    return RG_OK;
+}
+
+int rg__env_write_step_obs(const rg_env *env, uint8_t *dst)
+{
+    if (env->obs_gray && env->obs == RG_OBS_IMAGE)
+        return write_gray(env, dst);
+    return rg__env_write_obs(env, dst);
+}
