@@ -23,7 +23,7 @@ from retrogym.movie import Movie, playback_movie
 from retrogym.registration import register_games
 from retrogym.vector import RetroVectorEnv, make_vec
 
-__version__ = _retrogym.version()
+__version__: str = _retrogym.version()
 
 __all__ = [
     "Actions",

@@ -9,6 +9,8 @@ to child processes) in ``$RETROGYM_STABLE_RETRO``, from which its cores are sear
 to leave stable-retro out. Custom integration folders and the default integrations are kept here, per process, as
 in stable-retro; every call passes them to the C library explicitly.
 """
+from __future__ import annotations
+
 import enum
 import importlib.util
 import json
@@ -16,6 +18,7 @@ import os
 import subprocess
 import sys
 import threading
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from retrogym import _retrogym as _C
 
@@ -55,7 +58,7 @@ STABLE_RETRO_ENV = "RETROGYM_STABLE_RETRO"
 _ORIGIN_ENV, _ORIGIN_USER, _ORIGIN_OWN, _ORIGIN_STABLE_RETRO = 1, 2, 3, 4
 
 
-def find_stable_retro():
+def find_stable_retro() -> Optional[str]:
     """The folder of an installed stable-retro (or stable-retro-turbo) package, holding ``data/`` and ``cores/``,
     or None. Found with ``importlib.util.find_spec`` (the package is not imported), else from the installed
     distribution's files."""
@@ -82,7 +85,7 @@ def find_stable_retro():
     return None
 
 
-def stable_retro_folder():
+def stable_retro_folder() -> Optional[str]:
     """The stable-retro folder in use (``$RETROGYM_STABLE_RETRO``), or None."""
     return os.environ.get(STABLE_RETRO_ENV) or None
 
@@ -96,8 +99,8 @@ def _discover():
 _discover()
 
 _lock = threading.Lock()
-_root = None  # set_path()
-_custom = []  # custom integration folders, in insertion order
+_root: Optional[str] = None  # set_path()
+_custom: List[str] = []  # custom integration folders, in insertion order
 _default = 1  # Integrations.STABLE
 
 
@@ -116,20 +119,20 @@ class Integrations(enum.IntFlag):
     ALL = 15
 
     @property
-    def paths(self):
+    def paths(self) -> List[str]:
         """The folders searched, in priority order: contrib, experimental, custom paths, stable."""
         root, custom = _snapshot()
         return _C.data_dirs(root, custom, resolve(self))
 
     @classmethod
-    def add_custom_path(cls, folder):
+    def add_custom_path(cls, folder: Union[str, os.PathLike[str]]) -> None:
         add_custom_path(folder)
 
     @classmethod
-    def clear_custom_paths(cls):
+    def clear_custom_paths(cls) -> None:
         clear_custom_paths()
 
-    def __str__(self):
+    def __str__(self) -> str:
         value = int(self)
         if value == 0:
             return "default"
@@ -143,22 +146,22 @@ class DefaultIntegrations:
     """The process-wide default integrations (what ``Integrations.DEFAULT`` means)."""
 
     @classmethod
-    def get(cls):
+    def get(cls) -> Integrations:
         return Integrations(_default)
 
     @classmethod
-    def add(cls, extra):
+    def add(cls, extra: Union[Integrations, int]) -> None:
         add_integrations(extra)
 
     @classmethod
-    def reset(cls):
+    def reset(cls) -> None:
         """Back to STABLE; custom paths remain."""
         global _default
         with _lock:
             _default = 1
 
 
-def resolve(inttype):
+def resolve(inttype: Union[Integrations, int, None]) -> int:
     """An Integrations value (or int) as the flags to search; DEFAULT becomes the process default."""
     if inttype is None:
         inttype = 0
@@ -168,7 +171,7 @@ def resolve(inttype):
     return value or _default
 
 
-def default_roots():
+def default_roots() -> Tuple[Tuple[str, int], ...]:
     """The default data roots as ``(path, origin)`` pairs, in priority order (origin values of the C library)."""
     roots = []
     for folder in (os.environ.get(_C.DATA_PATH_ENV) or "").split(":"):
@@ -197,30 +200,30 @@ def _snapshot():
     return root, custom
 
 
-def path():
+def path() -> str:
     """The data root in use: the first of :func:`roots`."""
     return _C.data_root(_snapshot()[0])
 
 
-def roots():
+def roots() -> List[Tuple[str, str]]:
     """The data roots searched, in priority order, as ``(path, origin)`` pairs; origin is "given" (set_path),
     "env var", "user", "own" or "stable-retro"."""
     return _C.data_roots(_snapshot()[0])
 
 
-def user_root():
+def user_root() -> str:
     """The user's writable data root (``$XDG_DATA_HOME/retrogym`` or ``~/.local/share/retrogym``)."""
     return _C.user_root()
 
 
-def game_folder(game, inttype=Integrations.DEFAULT):
+def game_folder(game: str, inttype: Union[Integrations, int] = Integrations.DEFAULT) -> str:
     """The name of a game's folder: ``game`` itself, or its other form (``Airstriker-Genesis`` ->
     ``Airstriker-Genesis-v0`` as stable-retro 1.x names it, and back). FileNotFoundError names the roots searched."""
     root, custom = _snapshot()
     return _C.game_folder(root, custom, game, resolve(inttype))
 
 
-def set_path(root=None):
+def set_path(root: Union[str, os.PathLike[str], None] = None) -> None:
     """Uses this data root alone (None: back to the default roots, see :func:`roots`)."""
     global _root
     if root is not None:
@@ -231,25 +234,25 @@ def set_path(root=None):
         _root = root
 
 
-def add_custom_path(folder):
+def add_custom_path(folder: Union[str, os.PathLike[str]]) -> None:
     """Appends a custom integration folder (absolute, or relative to the data root)."""
     folder = os.fspath(folder)
     with _lock:
         _custom.append(folder)
 
 
-def clear_custom_paths():
+def clear_custom_paths() -> None:
     with _lock:
         _custom.clear()
 
 
-def add_custom_integration(folder):
+def add_custom_integration(folder: Union[str, os.PathLike[str]]) -> None:
     """Adds a custom folder and includes CUSTOM_ONLY in the default integrations."""
     add_custom_path(folder)
     add_integrations(Integrations.CUSTOM_ONLY)
 
 
-def add_integrations(flags):
+def add_integrations(flags: Union[Integrations, int]) -> None:
     """ORs flags into the default integrations."""
     global _default
     value = int(flags)
@@ -259,20 +262,22 @@ def add_integrations(flags):
         _default |= value
 
 
-def get_file_path(game, file, inttype=Integrations.DEFAULT):
+def get_file_path(
+    game: str, file: Union[str, os.PathLike[str]], inttype: Union[Integrations, int] = Integrations.DEFAULT
+) -> Optional[str]:
     """The first ``<root>/<folder>/<game>/<file>`` that exists, or None."""
     root, custom = _snapshot()
     return _C.file_path(root, custom, game, os.fspath(file), resolve(inttype))
 
 
-def get_romfile_path(game, inttype=Integrations.DEFAULT):
+def get_romfile_path(game: str, inttype: Union[Integrations, int] = Integrations.DEFAULT) -> str:
     """The game's ROM (``rom.<ext>``); FileNotFoundError when there is none. ``RetroEnv``/``make`` look this
     function up here at each call, so code that replaces it (stable-retro's tests do) decides the ROM used."""
     root, custom = _snapshot()
     return _C.rom_path(root, custom, game, resolve(inttype))
 
 
-def verify_hash(game, inttype=Integrations.DEFAULT):
+def verify_hash(game: str, inttype: Union[Integrations, int] = Integrations.DEFAULT) -> List[Tuple[str, str]]:
     """stable-retro's check that the game's ROM is one its rom.sha lists: a list of ``(game, message)`` errors,
     empty when it is (``"ROM file missing"`` without a ROM, where stable-retro raises FileNotFoundError)."""
     from retrogym.testing import tools
@@ -280,25 +285,27 @@ def verify_hash(game, inttype=Integrations.DEFAULT):
     return tools.verify_hash(game, inttype)[1]
 
 
-def list_games(inttype=Integrations.DEFAULT):
+def list_games(inttype: Union[Integrations, int] = Integrations.DEFAULT) -> List[str]:
     """Sorted names of the games (folders with a rom.sha) of those integrations."""
     root, custom = _snapshot()
     return _C.list_games(root, custom, resolve(inttype))
 
 
-def list_states(game, inttype=Integrations.DEFAULT):
+def list_states(game: str, inttype: Union[Integrations, int] = Integrations.DEFAULT) -> List[str]:
     """Sorted names of the game's states (without ``.state``, leaving out names starting with ``_``)."""
     root, custom = _snapshot()
     return _C.list_states(root, custom, game, resolve(inttype))
 
 
-def list_scenarios(game, inttype=Integrations.DEFAULT):
+def list_scenarios(game: str, inttype: Union[Integrations, int] = Integrations.DEFAULT) -> List[str]:
     """Sorted names of the game's scenario files (without ``.json``)."""
     root, custom = _snapshot()
     return _C.list_scenarios(root, custom, game, resolve(inttype))
 
 
-def get_default_state(game, players=1, inttype=Integrations.DEFAULT):
+def get_default_state(
+    game: str, players: int = 1, inttype: Union[Integrations, int] = Integrations.DEFAULT
+) -> Optional[str]:
     """The state metadata.json names for that many players, or None."""
     root, custom = _snapshot()
     return _C.default_state(root, custom, game, players, resolve(inttype))
@@ -308,7 +315,7 @@ EMU_INFO = _C.systems()
 EMU_EXTENSIONS = {ext: name for name, info in EMU_INFO.items() for ext in info["extensions"]}
 
 
-def get_system_info(system):
+def get_system_info(system: str) -> Dict[str, Any]:
     """A system's description: name, title, extensions, cores, buttons, actions (default groups), rambase."""
     try:
         return EMU_INFO[system]
@@ -316,7 +323,7 @@ def get_system_info(system):
         raise KeyError(f"Unsupported system type: {system}") from None
 
 
-def get_romfile_system(rom_path):
+def get_romfile_system(rom_path: Union[str, os.PathLike[str]]) -> str:
     """The system of a ROM file from its extension; ValueError for an unknown one."""
     try:
         return _C.system_for_path(os.fspath(rom_path))
@@ -324,7 +331,7 @@ def get_romfile_system(rom_path):
         raise ValueError(f"Unsupported rom type at path: {rom_path}") from e
 
 
-def get_game_system(game):
+def get_game_system(game: str) -> str:
     """The system of a game from its ``-<System>`` suffix."""
     try:
         return _C.game_system(game)
@@ -332,12 +339,14 @@ def get_game_system(game):
         raise ValueError(str(e)) from None
 
 
-def list_cores():
+def list_cores() -> List[Dict[str, Any]]:
     """The libretro cores found on the search path (``$RETROGYM_CORE_PATH``, then the usual folders)."""
     return _C.cores()
 
 
-def import_roms(paths, force=None):
+def import_roms(
+    paths: Union[str, os.PathLike[str], Iterable[Union[str, os.PathLike[str]]]], force: Optional[str] = None
+) -> Dict[str, Any]:
     """Imports ROMs whose SHA-1 matches a game's rom.sha from files, folders and zips (``python -m
     retrogym.import``). A game of our own data or of an installed stable-retro gets its ROM under the user root
     (:func:`user_root`). Returns a dict: ``imported`` [(game, path)], ``warnings``, ``near`` [(game, candidate,
@@ -394,7 +403,13 @@ def _check_start(game, flags, frames, timeout):
     return {"ok": False, "error": f"the check stopped without a result (exit status {out.returncode})"}
 
 
-def library(inttype=Integrations.ALL, check=False, frames=30, timeout=30.0, system=None):
+def library(
+    inttype: Union[Integrations, int] = Integrations.ALL,
+    check: bool = False,
+    frames: int = 30,
+    timeout: float = 30.0,
+    system: Optional[str] = None,
+) -> List[Dict[str, Any]]:
     """Every integration of the data roots (``retrogym library``), sorted by name, as dicts: ``game``, ``system``
     ("" when unknown), ``integration`` (the folder, "stable" ...), ``root`` and ``origin`` (the data root holding
     its rom.sha and where it comes from), ``rom`` (path or None), ``state`` (default state or None), ``core``,
@@ -426,7 +441,7 @@ def library(inttype=Integrations.ALL, check=False, frames=30, timeout=30.0, syst
     return games
 
 
-def library_summary(games):
+def library_summary(games: Sequence[Dict[str, Any]]) -> List[Tuple[str, str, int, int, Optional[int]]]:
     """Rows ``(system, core origin, integrations, with ROM, that start)`` of :func:`library`'s games, sorted;
     "that start" is None unless the games were checked."""
     rows = {}
@@ -440,6 +455,6 @@ def library_summary(games):
     return [(s, o, n, r, st if checked else None) for (s, o), (n, r, st) in sorted(rows.items())]
 
 
-def core_install_hint(system):
+def core_install_hint(system: str) -> str:
     """The one command that installs a core for a system (e.g. ``pip install "retrogym[cores]"``)."""
     return _C.core_install_hint(system)

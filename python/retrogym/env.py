@@ -1,6 +1,9 @@
 """RetroEnv: a Gymnasium environment over one retrogym environment (the C ``rg_env``), with stable-retro's names."""
+from __future__ import annotations
+
 import os
 import re
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Type, Union
 
 import gymnasium as gym
 import numpy as np
@@ -13,8 +16,20 @@ from retrogym.emulator import Emulator
 from retrogym.enums import Actions, Observations, State
 from retrogym.gamedata import EnvData
 from retrogym.movie import RecordingMovie
+from retrogym.rendering import render_modes as _render_modes
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from retrogym.preprocessed import PreprocessedEnv
 
 __all__ = ["RetroEnv", "make", "OPTIONS"]
+
+# What the arguments of make() and RetroEnv accept (annotations only).
+_Game = Union[str, "os.PathLike[str]"]
+_StateArg = Union[State, int, str, "os.PathLike[str]", None]
+_Inttype = Union[_data.Integrations, int]
+_Record = Union[bool, str, "os.PathLike[str]", None]
 
 # The **options of make()/RetroEnv and what each means (all map to rg_env_options).
 OPTIONS = {
@@ -33,7 +48,7 @@ OPTIONS = {
 }
 
 
-def _enum_value(value, enum_type, what):
+def _enum_value(value: Any, enum_type: Type[Any], what: str) -> int:
     if isinstance(value, enum_type):
         return value.value
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
@@ -42,7 +57,7 @@ def _enum_value(value, enum_type, what):
     raise ValueError(f"{what} must be one of {[m.name for m in enum_type]}, not {value!r}")
 
 
-def _state_arg(state):
+def _state_arg(state: _StateArg) -> Optional[str]:
     """State.DEFAULT -> None (C: metadata default), State.NONE -> "" (power-on), a name or path as is."""
     if state is State.DEFAULT or (isinstance(state, int) and not isinstance(state, bool) and state == -1):
         return None
@@ -55,7 +70,7 @@ def _state_arg(state):
     return state
 
 
-def _int_option(options, name, default, low=0):
+def _int_option(options: Dict[str, Any], name: str, default: int, low: int = 0) -> int:
     value = options.pop(name, default)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{name} must be an int, not {value!r}")
@@ -64,7 +79,7 @@ def _int_option(options, name, default, low=0):
     return int(value)
 
 
-def _c_options(options):
+def _c_options(options: Dict[str, Any]) -> Dict[str, Any]:
     """Checks the **options and returns the C constructor's keyword arguments."""
     options = dict(options)
     out = {}
@@ -119,7 +134,9 @@ def _c_options(options):
 MAX_DISCRETE_ACTIONS = 2**63 - 1  # RG_ACTIONS_MAX_DISCRETE
 
 
-def action_space(actions, discrete_count, button_combos, num_buttons, players):
+def action_space(
+    actions: int, discrete_count: int, button_combos: Sequence[Sequence[int]], num_buttons: int, players: int
+) -> gym.Space[Any]:
     """The action space of an action mode: Discrete(count), MultiDiscrete(group sizes * players) or
     MultiBinary(buttons * players)."""
     if actions == Actions.DISCRETE.value:
@@ -133,7 +150,7 @@ def action_space(actions, discrete_count, button_combos, num_buttons, players):
     return gym.spaces.MultiBinary(num_buttons * players)
 
 
-def rom_file(game):
+def rom_file(game: Any) -> Optional[str]:
     """The ROM file that ``game`` names, as an absolute path, or None when ``game`` is a game name: a ``PathLike``, or
     a str with a folder separator or a ROM extension of a known system (``.nes``, ``.md``, ...). FileNotFoundError
     when that file does not exist, ValueError when its extension is no system's."""
@@ -153,7 +170,17 @@ def rom_file(game):
     return os.path.abspath(path)
 
 
-def c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, inttype, obs_type, options):
+def c_env_kwargs(
+    game: _Game,
+    state: _StateArg,
+    scenario: Optional[str],
+    info: Optional[str],
+    use_restricted_actions: Union[Actions, int],
+    players: int,
+    inttype: _Inttype,
+    obs_type: Union[Observations, int],
+    options: Dict[str, Any],
+) -> Dict[str, Any]:
     """Checks make()'s arguments (``options``: a dict of the **options) and returns the keyword arguments of the C
     ``Env`` (and of each environment of a C ``Pool``), the data root and custom paths of this moment included.
     ``game`` may be a ROM file (``rom_file``): the C environment then runs that file with no integration (its
@@ -202,7 +229,7 @@ def c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, i
 _VERSION = re.compile(r"-v\d+$")
 
 
-def _game_name(game, inttype):
+def _game_name(game: Any, inttype: _Inttype) -> Any:
     """The game as named, or its other form (``Airstriker-Genesis`` <-> ``Airstriker-Genesis-v0``, stable-retro
     1.0.1's folder names) when only that one has a folder."""
     if not isinstance(game, str) or not game:
@@ -218,7 +245,7 @@ def _game_name(game, inttype):
     return game
 
 
-def _rom_path(game, inttype):
+def _rom_path(game: str, inttype: _Inttype) -> Optional[str]:
     """The ROM through ``retrogym.data.get_romfile_path``, looked up at call time so that code replacing it (as
     stable-retro's tests do) is obeyed; None when it finds none (the C library then says how to import one)."""
     try:
@@ -236,22 +263,24 @@ class RetroEnv(gym.Env, EzPickle):
     environment afterwards raises RuntimeError.
     """
 
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 60}
+    # "human" only where pygame is importable (rendering.render_modes); asking for it without pygame still gets
+    # check_display's error naming the extra to install.
+    metadata = {"render_modes": _render_modes(), "render_fps": 60}
 
     def __init__(
         self,
-        game,
-        state=State.DEFAULT,
-        scenario=None,
-        info=None,
-        use_restricted_actions=Actions.FILTERED,
-        record=False,
-        players=1,
-        inttype=_data.Integrations.DEFAULT,
-        obs_type=Observations.IMAGE,
-        render_mode=None,
-        **options,
-    ):
+        game: _Game,
+        state: _StateArg = State.DEFAULT,
+        scenario: Optional[str] = None,
+        info: Optional[str] = None,
+        use_restricted_actions: Union[Actions, int] = Actions.FILTERED,
+        record: _Record = False,
+        players: int = 1,
+        inttype: _Inttype = _data.Integrations.DEFAULT,
+        obs_type: Union[Observations, int] = Observations.IMAGE,
+        render_mode: Optional[str] = None,
+        **options: Any,
+    ) -> None:
         EzPickle.__init__(
             self, game, state, scenario, info, use_restricted_actions, record, players, inttype, obs_type,
             render_mode, **options
@@ -260,7 +289,7 @@ class RetroEnv(gym.Env, EzPickle):
         self.viewer = None
         if not (record is False or record is None or record is True or isinstance(record, (str, os.PathLike))):
             raise ValueError(f"record must be False, True (the current folder) or a folder, not {record!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode not in (None, "human") and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, not {render_mode!r}")
         game = _game_name(game, inttype)
         kwargs = c_env_kwargs(game, state, scenario, info, use_restricted_actions, players, inttype, obs_type, options)
@@ -304,7 +333,9 @@ class RetroEnv(gym.Env, EzPickle):
 
     # ---- episodes ----
 
-    def reset(self, seed=None, options=None):
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[npt.NDArray[np.uint8], Dict[str, Any]]:
         """Loads the start state (or powers the console on), runs one frame and starts the scenario over.
         A seed reseeds the environment's random generator (sticky actions, no-op starts); without one the
         generator goes on (the first reset draws a seed from ``np_random``). Returns (observation, info)."""
@@ -323,7 +354,7 @@ class RetroEnv(gym.Env, EzPickle):
             self.render()
         return obs, info
 
-    def step(self, action):
+    def step(self, action: Any) -> Tuple[npt.NDArray[np.uint8], Any, bool, bool, Dict[str, Any]]:
         """Runs ``frameskip`` frames with the action's buttons. Returns (observation, reward, terminated,
         truncated, info); reward is player 1's (a list of every player's when ``multi_rewards`` is set)."""
         self._check_open()
@@ -334,17 +365,17 @@ class RetroEnv(gym.Env, EzPickle):
             self.render()
         return obs, reward, terminated, truncated, info
 
-    def _keep(self, obs):
+    def _keep(self, obs: npt.NDArray[np.uint8]) -> None:
         if self._obs_type is Observations.RAM:
             self.ram = obs
         else:
             self.img = obs
 
-    def _check_open(self):
+    def _check_open(self) -> None:
         if self._c is None or self._c.closed:
             raise RuntimeError("the environment is closed")
 
-    def compute_step(self):
+    def compute_step(self) -> Tuple[Union[float, List[float]], bool, Dict[str, int]]:
         """(reward, done, info) of the last step, as stable-retro computes them."""
         self._check_open()
         if self.players > 1 and self.multi_rewards:
@@ -355,7 +386,7 @@ class RetroEnv(gym.Env, EzPickle):
 
     # ---- rendering ----
 
-    def render(self):
+    def render(self) -> Optional[npt.NDArray[np.uint8]]:
         """``rgb_array``: the screen (the last image observation, or the whole screen with RAM observations);
         ``human``: shows it in a window (pygame) and returns None (Gymnasium's rule; ``env.viewer.isopen`` tells
         whether the window is still open); no render mode: None."""
@@ -372,7 +403,7 @@ class RetroEnv(gym.Env, EzPickle):
         self.viewer.imshow(img)
         return None
 
-    def close(self):
+    def close(self) -> None:
         """Frees the emulator and everything else (idempotent)."""
         if self.viewer is not None:
             self.viewer.close()
@@ -386,19 +417,19 @@ class RetroEnv(gym.Env, EzPickle):
 
     # ---- actions ----
 
-    def decode_action(self, action):
+    def decode_action(self, action: Any) -> List[int]:
         """The buttons an action presses, one mask per player (bit i = button i), exactly as step() decodes and
         filters it."""
         self._check_open()
         return self._c.decode_action(action)
 
-    def get_action_meaning(self, action):
+    def get_action_meaning(self, action: Any) -> Union[List[Optional[str]], List[List[Optional[str]]]]:
         """Names of the buttons an action presses (a list per player when players > 1)."""
         masks = self.decode_action(action)
         names = [[self.buttons[i] for i in range(self.num_buttons) if mask >> i & 1] for mask in masks]
         return names[0] if self.players == 1 else names
 
-    def get_keys_to_action(self):
+    def get_keys_to_action(self) -> Dict[Tuple[int, ...], Any]:
         """Player 1's keyboard for ``gymnasium.utils.play.play``: {sorted tuple of pygame key codes: action}, the
         arrows for the pad and x/z/s/a/q/w/Return/Tab for the other buttons (``retrogym.play``; needs pygame)."""
         from retrogym.play import keys_to_action
@@ -406,19 +437,19 @@ class RetroEnv(gym.Env, EzPickle):
         self._check_open()
         return keys_to_action(self)
 
-    def action_to_array(self, action):
+    def action_to_array(self, action: Any) -> List[npt.NDArray[np.uint8]]:
         """Per player, a uint8 array of num_buttons 0/1 values (stable-retro's helper)."""
         return [np.array([(m >> i) & 1 for i in range(self.num_buttons)], dtype=np.uint8)
                 for m in self.decode_action(action)]
 
     # ---- observations and data ----
 
-    def get_ram(self):
+    def get_ram(self) -> npt.NDArray[np.uint8]:
         """Every memory block, concatenated (a new uint8 array)."""
         self._check_open()
         return self._c.get_ram()
 
-    def get_screen(self, player=0):
+    def get_screen(self, player: int = 0) -> npt.NDArray[np.uint8]:
         """The screen cropped as the scenario says for a player (stable-retro's rules: a zero or too large
         width/height reaches the edge)."""
         self._check_open()
@@ -431,11 +462,11 @@ class RetroEnv(gym.Env, EzPickle):
             return img
         return img[y:bottom, x:right].copy()
 
-    def set_value(self, name, value):
+    def set_value(self, name: str, value: Union[int, float]) -> None:
         self.data.set_value(name, value)
 
     @property
-    def initial_state(self):
+    def initial_state(self) -> Optional[bytes]:
         """The start state later resets load, as the raw core state (bytes), or None for a power-on start
         (stable-retro's attribute). Assigning raw state bytes (e.g. ``movie.get_state()``) makes them the start of
         later resets; None or ``b""`` makes resets power-on starts. The core must accept the bytes (ValueError
@@ -445,7 +476,7 @@ class RetroEnv(gym.Env, EzPickle):
         return self._c.start_state()
 
     @initial_state.setter
-    def initial_state(self, state):
+    def initial_state(self, state: Union[bytes, bytearray, memoryview, None]) -> None:
         self._check_open()
         if state is not None and not isinstance(state, (bytes, bytearray, memoryview)):
             raise TypeError(f"initial_state must be bytes of a raw core state or None, not {type(state).__name__}")
@@ -459,7 +490,7 @@ class RetroEnv(gym.Env, EzPickle):
             raise
         self.statename = self._c.state_name or None
 
-    def load_state(self, statename, inttype=_data.Integrations.DEFAULT):
+    def load_state(self, statename: _Game, inttype: _Inttype = _data.Integrations.DEFAULT) -> None:
         """Uses a state of the game (name, ``.state`` optional) or a path for later resets."""
         self._check_open()
         name = os.fspath(statename)
@@ -476,7 +507,7 @@ class RetroEnv(gym.Env, EzPickle):
 
     # ---- movies (docs/formats.md, "Movies") ----
 
-    def auto_record(self, path=None):
+    def auto_record(self, path: Union[str, os.PathLike[str], None] = None) -> None:
         """Records every episode from now on into its own movie in the folder ``path`` (default: the current
         folder), named ``<game>-<state>-<NNNNNN>.bk2`` with ``movie_id`` counting from 0. The current episode is
         included when no step was taken since its reset, else recording starts at the next reset."""
@@ -484,20 +515,20 @@ class RetroEnv(gym.Env, EzPickle):
         folder = os.getcwd() if path is None else os.fspath(path)
         self._c.record_dir(folder, 0)
 
-    def record_movie(self, path):
+    def record_movie(self, path: Union[str, os.PathLike[str]]) -> None:
         """Records one episode into the file ``path``: the current one when no step was taken since its reset,
         else the next one. The file is written when the episode ends (terminated or truncated), at the next reset,
         at ``stop_record()`` or at ``close()``; recording then stops."""
         self._check_open()
         self._c.record_movie(os.fspath(path))
 
-    def stop_record(self):
+    def stop_record(self) -> None:
         """Stops recording; the movie being recorded is written."""
         self._check_open()
         self._c.stop_record()
 
     @property
-    def movie(self):
+    def movie(self) -> Optional[RecordingMovie]:
         """The movie being recorded (a read-only ``RecordingMovie``), or None."""
         if self._c is None or self._c.closed:
             return None
@@ -505,7 +536,7 @@ class RetroEnv(gym.Env, EzPickle):
         return RecordingMovie(self._c) if info is not None and info["path"] is not None else None
 
     @property
-    def movie_path(self):
+    def movie_path(self) -> Optional[str]:
         """The folder of ``record=`` / ``auto_record()``, or None (stable-retro's attribute)."""
         if self._c is None or self._c.closed:
             return None
@@ -513,7 +544,7 @@ class RetroEnv(gym.Env, EzPickle):
         return info["folder"] if info is not None else None
 
     @property
-    def movie_id(self):
+    def movie_id(self) -> int:
         """The number the next movie in the recording folder gets (0 when not recording into a folder)."""
         if self._c is None or self._c.closed:
             return 0
@@ -522,49 +553,49 @@ class RetroEnv(gym.Env, EzPickle):
 
     # ---- whole-environment snapshots ----
 
-    def clone_state(self):
+    def clone_state(self) -> bytes:
         """A snapshot of the whole environment (emulator, scenario totals and scripts, random generator, step
         count) as bytes."""
         self._check_open()
         return self._c.clone_state()
 
-    def restore_state(self, snapshot):
+    def restore_state(self, snapshot: Union[bytes, bytearray, memoryview]) -> None:
         """Puts the environment back where clone_state() was taken (same game, core and options)."""
         self._check_open()
         self._c.restore_state(snapshot)
         self._keep(self._c.observe())  # render() shows the snapshot's screen until the next step
 
     @property
-    def core(self):
+    def core(self) -> str:
         """The libretro core in use."""
         self._check_open()
         return self._c.core
 
     @property
-    def episode_steps(self):
+    def episode_steps(self) -> int:
         self._check_open()
         return self._c.episode_steps
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._c is None or self._c.closed:
             return f"<RetroEnv {getattr(self, 'gamename', '?')} (closed)>"
         return f"<RetroEnv {self.gamename} state={self.statename} core={self._c.core}>"
 
 
 def make(
-    game,
-    state=State.DEFAULT,
-    scenario=None,
-    info=None,
-    use_restricted_actions=Actions.FILTERED,
-    record=False,
-    players=1,
-    inttype=_data.Integrations.DEFAULT,
-    obs_type=Observations.IMAGE,
-    render_mode=None,
-    check_state=False,
-    **options,
-):
+    game: _Game,
+    state: _StateArg = State.DEFAULT,
+    scenario: Optional[str] = None,
+    info: Optional[str] = None,
+    use_restricted_actions: Union[Actions, int] = Actions.FILTERED,
+    record: _Record = False,
+    players: int = 1,
+    inttype: _Inttype = _data.Integrations.DEFAULT,
+    obs_type: Union[Observations, int] = Observations.IMAGE,
+    render_mode: Optional[str] = None,
+    check_state: Union[bool, float] = False,
+    **options: Any,
+) -> Union[RetroEnv, PreprocessedEnv]:
     """Makes a RetroEnv (a ``gymnasium.Env``) for a game. ``options``: see ``retrogym.env.OPTIONS``.
     ``check_state``: True (or a timeout in seconds, default 30) first makes the env, resets it and runs 10 steps in a
     child process, raising RuntimeError when the state crashes the core there and TimeoutError when it hangs it

@@ -1,9 +1,12 @@
 """Movies (replays): ``retrogym.Movie`` (stable-retro's ``Movie``, in C), the movie an environment is recording
 (``env.movie``), the rewards retrogym stores with its recordings, and ``playback_movie`` to play a movie back through
 its game (stable-retro's ``playback_movie`` script as a generator)."""
+from __future__ import annotations
+
 import os
 import tempfile
 import zipfile
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -23,7 +26,7 @@ class RecordingMovie:
     """The movie an environment is recording (``env.movie``): read-only; ``close()`` stops the recording (the file
     is written), as ``env.stop_record()`` does. It describes the recording at the moment it is read."""
 
-    def __init__(self, c_env):
+    def __init__(self, c_env: _C.Env) -> None:
         self._c = c_env
 
     def _info(self):
@@ -33,35 +36,35 @@ class RecordingMovie:
         return info
 
     @property
-    def path(self):
+    def path(self) -> str:
         return self._info()["path"]
 
     @property
-    def players(self):
+    def players(self) -> int:
         return self._info()["players"]
 
     @property
-    def system(self):
+    def system(self) -> str:
         return self._info()["system"]
 
     @property
-    def frame_count(self):
+    def frame_count(self) -> int:
         """Frames recorded so far (0 until the episode's reset)."""
         return self._info()["frames"]
 
     @property
-    def recording(self):
+    def recording(self) -> bool:
         return True
 
-    def get_game(self):
+    def get_game(self) -> str:
         return self._info()["game"]
 
-    def get_state(self):
+    def get_state(self) -> bytes:
         """The start state (b'' for a power-on start); b'' until the episode's reset."""
         self._info()
         return self._c.movie_state() or b""
 
-    def close(self):
+    def close(self) -> None:
         self._c.stop_record()
 
     def _refuse(self, *args, **kwargs):
@@ -69,10 +72,10 @@ class RecordingMovie:
 
     step = set_key = set_state = configure = _refuse
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return True
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         info = self._c.movie_info()
         if info is None or info["path"] is None:
             return "<RecordingMovie (ended)>"
@@ -83,7 +86,7 @@ class RecordedRewards:
     """The rewards and done a recording retrogym environment saw on every frame (the movie's ``retrogym.txt``).
     ``at(frame)`` -> (rewards per player, done), for frames ``first`` .. ``frames - 1``."""
 
-    def __init__(self, text, path):
+    def __init__(self, text: str, path: Union[str, os.PathLike[str]]) -> None:
         lines = text.splitlines()
         if not lines or lines[0] != SCORES_MAGIC:
             raise ValueError(f"{path}: {SCORES_ENTRY} is not '{SCORES_MAGIC}'")
@@ -112,13 +115,13 @@ class RecordedRewards:
         if self.players is None or self.frames is None:
             raise ValueError(f"{path}: {SCORES_ENTRY} lacks its players or frames line")
 
-    def at(self, frame):
+    def at(self, frame: int) -> Tuple[List[float], bool]:
         if not self.first <= frame < self.frames:
             raise IndexError(f"frame {frame} has no recorded reward ({self.first} .. {self.frames - 1})")
         return self._events.get(frame, ([0.0] * self.players, False))
 
 
-def recorded_rewards(path):
+def recorded_rewards(path: Union[str, os.PathLike[str]]) -> Optional[RecordedRewards]:
     """The ``RecordedRewards`` of a movie file, or None when it has none (a movie not recorded by retrogym)."""
     try:
         with zipfile.ZipFile(os.fspath(path)) as z:
@@ -134,8 +137,18 @@ def _core_installed(name):
     return any(c["name"] == name for c in _data.list_cores())
 
 
-def playback_movie(movie, *, game=None, scenario=None, info=None, inttype=_data.Integrations.ALL, core=None,
-                   obs_type=Observations.IMAGE, verify=True, **options):
+def playback_movie(
+    movie: Union[str, os.PathLike[str], _C.Movie, RecordingMovie],
+    *,
+    game: Optional[str] = None,
+    scenario: Optional[str] = None,
+    info: Optional[str] = None,
+    inttype: Union[_data.Integrations, int] = _data.Integrations.ALL,
+    core: Optional[str] = None,
+    obs_type: Union[Observations, int] = Observations.IMAGE,
+    verify: bool = True,
+    **options: Any,
+) -> Iterator[Tuple[np.ndarray, Union[float, List[float]], bool, bool, Dict[str, Any]]]:
     """Plays a movie back through its game (stable-retro's playback_movie): the game the movie names (or ``game``),
     its players, its start state (power-on without one), ``Actions.ALL``, one frame per step. Yields
     ``(obs, reward, terminated, truncated, info)`` for every frame after the first (the first is the reset), the

@@ -3,7 +3,10 @@
 ``gymnasium.make_vec`` makes a ``retrogym.make_vec`` vector environment (``vectorization_mode="sync"`` or
 ``"async"`` for Gymnasium's own); ``retrogym/<Game>-v5`` for the Atari games of ale-py with ALE's conventions
 (retrogym.atari)."""
+from __future__ import annotations
+
 import re
+from typing import List
 
 import gymnasium as gym
 
@@ -17,17 +20,17 @@ NAMESPACE = "retrogym"
 _VERSION = re.compile(r"-v(\d+)$")
 
 
-def env_id(game):
+def env_id(game: str) -> str:
     """``retrogym/<Game>-v<N>``: the game's own ``-vN`` suffix when it has one (``Airstriker-Genesis-v0`` ->
     ``retrogym/Airstriker-Genesis-v0``), else ``-v0``."""
     return f"{NAMESPACE}/{game}" if _VERSION.search(game) else f"{NAMESPACE}/{game}-v0"
 
 
-def register_games():
+def register_games() -> List[str]:
     """Registers every game of the stable, experimental, contrib and custom integrations that is not registered
     yet (a game is searched in the integration it was found in). Call again after adding custom paths. Returns the
     ids registered by this call."""
-    added = []
+    added: List[str] = []
     for flags in (data.Integrations.STABLE, data.Integrations.EXPERIMENTAL_ONLY, data.Integrations.CONTRIB_ONLY,
                   data.Integrations.CUSTOM_ONLY):
         try:
@@ -45,7 +48,7 @@ def register_games():
     return added + _register_ale()
 
 
-def _register_ale():
+def _register_ale() -> List[str]:
     """``retrogym/<Game>-v5`` (ALE's names: ``retrogym/Pong-v5``) for the Atari integrations whose ROM ale-py ships
     (retrogym.ale_games): ``gymnasium.make`` gives ALE v5's single environment (retrogym.atari.AtariEnv) and
     ``gymnasium.make_vec`` our vector environment with EnvPool's Atari defaults (retrogym.atari.make_vec)."""

@@ -193,7 +193,7 @@ def _load_fresh():
     return mod
 
 
-def test_each_load_has_its_own_types_and_frees_them():
+def test_each_load_has_its_own_types_and_frees_them(tmp_path):
     mod = _load_fresh()
     assert mod is not C
     for name in ("Env", "Pool", "Movie", "Emu"):
@@ -217,6 +217,22 @@ def test_each_load_has_its_own_types_and_frees_them():
         C.search_value(C.search_set_new(), env, "lives", 3)
     ours.close()
 
+    # instances of each type come and go with their heap type's reference counts
+    pool = mod.Pool({"game": GAME}, 2)
+    assert pool.reset(seed=1)[0].shape == (2,) + obs.shape
+    pool.close()
+    emu = mod.Emu(retrogym.data.get_romfile_path(GAME))
+    emu.run()
+    view = emu.ram_view(0, 16)
+    movie = mod.Movie(str(tmp_path / "x.bk2"), True)
+    movie.configure(GAME, env)
+    movie.step()
+    movie.close()
+    assert mod.Movie(str(tmp_path / "x.bk2")).frame_count == 1
+    del pool, emu, movie
+    assert len(view) == 16
+    del view
+
     # an instance keeps its type, and so its module, alive; when both go, the module is freed
     gone = weakref.ref(mod)
     env_type = weakref.ref(mod.Env)
@@ -231,8 +247,9 @@ def test_each_load_has_its_own_types_and_frees_them():
 
 
 def test_loads_in_a_subinterpreter(tmp_path):
-    """The module loads and runs an episode in a subinterpreter (CPython's _testcapi.run_in_subinterp). NumPy loads
-    once per process, so the child imports it in the subinterpreter first."""
+    """The module loads and runs an episode in a subinterpreter (CPython's _testcapi.run_in_subinterp), the core's
+    log messages reaching the subinterpreter's callable from the call that runs without the GIL. NumPy loads once
+    per process, so the child imports it in the subinterpreter first."""
     testcapi = pytest.importorskip("_testcapi")
     if not hasattr(testcapi, "run_in_subinterp"):
         pytest.skip("no _testcapi.run_in_subinterp")
@@ -246,14 +263,16 @@ def test_loads_in_a_subinterpreter(tmp_path):
         spec = importlib.util.spec_from_file_location("retrogym._retrogym", path, loader=loader)
         m = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(m)
-        e = m.Env({GAME!r}, data_root={os.path.join(PACKAGE, "data")!r})
+        messages = []
+        e = m.Env({GAME!r}, data_root={os.path.join(PACKAGE, "data")!r}, log=lambda level, text: messages.append(text),
+                  log_level=m.LOG_DEBUG)
         obs, info = e.reset(seed=1)
         r = e.step([0] * e.action_length)
         e.close()
-        open({str(out)!r}, "w").write(f"{{obs.shape}} {{len(r)}} {{m.version()}}")
+        open({str(out)!r}, "w").write(f"{{obs.shape}} {{len(r)}} {{m.version()}} {{len(messages) > 0}}")
         """
     )
     child = f"import _testcapi, sys; sys.exit(_testcapi.run_in_subinterp({code!r}))"
     r = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert out.read_text() == f"{C.Env(GAME).obs_shape} 5 {C.version()}"
+    assert out.read_text() == f"{C.Env(GAME).obs_shape} 5 {C.version()} True"

@@ -1,11 +1,11 @@
-/* Helpers shared by the Env, Pool and Emu types: forwarding log messages to Python, reading a seed, core options. */
+/* Helpers shared by the Env, Pool and Emu types: forwarding log messages to Python, reading a seed, core options,
+ * trimming bytes. */
 #include "ext.h"
 
 #include <string.h>
 
-void rgpy_forward_log(PyObject *log_fn, int log_on, rg_log_level level, const char *message)
+static void forward(PyObject *log_fn, int log_on, rg_log_level level, const char *message)
 {
-    PyGILState_STATE g = PyGILState_Ensure();
     if (log_on && log_fn) {
         rgpy_exc saved;
         RGPY_EXC_SAVE(saved);
@@ -18,7 +18,41 @@ void rgpy_forward_log(PyObject *log_fn, int log_on, rg_log_level level, const ch
             PyErr_Clear();
         RGPY_EXC_RESTORE(saved);
     }
-    PyGILState_Release(g);
+}
+
+int rgpy_gil_enter(PyInterpreterState *interp, rgpy_gil *g)
+{
+    g->own = NULL;
+    if (interp && interp != PyInterpreterState_Main()) {
+        /* The calling thread has no attached thread state here (it released the GIL, or is a pool worker). */
+        if (!(g->own = PyThreadState_New(interp)))
+            return -1;
+        PyEval_RestoreThread(g->own);
+        return 0;
+    }
+    g->state = PyGILState_Ensure();
+    return 0;
+}
+
+void rgpy_gil_leave(rgpy_gil *g)
+{
+    if (g->own) {
+        PyThreadState_Clear(g->own);
+        PyThreadState_DeleteCurrent();
+        g->own = NULL;
+    } else {
+        PyGILState_Release(g->state);
+    }
+}
+
+void rgpy_forward_log(PyInterpreterState *interp, PyObject *log_fn, int log_on, rg_log_level level,
+                      const char *message)
+{
+    rgpy_gil g;
+    if (rgpy_gil_enter(interp, &g))
+        return;
+    forward(log_fn, log_on, level, message);
+    rgpy_gil_leave(&g);
 }
 
 int rgpy_parse_seed(PyObject *seed, int *seeded, uint64_t *value)
@@ -74,4 +108,13 @@ int rgpy_core_options(PyObject *obj, PyObject **items, rg_core_option **opts, si
     }
     *n = (size_t)count;
     return 0;
+}
+
+PyObject *rgpy_bytes_trim(PyObject *bytes, size_t len)
+{
+    if ((size_t)PyBytes_GET_SIZE(bytes) == len)
+        return bytes;
+    PyObject *out = PyBytes_FromStringAndSize(PyBytes_AS_STRING(bytes), (Py_ssize_t)len);
+    Py_DECREF(bytes);
+    return out;
 }

@@ -426,6 +426,7 @@ typedef struct import_ctx {
     PyObject *imported;
     PyObject *near;
     int failed;
+    PyInterpreterState *interp; /* the caller's: the callbacks run on its thread without the GIL */
 } import_ctx;
 
 static void import_append(PyObject *list, PyObject *item, import_ctx *ctx)
@@ -437,28 +438,40 @@ static void import_append(PyObject *list, PyObject *item, import_ctx *ctx)
 static void on_import_warning(const char *message, void *user)
 {
     import_ctx *ctx = user;
-    PyGILState_STATE g = PyGILState_Ensure();
+    rgpy_gil g;
+    if (rgpy_gil_enter(ctx->interp, &g)) {
+        ctx->failed = 1;
+        return;
+    }
     import_append(ctx->warnings, PyUnicode_DecodeFSDefault(message), ctx);
     PyErr_Clear();
-    PyGILState_Release(g);
+    rgpy_gil_leave(&g);
 }
 
 static void on_imported(const char *game, const char *path, void *user)
 {
     import_ctx *ctx = user;
-    PyGILState_STATE g = PyGILState_Ensure();
+    rgpy_gil g;
+    if (rgpy_gil_enter(ctx->interp, &g)) {
+        ctx->failed = 1;
+        return;
+    }
     import_append(ctx->imported, Py_BuildValue("(sN)", game, PyUnicode_DecodeFSDefault(path)), ctx);
     PyErr_Clear();
-    PyGILState_Release(g);
+    rgpy_gil_leave(&g);
 }
 
 static void on_near(const char *game, const char *candidate, const char *sha1, void *user)
 {
     import_ctx *ctx = user;
-    PyGILState_STATE g = PyGILState_Ensure();
+    rgpy_gil g;
+    if (rgpy_gil_enter(ctx->interp, &g)) {
+        ctx->failed = 1;
+        return;
+    }
     import_append(ctx->near, Py_BuildValue("(sNs)", game, PyUnicode_DecodeFSDefault(candidate), sha1), ctx);
     PyErr_Clear();
-    PyGILState_Release(g);
+    rgpy_gil_leave(&g);
 }
 
 /* import_roms(root, custom, paths[, force]) -> {"imported": [(game, path)], "warnings": [...], "near": [(game,
@@ -476,7 +489,7 @@ static PyObject *data_import_roms(PyObject *mod, PyObject *args)
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     const char **cpaths = PyMem_Calloc((size_t)n + 1, sizeof *cpaths);
-    import_ctx ctx = {PyList_New(0), PyList_New(0), PyList_New(0), 0};
+    import_ctx ctx = {PyList_New(0), PyList_New(0), PyList_New(0), 0, PyInterpreterState_Get()};
     PyObject *out = NULL;
     if (!cpaths || !ctx.warnings || !ctx.imported || !ctx.near)
         goto done;

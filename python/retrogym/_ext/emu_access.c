@@ -38,7 +38,7 @@ PyObject *rgpy_emu_ram(rg_emu *emu)
     return (PyObject *)out;
 }
 
-PyObject *rgpy_emu_get_state(rg_emu *emu)
+PyObject *rgpy_emu_get_state(rg_emu *emu, int *busy)
 {
     size_t size = 0, written = 0;
     int rc = rg_emu_state_size(emu, &size);
@@ -47,22 +47,25 @@ PyObject *rgpy_emu_get_state(rg_emu *emu)
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
     if (!out)
         return NULL;
-    if ((rc = rg_emu_state_save(emu, PyBytes_AS_STRING(out), size, &written)) != RG_OK) {
+    char msg[RGPY_MSG] = "";
+    char *dst = PyBytes_AS_STRING(out); /* a new object no other thread sees yet */
+    RGPY_NOGIL_FLAG(*busy, rc, msg, rg_emu_state_save(emu, dst, size, &written));
+    if (rc != RG_OK) {
         Py_DECREF(out);
-        return rgpy_raise(rc);
+        return rgpy_raise_msg(rc, msg);
     }
-    if (written != size && _PyBytes_Resize(&out, (Py_ssize_t)written))
-        return NULL;
-    return out;
+    return rgpy_bytes_trim(out, written);
 }
 
-PyObject *rgpy_emu_set_state(rg_emu *emu, Py_buffer *buf)
+PyObject *rgpy_emu_set_state(rg_emu *emu, int *busy, Py_buffer *buf)
 {
-    int rc = rg_emu_state_load(emu, buf->buf, (size_t)buf->len);
+    int rc;
+    char msg[RGPY_MSG] = "";
+    RGPY_NOGIL_FLAG(*busy, rc, msg, rg_emu_state_load(emu, buf->buf, (size_t)buf->len));
     PyBuffer_Release(buf);
     if (rc == RG_ESTATE)
         Py_RETURN_FALSE;
     if (rc != RG_OK)
-        return rgpy_raise(rc);
+        return rgpy_raise_msg(rc, msg);
     Py_RETURN_TRUE;
 }

@@ -236,7 +236,7 @@ static PyObject *Emu_get_state(rgpy_Emu *self, PyObject *unused)
     (void)unused;
     if (emu_usable(self))
         return NULL;
-    return rgpy_emu_get_state(self->emu);
+    return rgpy_emu_get_state(self->emu, &self->busy);
 }
 
 /* set_state(bytes) -> True, or False when the core refuses the state (nothing changes then). */
@@ -245,7 +245,7 @@ static PyObject *Emu_set_state(rgpy_Emu *self, PyObject *arg)
     Py_buffer buf;
     if (emu_usable(self) || PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE))
         return NULL;
-    return rgpy_emu_set_state(self->emu, &buf);
+    return rgpy_emu_set_state(self->emu, &self->busy, &buf);
 }
 
 /* audio() -> the last frame's audio as a new (frames, 2) int16 array. */

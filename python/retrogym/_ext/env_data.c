@@ -358,9 +358,7 @@ static PyObject *Env_clone_state(rgpy_Env *self, PyObject *unused)
         Py_DECREF(out);
         return rgpy_raise_msg(rc, msg);
     }
-    if (written != size && _PyBytes_Resize(&out, (Py_ssize_t)written))
-        return NULL;
-    return out;
+    return rgpy_bytes_trim(out, written);
 }
 
 /* restore_state(snapshot): puts the environment back where clone_state() was taken. */
@@ -406,7 +404,7 @@ static PyObject *Env_emu_get_state(rgpy_Env *self, PyObject *unused)
     (void)unused;
     if (rgpy_env_usable(self))
         return NULL;
-    return rgpy_emu_get_state(rg_env_emu(self->env));
+    return rgpy_emu_get_state(rg_env_emu(self->env), &self->busy);
 }
 
 /* emu_set_state(bytes) -> bool (False when the core refuses it, as Gym Retro's em.set_state). */
@@ -419,7 +417,7 @@ static PyObject *Env_emu_set_state(rgpy_Env *self, PyObject *args)
         PyBuffer_Release(&buf);
         return NULL;
     }
-    return rgpy_emu_set_state(rg_env_emu(self->env), &buf);
+    return rgpy_emu_set_state(rg_env_emu(self->env), &self->busy, &buf);
 }
 
 /* emu_step(): one frame with the buttons held (no scenario update). */

@@ -30,7 +30,7 @@ PyArrayObject *rgpy_env_new_obs(rgpy_Env *self)
 static void env_log(rg_log_level level, const char *message, void *user)
 {
     rgpy_Env *self = user;
-    rgpy_forward_log(self->log_fn, self->log_on, level, message);
+    rgpy_forward_log(self->interp, self->log_fn, self->log_on, level, message);
 }
 
 /* reset_sequence: a sequence of button masks (ints in 0..65535), one per frame. */
@@ -177,6 +177,7 @@ static int Env_init(rgpy_Env *self, PyObject *args, PyObject *kwargs)
         Py_XSETREF(self->log_fn, eo.log);
     }
     self->log_on = 1;
+    self->interp = PyInterpreterState_Get();
     rg_env_options o = eo.o;
     o.log = self->log_fn ? env_log : NULL;
     o.log_user = self;
@@ -407,12 +408,17 @@ static PyObject *Env_set_start_state_data(rgpy_Env *self, PyObject *arg)
     Py_buffer buf = {0};
     if (arg != Py_None && PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE))
         return NULL;
-    int rc = rg_env_set_start_state_data(self->env, arg == Py_None ? NULL : buf.buf,
-                                         arg == Py_None ? 0 : (size_t)buf.len);
+    /* the state is tried on the core (a load inside a snapshot of the environment): without the GIL */
+    int rc;
+    char msg[RGPY_MSG] = "";
+    rg_env *env = self->env;
+    const void *data = arg == Py_None ? NULL : buf.buf;
+    size_t len = arg == Py_None ? 0 : (size_t)buf.len;
+    RGPY_NOGIL(self, rc, msg, rg_env_set_start_state_data(env, data, len));
     if (arg != Py_None)
         PyBuffer_Release(&buf);
     if (rc != RG_OK)
-        return rgpy_raise(rc);
+        return rgpy_raise_msg(rc, msg);
     Py_RETURN_NONE;
 }
 

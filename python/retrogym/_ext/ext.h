@@ -93,6 +93,7 @@ typedef struct rgpy_Env {
     size_t obs_size;
     PyObject *log_fn;   /* callable(level, message) or NULL */
     int log_on;         /* messages are forwarded while this is set */
+    PyInterpreterState *interp; /* the interpreter log_fn belongs to */
     PyObject *weakrefs;
 } rgpy_Env;
 
@@ -153,27 +154,48 @@ extern PyMethodDef rgpy_search_methods[];
 PyObject *rgpy_emu_screen(rg_emu *emu, const char *no_frame);
 /** Every memory block, ascending by base, as a new uint8 array. */
 PyObject *rgpy_emu_ram(rg_emu *emu);
-/** The core's raw serialized state as bytes. */
-PyObject *rgpy_emu_get_state(rg_emu *emu);
-/** Loads a raw state and releases buf: True, or False when the core refuses it (nothing changes then). */
-PyObject *rgpy_emu_set_state(rg_emu *emu, Py_buffer *buf);
+/** The core's raw serialized state as bytes; the core serializes without the GIL, with *busy set meanwhile (the
+ * caller's busy flag). */
+PyObject *rgpy_emu_get_state(rg_emu *emu, int *busy);
+/** Loads a raw state (without the GIL, *busy set) and releases buf: True, or False when the core refuses it
+ * (nothing changes then). */
+PyObject *rgpy_emu_set_state(rg_emu *emu, int *busy, Py_buffer *buf);
 
 /* Runs `stmt` without the GIL, with self marked busy; `msg` (a char[RGPY_MSG]) receives the error message when
  * rc != RG_OK, read on the same thread right after the call. */
 #define RGPY_MSG 1024
-#define RGPY_NOGIL(self, rc, msg, stmt)                                                                            \
+#define RGPY_NOGIL(self, rc, msg, stmt) RGPY_NOGIL_FLAG((self)->busy, rc, msg, stmt)
+/* The same with the busy flag named (an int lvalue). */
+#define RGPY_NOGIL_FLAG(busy, rc, msg, stmt)                                                                       \
     do {                                                                                                           \
-        (self)->busy = 1;                                                                                          \
+        (busy) = 1;                                                                                                \
         Py_BEGIN_ALLOW_THREADS                                                                                     \
         (rc) = (stmt);                                                                                             \
         if ((rc) != RG_OK)                                                                                         \
             snprintf((msg), RGPY_MSG, "%s", rg_error_last());                                                      \
         Py_END_ALLOW_THREADS                                                                                       \
-        (self)->busy = 0;                                                                                          \
+        (busy) = 0;                                                                                                \
     } while (0)
 
 /* common.c */
-void rgpy_forward_log(PyObject *log_fn, int log_on, rg_log_level level, const char *message);
+/** `bytes` (a new reference, stolen) cut to its first `len` bytes: itself when that is its size, else a copy (the
+ * public API has no resize in place). NULL with an exception set on failure. */
+PyObject *rgpy_bytes_trim(PyObject *bytes, size_t len);
+/** Takes the GIL on a thread without an attached thread state (a callback from C code running without the GIL, on
+ * the calling thread or a worker), for `interp`: PyGILState_Ensure for the main interpreter (which is all the
+ * PyGILState API serves), a temporary thread state of its own for a subinterpreter. 0, or -1 when no thread state
+ * could be made (the GIL is not taken then). rgpy_gil_leave undoes it. */
+typedef struct rgpy_gil {
+    PyGILState_STATE state;
+    PyThreadState *own;
+} rgpy_gil;
+int rgpy_gil_enter(PyInterpreterState *interp, rgpy_gil *g);
+void rgpy_gil_leave(rgpy_gil *g);
+/** Calls log_fn(level, message) from any thread, with or without the GIL, in `interp` (the interpreter that made the
+ * object logging: PyGILState_Ensure serves the main interpreter only, so a subinterpreter's messages are forwarded
+ * on a thread state of its own). Exceptions of log_fn are dropped. */
+void rgpy_forward_log(PyInterpreterState *interp, PyObject *log_fn, int log_on, rg_log_level level,
+                      const char *message);
 int rgpy_parse_seed(PyObject *seed, int *seeded, uint64_t *value);
 /** A dict of str to str (or None) as rg_core_option pairs: *items (a new list) keeps the strings alive, *opts is
  * PyMem memory; the caller frees both, also on failure. */

@@ -104,7 +104,8 @@ static int module_exec(PyObject *m)
         PyErr_NoMemory();
         return -1;
     }
-    if (add_type(m, &rgpy_emu_spec, NULL, &st->emu_type) || add_type(m, &rgpy_env_spec, st->env_methods, &st->env_type) ||
+    if (add_type(m, &rgpy_emu_spec, NULL, &st->emu_type) ||
+        add_type(m, &rgpy_env_spec, st->env_methods, &st->env_type) ||
         add_type(m, &rgpy_movie_spec, NULL, &st->movie_type) || add_type(m, &rgpy_pool_spec, NULL, &st->pool_type))
         return -1;
     if (PyModule_AddFunctions(m, rgpy_data_methods) || PyModule_AddFunctions(m, rgpy_validate_methods) ||

@@ -15,6 +15,7 @@ typedef struct rgpy_Pool {
                              * re-create the pool for a seeded reset) */
     PyObject *log_fn;       /* callable(level, message) or NULL */
     int log_on;
+    PyInterpreterState *interp; /* the interpreter log_fn belongs to */
     rg_pool_options popts;  /* everything but envs, n_env_options and seed */
     uint64_t seed;          /* the seed the pool was created with */
     size_t n, batch, obs_size, act_len;
@@ -91,7 +92,7 @@ static int pool_usable(rgpy_Pool *self)
 static void pool_log(rg_log_level level, const char *message, void *user)
 {
     rgpy_Pool *self = user;
-    rgpy_forward_log(self->log_fn, self->log_on, level, message);
+    rgpy_forward_log(self->interp, self->log_fn, self->log_on, level, message);
 }
 
 /* Frees the pool without the GIL (waits for steps in flight). */
@@ -194,6 +195,7 @@ static int pool_open(rgpy_Pool *self, uint64_t seed)
         int rc;
         char msg[RGPY_MSG] = "";
         self->log_on = 1;
+        self->interp = PyInterpreterState_Get();
         RGPY_NOGIL(self, rc, msg, rg_pool_create(&pool, &po));
         if (rc != RG_OK) {
             self->log_on = 0;
