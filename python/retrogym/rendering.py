@@ -1,10 +1,22 @@
 """render_mode="human": a window through pygame (the optional extra ``pip install 'retrogym[human]'``)."""
+import importlib.util
 import os
 import sys
 
 import numpy as np
 
-__all__ = ["SimpleImageViewer", "check_display"]
+__all__ = ["SimpleImageViewer", "check_display", "render_modes"]
+
+
+def render_modes():
+    """The render modes that can work in this installation: "human" only where pygame is importable (found without
+    importing it), so that Gymnasium's ``check_env``, which makes the environment in every declared mode, passes on
+    a plain ``pip install retrogym``; "rgb_array" always."""
+    try:
+        human = importlib.util.find_spec("pygame") is not None
+    except (ImportError, ValueError):
+        human = False
+    return ["human", "rgb_array"] if human else ["rgb_array"]
 
 
 def _no_display_reason():
