@@ -45,6 +45,10 @@ endif()
 # The NES mappers on images built by the test: bank windows, mirroring, PRG-RAM, MMC3's IRQ counter, MMC2/MMC4
 # latches, battery RAM, hostile mapper registers.
 rg_test(nes_mappers cores/nes/test_nes_mappers.c)
+# The mappers with CPU-clocked IRQ counters (25, 65, 18, 67, 69, 19): windows, mirroring, RAM; the IRQ's cycle measured by
+# a 6502 test program built by the test (X counted by an INX run until the handler stores it); VRC4's prescaler,
+# SS88006's counter widths; a state saved mid-count runs on identically after loading; hostile registers refused.
+rg_test(nes_mapper_irq cores/nes/test_nes_mapper_irq.c)
 foreach(group ppu apu mapper)
   add_test(NAME nes_testroms_${group} COMMAND nes_testroms ${group})
   set_tests_properties(nes_testroms_${group} PROPERTIES ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/nes_testroms;${RG_SANITIZER_ENV}" TIMEOUT 300)

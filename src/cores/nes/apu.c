@@ -378,6 +378,8 @@ static void schedule(rg__nes_machine *m)
             at = d;
     }
     m->apu_sync_at = at == NO_EVENT ? NO_EVENT : at + 1u;
+    if (m->cart_clocked && m->cart_sync_at < m->apu_sync_at) /* the cartridge's counter rides on our checks */
+        m->apu_sync_at = m->cart_sync_at;
 }
 
 void rg__nes_apu_run(struct rg__nes_machine *m, uint64_t cycle)

@@ -13,7 +13,8 @@ static const rg__nes_mapper *const k_mappers[] = {
     &rg__nes_mapper_colordreams, &rg__nes_mapper_gxrom, &rg__nes_mapper_camerica,
     &rg__nes_mapper_vrc2a, &rg__nes_mapper_irem_g101, &rg__nes_mapper_taito_tc0190, &rg__nes_mapper_vrc1,
     &rg__nes_mapper_87, &rg__nes_mapper_txsrom, &rg__nes_mapper_140, &rg__nes_mapper_184, &rg__nes_mapper_185,
-    &rg__nes_mapper_namco108,
+    &rg__nes_mapper_namco108, &rg__nes_mapper_vrc4_25, &rg__nes_mapper_sunsoft3, &rg__nes_mapper_fme7,
+    &rg__nes_mapper_irem_h3001, &rg__nes_mapper_jaleco_ss88006, &rg__nes_mapper_namco163,
 };
 
 const rg__nes_mapper *rg__nes_mapper_find(uint16_t number)
@@ -178,6 +179,13 @@ void rg__nes_map_mirror(rg__nes_machine *m, int mode)
         mode = RG__NES_MIRROR_FOUR;
     for (unsigned i = 0; i < 4; i++)
         m->nt_map[i] = m->st.cart.vram + (size_t)k_pages[mode][i] * KIB;
+    m->nt_readonly = 0;
+}
+
+void rg__nes_map_prg_rom6000(rg__nes_machine *m, int bank)
+{
+    m->prg_ram_map = (uint8_t *)(uintptr_t)(m->prg + (size_t)wrap(bank, m->prg_size / (8u * KIB)) * 8u * KIB);
+    m->prg_ram_writable = 0;
 }
 
 void rg__nes_map_prg_ram(rg__nes_machine *m, unsigned bank, int enabled, int writable)
@@ -204,26 +212,58 @@ void rg__nes_cart_power(rg__nes_machine *m)
     memset(c->vram, 0, sizeof c->vram);
     memset(c->regs, 0, sizeof c->regs);
     memset(c->counters, 0, sizeof c->counters);
+    memset(c->chip_ram, 0, sizeof c->chip_ram);
     c->a12_dot = 0;
     c->last_write = 0;
+    c->clock_cycle = m->st.cycles;
     m->mapper = rg__nes_mapper_find(m->info.mapper);
     m->mapper->power(m);
     rg__nes_cart_sync(m);
 }
 
+/* When the clocked counter next needs the machine: the cycle after the one that raises the IRQ. */
+static void cart_schedule(rg__nes_machine *m)
+{
+    uint64_t k = m->mapper->irq_in(m);
+    m->cart_sync_at = k ? m->st.cart.clock_cycle + k : UINT64_MAX;
+    if (m->cart_sync_at < m->apu_sync_at)
+        m->apu_sync_at = m->cart_sync_at;
+}
+
+void rg__nes_cart_clock(rg__nes_machine *m, uint64_t cycle)
+{
+    if (!m->cart_clocked)
+        return;
+    rg__nes_cart *c = &m->st.cart;
+    if (cycle > c->clock_cycle) {
+        m->mapper->cpu_clock(m, cycle - c->clock_cycle);
+        c->clock_cycle = cycle;
+    }
+    cart_schedule(m);
+}
+
 void rg__nes_cart_sync(rg__nes_machine *m)
 {
     m->ppu_watch = m->mapper->ppu_addr != NULL;
+    m->cart_clocked = m->mapper->cpu_clock != NULL;
+    if (!m->cart_clocked)
+        m->cart_sync_at = UINT64_MAX;
     rg__nes_map_prg_ram(m, 0, 1, 1);
     m->mapper->sync(m);
+    if (m->cart_clocked)
+        cart_schedule(m);
 }
 
 uint8_t rg__nes_cart_read(rg__nes_machine *m, uint16_t addr)
 {
     if (addr >= 0x8000u)
         return m->prg_map[(addr >> 13) & 3u][addr & 0x1FFFu];
-    if (addr >= 0x6000u && m->prg_ram_map)
-        return m->prg_ram_map[addr & 0x1FFFu];
+    if (addr >= 0x6000u)
+        return m->prg_ram_map ? m->prg_ram_map[addr & 0x1FFFu] : m->st.open_bus;
+    if (m->mapper->read) {
+        rg__nes_cart_clock(m, m->st.cycles);
+        return m->mapper->read(m, addr);
+    }
     return m->st.open_bus;
 }
 
@@ -231,6 +271,13 @@ void rg__nes_cart_write(rg__nes_machine *m, uint16_t addr, uint8_t value)
 {
     if (addr >= 0x6000u && addr < 0x8000u && m->prg_ram_writable)
         m->prg_ram_map[addr & 0x1FFFu] = value;
+    if (m->cart_clocked) {
+        /* the counter has counted the cycles before this one; the write then lands */
+        rg__nes_cart_clock(m, m->st.cycles);
+        m->mapper->write(m, addr, value);
+        cart_schedule(m);
+        return;
+    }
     m->mapper->write(m, addr, value);
 }
 

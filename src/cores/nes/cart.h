@@ -29,11 +29,13 @@ typedef struct rg__nes_cart {
     uint64_t a12_dot;         /* MMC3: the PPU dot at which A12 was last seen high */
     uint64_t last_write;      /* MMC1: the CPU cycle of the last register write (writes on consecutive cycles are
                                * ignored) */
+    uint64_t clock_cycle;     /* mappers with a CPU-clocked counter: the cycles before this one are counted */
     uint8_t prg_ram[RG__NES_PRG_RAM_MAX];
     uint8_t chr_ram[0x2000];
     uint8_t vram[0x1000];     /* 2 KiB console nametable RAM + 2 KiB four-screen RAM */
     uint8_t regs[32];         /* the mapper's registers (meaning per mapper) */
     uint16_t counters[8];     /* the mapper's counters (meaning per mapper) */
+    uint8_t chip_ram[128];    /* RAM inside the mapper chip (Namco 163's sound/IRQ RAM) */
 } rg__nes_cart;
 
 /* Parses an iNES / NES 2.0 image: header facts, PRG and CHR slices of `rom`. RG_ECORRUPT (not an iNES image,
@@ -49,6 +51,10 @@ void rg__nes_cart_write(struct rg__nes_machine *m, uint16_t addr, uint8_t value)
  * PPU dot counter since power-on (for A12 filtering). Called after the byte at addr was fetched (a latch that it
  * switches applies from the next fetch on). */
 void rg__nes_cart_ppu_addr(struct rg__nes_machine *m, uint16_t addr, uint64_t dot);
+/* Mappers with a CPU-clocked IRQ counter: count the cycles before `cycle` (raising the IRQ where it fires) and
+ * work out the cycle at which the machine must call again (m->cart_sync_at, which m->apu_sync_at never passes).
+ * Nothing for other mappers. */
+void rg__nes_cart_clock(struct rg__nes_machine *m, uint64_t cycle);
 /* NULL when the mapper registers of `c` (a state from outside) are values this cartridge's mapper can produce. */
 const char *rg__nes_cart_check(const struct rg__nes_machine *m, const rg__nes_cart *c);
 

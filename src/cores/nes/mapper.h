@@ -18,6 +18,13 @@ typedef struct rg__nes_mapper {
     void (*ppu_addr)(rg__nes_machine *m, uint16_t addr, uint64_t dot);
     /* NULL when c's registers hold values this mapper can produce */
     const char *(*check)(const rg__nes_cart *c);
+    /* (optional, after check) a CPU read at $4020-$5FFF (NULL: open bus) */
+    uint8_t (*read)(rg__nes_machine *m, uint16_t addr);
+    /* CPU-clocked counters (NULL: none; the machine then pays nothing). cpu_clock counts `n` more cycles and raises
+     * the mapper IRQ where it fires; irq_in says after how many more cycles the next IRQ is raised (0: none ahead).
+     * cart.c calls them (rg__nes_cart_clock) before every access to the mapper and when that cycle comes. */
+    void (*cpu_clock)(rg__nes_machine *m, uint64_t n);
+    uint64_t (*irq_in)(const rg__nes_machine *m);
 } rg__nes_mapper;
 
 /* NULL when we have no such mapper. */
@@ -36,6 +43,8 @@ void rg__nes_map_chr4(rg__nes_machine *m, unsigned slot, unsigned bank);
 void rg__nes_map_chr8(rg__nes_machine *m, unsigned bank);
 /* Four-screen carts keep their four nametables whatever the mapper asks. */
 void rg__nes_map_mirror(rg__nes_machine *m, int mode);
+/* 8 KiB of PRG-ROM at $6000 (read-only). */
+void rg__nes_map_prg_rom6000(rg__nes_machine *m, int bank);
 /* 8 KiB of PRG-RAM at $6000 (bank wraps at the cart's RAM size; no RAM: open bus). */
 void rg__nes_map_prg_ram(rg__nes_machine *m, unsigned bank, int enabled, int writable);
 
@@ -47,5 +56,9 @@ extern const rg__nes_mapper rg__nes_mapper_nrom, rg__nes_mapper_uxrom, rg__nes_m
 extern const rg__nes_mapper rg__nes_mapper_87, rg__nes_mapper_140, rg__nes_mapper_184, rg__nes_mapper_185,
     rg__nes_mapper_vrc1, rg__nes_mapper_vrc2a, rg__nes_mapper_taito_tc0190, rg__nes_mapper_namco108,
     rg__nes_mapper_irem_g101, rg__nes_mapper_txsrom;
+/* the mappers with CPU-clocked IRQ counters: mapper_vrc.c (25), mapper_sunsoft.c (67, 69), mapper_irem_jaleco.c
+ * (65, 18), mapper_namco163.c (19) */
+extern const rg__nes_mapper rg__nes_mapper_vrc4_25, rg__nes_mapper_sunsoft3, rg__nes_mapper_fme7,
+    rg__nes_mapper_irem_h3001, rg__nes_mapper_jaleco_ss88006, rg__nes_mapper_namco163;
 
 #endif

@@ -114,12 +114,12 @@ static const char *camerica_check(const rg__nes_cart *c)
     return NULL;
 }
 
-const rg__nes_mapper rg__nes_mapper_nrom = {0, "NROM", power_zero, nrom_sync, nrom_write, NULL, NULL};
-const rg__nes_mapper rg__nes_mapper_uxrom = {2, "UxROM", power_zero, uxrom_sync, write_latch, NULL, NULL};
-const rg__nes_mapper rg__nes_mapper_cnrom = {3, "CNROM", power_zero, cnrom_sync, write_latch, NULL, NULL};
-const rg__nes_mapper rg__nes_mapper_axrom = {7, "AxROM", power_zero, axrom_sync, write_latch, NULL, NULL};
+const rg__nes_mapper rg__nes_mapper_nrom = {0, "NROM", power_zero, nrom_sync, nrom_write, NULL, NULL, NULL, NULL, NULL};
+const rg__nes_mapper rg__nes_mapper_uxrom = {2, "UxROM", power_zero, uxrom_sync, write_latch, NULL, NULL, NULL, NULL, NULL};
+const rg__nes_mapper rg__nes_mapper_cnrom = {3, "CNROM", power_zero, cnrom_sync, write_latch, NULL, NULL, NULL, NULL, NULL};
+const rg__nes_mapper rg__nes_mapper_axrom = {7, "AxROM", power_zero, axrom_sync, write_latch, NULL, NULL, NULL, NULL, NULL};
 const rg__nes_mapper rg__nes_mapper_colordreams = {11, "Color Dreams", power_zero, colordreams_sync, write_latch,
-                                                    NULL, NULL};
-const rg__nes_mapper rg__nes_mapper_gxrom = {66, "GxROM", power_zero, gxrom_sync, write_latch, NULL, NULL};
+                                                    NULL, NULL, NULL, NULL, NULL};
+const rg__nes_mapper rg__nes_mapper_gxrom = {66, "GxROM", power_zero, gxrom_sync, write_latch, NULL, NULL, NULL, NULL, NULL};
 const rg__nes_mapper rg__nes_mapper_camerica = {71, "Camerica BF909x", power_zero, camerica_sync, camerica_write,
-                                                 NULL, camerica_check};
+                                                 NULL, camerica_check, NULL, NULL, NULL};

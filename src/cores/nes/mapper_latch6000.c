@@ -135,9 +135,9 @@ static void m185_write(rg__nes_machine *m, uint16_t addr, uint8_t value)
 }
 
 const rg__nes_mapper rg__nes_mapper_87 = {87, "Jaleco JF-xx / Konami 74*139/74", m87_power, m87_sync, m87_write,
-                                          NULL, m87_check};
+                                          NULL, m87_check, NULL, NULL, NULL};
 const rg__nes_mapper rg__nes_mapper_140 = {140, "Jaleco JF-11/14", power_zero, m140_sync, m140_write, NULL,
-                                           m140_check};
-const rg__nes_mapper rg__nes_mapper_184 = {184, "Sunsoft-1", power_zero, m184_sync, m184_write, NULL, m184_check};
+                                           m140_check, NULL, NULL, NULL};
+const rg__nes_mapper rg__nes_mapper_184 = {184, "Sunsoft-1", power_zero, m184_sync, m184_write, NULL, m184_check, NULL, NULL, NULL};
 const rg__nes_mapper rg__nes_mapper_185 = {185, "CNROM with CHR key", power_zero, m185_sync, m185_write, NULL,
-                                           NULL};
+                                           NULL, NULL, NULL, NULL};

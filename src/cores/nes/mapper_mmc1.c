@@ -84,4 +84,4 @@ static const char *mmc1_check(const rg__nes_cart *c)
     return NULL;
 }
 
-const rg__nes_mapper rg__nes_mapper_mmc1 = {1, "MMC1", mmc1_power, mmc1_sync, mmc1_write, NULL, mmc1_check};
+const rg__nes_mapper rg__nes_mapper_mmc1 = {1, "MMC1", mmc1_power, mmc1_sync, mmc1_write, NULL, mmc1_check, NULL, NULL, NULL};

@@ -85,6 +85,6 @@ static const char *mmc2_check(const rg__nes_cart *c)
 }
 
 const rg__nes_mapper rg__nes_mapper_mmc2 = {9, "MMC2", mmc2_power, mmc2_sync, mmc2_write, mmc2_ppu_addr,
-                                             mmc2_check};
+                                             mmc2_check, NULL, NULL, NULL};
 const rg__nes_mapper rg__nes_mapper_mmc4 = {10, "MMC4", mmc2_power, mmc4_sync, mmc2_write, mmc4_ppu_addr,
-                                             mmc2_check};
+                                             mmc2_check, NULL, NULL, NULL};

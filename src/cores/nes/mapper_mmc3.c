@@ -96,4 +96,4 @@ static const char *mmc3_check(const rg__nes_cart *c)
 }
 
 const rg__nes_mapper rg__nes_mapper_mmc3 = {4, "MMC3", mmc3_power, mmc3_sync, mmc3_write, mmc3_ppu_addr,
-                                             mmc3_check};
+                                             mmc3_check, NULL, NULL, NULL};

@@ -136,8 +136,8 @@ static const char *g101_check(const rg__nes_cart *c)
 }
 
 const rg__nes_mapper rg__nes_mapper_taito_tc0190 = {33, "Taito TC0190", power_zero, taito_sync, taito_write, NULL,
-                                                    taito_check};
+                                                    taito_check, NULL, NULL, NULL};
 const rg__nes_mapper rg__nes_mapper_namco108 = {206, "Namco 108", n108_power, n108_sync, n108_write, NULL,
-                                                n108_check};
+                                                n108_check, NULL, NULL, NULL};
 const rg__nes_mapper rg__nes_mapper_irem_g101 = {32, "Irem G-101", power_zero, g101_sync, g101_write, NULL,
-                                                 g101_check};
+                                                 g101_check, NULL, NULL, NULL};

@@ -37,4 +37,4 @@ static const char *txsrom_check(const rg__nes_cart *c)
 }
 
 const rg__nes_mapper rg__nes_mapper_txsrom = {118, "TxSROM (MMC3)", txsrom_power, txsrom_sync, txsrom_write,
-                                              txsrom_ppu_addr, txsrom_check};
+                                              txsrom_ppu_addr, txsrom_check, NULL, NULL, NULL};

@@ -83,10 +83,13 @@ typedef struct rg__nes_machine {
     uint8_t chr_writable;          /* bit i: window i is RAM */
     uint8_t *nt_map[4];            /* PPU $2000-$2FFF: the four 1 KiB nametables */
     uint8_t ppu_watch;             /* the mapper watches the PPU's pattern fetches (rg__nes_cart_ppu_addr) */
+    uint8_t nt_readonly;           /* bit i: nametable window i is ROM (Namco 163 can map CHR-ROM there) */
+    uint8_t cart_clocked;          /* the mapper has a CPU-clocked counter (mapper->cpu_clock) */
 
     /* scheduling (not state: recomputed by the chips when they run) */
     uint64_t ppu_sync_at;          /* CPU cycle at which the PPU must next be run */
-    uint64_t apu_sync_at;          /* ... the APU */
+    uint64_t apu_sync_at;          /* ... the APU (never later than cart_sync_at: the cartridge rides on its checks) */
+    uint64_t cart_sync_at;         /* ... the cartridge's CPU-clocked IRQ counter (UINT64_MAX: none ahead) */
     uint8_t frame_done;            /* the PPU reached the frame's end; the run stops at the next instruction */
 
     /* outputs and inputs of a run */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #define STATE_MAGIC "RGNESST"
-#define STATE_VERSION 1u
+#define STATE_VERSION 2u /* 2: the cartridge counts CPU cycles (clock_cycle) and has chip RAM */
 #define FB_PIXELS ((size_t)RG__NES_WIDTH * RG__NES_HEIGHT)
 #define VIEW_PIXELS ((size_t)RG__NES_VIEW_W * RG__NES_VIEW_H)
 /* NTSC: 236250000 / 11 Hz master clock / 4 per dot, 341 x 262 - 0.5 dots per frame */

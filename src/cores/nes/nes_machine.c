@@ -25,8 +25,12 @@ static void ppu_catch_up(rg__nes_machine *m, uint64_t cycle)
     rg__nes_ppu_run(m, cycle);
 }
 
+/* The cartridge's CPU-clocked IRQ counter (VRC4, FME-7, ...) rides on the APU's schedule: m->apu_sync_at is never
+ * later than m->cart_sync_at, so a machine without one pays nothing per cycle. */
 static void apu_catch_up(rg__nes_machine *m, uint64_t cycle)
 {
+    if (NES_UNLIKELY(cycle >= m->cart_sync_at))
+        rg__nes_cart_clock(m, cycle);
     rg__nes_apu_run(m, cycle);
 }
 
@@ -337,6 +341,8 @@ int rg__nes_state_check(const rg__nes_state *s, const rg__nes_machine *m)
         return rg__error(RG_ESTATE, "nes state: %s", why);
     if ((s->irq & (RG__NES_IRQ_FRAME | RG__NES_IRQ_DMC)) != rg__nes_apu_irq_bits(&s->apu))
         return rg__error(RG_ESTATE, "nes state: the irq sources disagree with the APU's flags");
+    if (m->cart_clocked && s->cart.clock_cycle > s->cycles)
+        return rg__error(RG_ESTATE, "nes state: the mapper's counter is ahead of the CPU (clock_cycle > cycles)");
     if ((why = rg__nes_cart_check(m, &s->cart)) != NULL)
         return rg__error(RG_ESTATE, "nes state: %s", why);
     return RG_OK;

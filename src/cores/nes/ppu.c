@@ -344,7 +344,8 @@ void rg__nes_ppu_write(rg__nes_machine *m, unsigned reg, uint8_t value)
                 m->chr_map[a >> 10][a & 0x3FF] = value;
             watch(m, a);
         } else if (a < 0x3F00) {
-            m->nt_map[(a >> 10) & 3][a & 0x3FF] = value;
+            if (!(m->nt_readonly >> ((a >> 10) & 3) & 1))
+                m->nt_map[(a >> 10) & 3][a & 0x3FF] = value;
         } else {
             p->palette[rg__ppu_pal_index(a)] = value & 0x3F;
         }
