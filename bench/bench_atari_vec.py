@@ -1,7 +1,9 @@
 """Atari vector environments against the field, side by side in one run: retrogym's pool on our Atari 2600 core,
 ale-py's AtariVectorEnv (C++ threads, ALE's emulator), EnvPool (C++ threads, ALE's emulator; in its own venv,
 .venv-envpool, which `make bench-atari-vec` makes) and Gymnasium's AsyncVectorEnv over ale-py (one process per
-environment, AtariPreprocessing + FrameStackObservation), like for like: the same ROMs (ale-py's), 84x84 grayscale,
+environment, AtariPreprocessing + FrameStackObservation), and with one env the single environments a user would
+wrap instead (rg-make-wrap: gym.make("retrogym/<Game>-v5", frameskip=1) under Gymnasium's AtariPreprocessing +
+FrameStackObservation; ale-make-wrap: the same over ALE/<Game>-v5), like for like: the same ROMs (ale-py's), 84x84 grayscale,
 4 stacked frames, frame skip 4 with max-pool of the last two frames, up to 30 no-op starts, FIRE at reset, clipped
 rewards, the minimal action set, random actions, sticky actions (repeat_action_probability) 0.25 or 0, threads = min
 (envs, CPUs).
@@ -38,7 +40,8 @@ GAMES = {  # ale-py ROM name: (ALE/EnvPool id stem, stable-retro game)
     "space_invaders": ("SpaceInvaders", "SpaceInvaders-Atari2600-v0"),
     "seaquest": ("Seaquest", "Seaquest-Atari2600-v0"),
 }
-ENGINES = ("retrogym", "ale-py", "envpool", "gym-async")
+ENGINES = ("retrogym", "ale-py", "envpool", "gym-async", "rg-make-wrap", "ale-make-wrap")
+SINGLE = ("rg-make-wrap", "ale-make-wrap")  # single environments: measured with 1 env only
 CAP = 27000  # steps per episode (108,000 frames), EnvPool's and ale-py's default
 
 
@@ -105,7 +108,55 @@ def make_gym_async(game, n, sticky):
     return env, [p.pid for p in env.processes]
 
 
-MAKERS = {"retrogym": make_retrogym, "ale-py": make_ale, "envpool": make_envpool, "gym-async": make_gym_async}
+class _Single:
+    """A single gymnasium.Env stepped as a vector of one (reset when its episode ends), for measure()."""
+
+    def __init__(self, env):
+        self.env, self.single_action_space = env, env.action_space
+
+    def reset(self, seed=None):
+        return self.env.reset(seed=seed)
+
+    def step(self, actions):
+        import numpy as np
+        obs, r, term, trunc, info = self.env.step(int(actions[0]))
+        if term or trunc:
+            self.env.reset()
+        return obs[None], np.array([r]), np.array([term]), np.array([trunc]), info
+
+    def close(self):
+        self.env.close()
+
+
+def wrap_single(env):
+    """Gymnasium's Atari wrappers, as a single-env user stacks them over a frameskip=1 env."""
+    import gymnasium as gym
+    env = gym.wrappers.AtariPreprocessing(env, noop_max=30, frame_skip=4, screen_size=84, grayscale_obs=True)
+    env = gym.wrappers.TransformReward(env, lambda r: float(max(-1.0, min(1.0, r))))
+    return _Single(gym.wrappers.FrameStackObservation(env, 4))
+
+
+def make_rg_make_wrap(game, n, sticky):
+    """retrogym.make's single env (gym.make("retrogym/<Game>-v5", frameskip=1)) under Gymnasium's wrappers."""
+    import gymnasium as gym
+
+    import retrogym  # noqa: F401  (registers the ids)
+    assert n == 1
+    return wrap_single(gym.make(f"retrogym/{GAMES[game][0]}-v5", frameskip=1, repeat_action_probability=sticky,
+                                max_num_frames_per_episode=CAP * 4)), None
+
+
+def make_ale_make_wrap(game, n, sticky):
+    """ale-py's single env under the same wrappers (what a single-env ALE user runs)."""
+    import ale_py
+    import gymnasium as gym
+    gym.register_envs(ale_py)
+    assert n == 1
+    return wrap_single(gym.make(f"ALE/{GAMES[game][0]}-v5", frameskip=1, repeat_action_probability=sticky,
+                                max_num_frames_per_episode=CAP * 4)), None
+
+
+MAKERS = {"rg-make-wrap": make_rg_make_wrap, "ale-make-wrap": make_ale_make_wrap, "retrogym": make_retrogym, "ale-py": make_ale, "envpool": make_envpool, "gym-async": make_gym_async}
 
 
 def measure(engine, game, n, sticky, seconds, rom_root):
@@ -190,21 +241,22 @@ def main():
         for game in args.games:
             for sticky in args.sticky:
                 print(f"\n{game}, repeat_action_probability {sticky:g}")
-                print(f"{'envs':>4} {'engine':>10} {'steps/s':>20} {'CPU us/step':>18} {'vs retrogym':>12} "
+                print(f"{'envs':>4} {'engine':>13} {'steps/s':>20} {'CPU us/step':>18} {'vs retrogym':>12} "
                       f"{'|reward|':>9} {'episodes':>8} {'actions':>7} obs")
                 for n in args.envs:
-                    res = {e: [] for e in engines}
+                    here = [e for e in engines if n == 1 or e not in SINGLE]
+                    res = {e: [] for e in here}
                     for r in range(args.rounds):
-                        order = engines[r % len(engines):] + engines[:r % len(engines)]
+                        order = here[r % len(here):] + here[:r % len(here)]
                         for e in order:
                             res[e].append(run_one(e, game, n, sticky, args.seconds, root))
-                    for e in engines:
+                    for e in here:
                         rows = res[e]
                         if game != "montezuma_revenge" and sum(x["reward"] for x in rows) == 0:
                             raise SystemExit(f"{e} {game} x{n}: no reward in any round: the game is not running")
                         ratios = [x["rate"] / y["rate"] for x, y in zip(rows, res["retrogym"])] \
                             if "retrogym" in res else [float("nan")]
-                        print(f"{n:>4} {e:>10} {fmt([x['rate'] for x in rows]):>20} "
+                        print(f"{n:>4} {e:>13} {fmt([x['rate'] for x in rows]):>20} "
                               f"{fmt([x['cpu_us'] for x in rows]):>18} {statistics.median(ratios):>11.2f}x "
                               f"{sum(x['reward'] for x in rows):>9.0f} {sum(x['ends'] for x in rows):>8} "
                               f"{rows[0]['actions']:>7} {tuple(rows[0]['obs'][1:])}", flush=True)

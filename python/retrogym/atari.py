@@ -285,7 +285,8 @@ class AtariVectorEnv(RetroVectorEnv):
 
     def _buttons(self, actions):
         a = np.asarray(actions)
-        if a.dtype.kind not in "iu" or (a.size and (a.min() < 0 or a.max() >= len(self._table))):
+        # one pass: as unsigned, a negative id is out of range too
+        if a.dtype.kind not in "iu" or (a.size and a.astype(np.uint64, copy=False).max() >= len(self._table)):
             raise ValueError(f"actions must be ints in [0, {len(self._table)})")
         return self._table[a]
 

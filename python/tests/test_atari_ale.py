@@ -281,6 +281,10 @@ def test_make_vec_gives_envpool_defaults(ale_root):
         assert obs.shape == (3, 4, 84, 84) and total.sum() > 0  # the games run and score
         with pytest.raises(ValueError, match="actions must be ints"):
             envs.step(np.array([6, 0, 0]))
+        with pytest.raises(ValueError, match="actions must be ints"):  # negative ids too (checked as unsigned)
+            envs.step(np.array([0, -1, 0]))
+        with pytest.raises(ValueError, match="actions must be ints"):
+            envs.step(np.array([0, 1, -128], dtype=np.int8))
     finally:
         envs.close()
 
