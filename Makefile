@@ -1,5 +1,6 @@
 # retrogym: the two set-up commands are `make demo` and `make test` (see README.md).
-# Both install what is missing (apt-get, idempotent), build, and run.
+# Both install what is missing (apt-get, idempotent), build, and run. `make build` (and `make asan`) only build:
+# they never call apt-get; `make deps` installs the system packages alone.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -8,7 +9,7 @@ CMAKE      ?= cmake
 CTEST      ?= ctest
 
 # System packages: build tools and libraries, the Debian libretro cores, libretro.h, the test-ROM toolchains.
-APT_PACKAGES := cmake pkg-config gcc make libjansson-dev libcmocka-dev libpng-dev zlib1g-dev \
+APT_PACKAGES := cmake pkg-config gcc g++ make libjansson-dev libcmocka-dev libpng-dev zlib1g-dev \
   retroarch-dev libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
   libretro-beetle-pce-fast liblua5.1-0-dev libzip-dev nettle-dev cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi ffmpeg
 
@@ -103,13 +104,14 @@ venv-rl: venv
 	@$(HAVE_MODULES) stable_baselines3 || $(PIP) install -q $(PYTHON_RL) || \
 	  echo "warning: could not install $(PYTHON_RL); the PPO example will say so and exit, make demo runs Brute"
 
-build: deps
-	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Our own builds treat warnings as errors (RG_WERROR; off by default for whoever builds the sources otherwise).
+build:
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DRG_WERROR=ON >/dev/null
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 
-asan: deps
+asan:
 	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRG_SANITIZE=address,undefined \
-	  -DRG_BUILD_BENCH=OFF >/dev/null
+	  -DRG_BUILD_BENCH=OFF -DRG_WERROR=ON >/dev/null
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 
 test-c: build
@@ -154,7 +156,7 @@ wheel: python
 test-python: wheel
 
 # python first: the differential test against stable-retro (CTest compat_stable_retro) runs the installed package.
-test: venv python test-c test-asan test-python
+test: deps venv python test-c test-asan test-python
 
 # The main job on our own bundled game StarCatcher-Nes: Brute (Machado et al. 2018; python/retrogym/examples/brute.py)
 # searches it for DEMO_ITERATIONS episodes of at most DEMO_STEPS steps (DISCRETE actions, frame skip 4), with a
@@ -171,7 +173,7 @@ DEMO_CLEANRL_STEPS ?= 40960
 DEMO_TRAINER    ?= auto
 DEMO_SEED       ?= 0
 
-demo: venv python build
+demo: deps venv python build
 	@mkdir -p $(BUILD)/demo
 	@if [ "$(DEMO_TRAINER)" = cleanrl ] || { [ "$(DEMO_TRAINER)" = auto ] && $(HAVE_MODULES) torch; }; then \
 	  echo "PyTorch found: training the CleanRL-style PPO (python -m retrogym.examples.cleanrl_ppo)"; \

@@ -6,7 +6,7 @@ static const char help[] =
     "usage: retrogym cores [--help]\n"
     "\n"
     "Lists retrogym's built-in cores, then the libretro cores found in the search path ($RETROGYM_CORE_PATH and\n"
-    "--core-path folders, retrogym's own core folder, /usr/lib/x86_64-linux-gnu/libretro, /usr/lib/libretro,\n"
+    "--core-path folders, retrogym's own core folder, /usr/lib/<multiarch>/libretro, /usr/lib/libretro,\n"
     "RetroArch's ~/.config/retroarch/cores and its Flatpak and Snap folders, an installed stable-retro's cores):\n"
     "name, library version, the systems that prefer it, its extensions, its origin (own, env var, Debian,\n"
     "RetroArch, stable-retro) and its path. Then the systems with no core on this machine and what installs one.\n";

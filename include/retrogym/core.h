@@ -4,7 +4,8 @@
  *
  * A core is named by its library stem ("nestopia" means `nestopia_libretro.so`) or given as a path. Names are
  * searched in this order: every folder of `$RETROGYM_CORE_PATH` (colon-separated), retrogym's own core folder
- * (`RG_OWN_CORE_DIR`, where our native cores are built), `/usr/lib/x86_64-linux-gnu/libretro`, `/usr/lib/libretro`,
+ * (found relative to the library's file: `lib/retrogym/cores` when installed, `cores/` in the build tree;
+ * docs/install.md), Debian's `/usr/lib/<multiarch>/libretro` (e.g. x86_64-linux-gnu) and `/usr/lib/libretro`,
  * RetroArch's folders (`~/.config/retroarch/cores`, Flatpak's `~/.var/app/org.libretro.RetroArch/config/retroarch/cores`,
  * Snap's `~/snap/retroarch/current/.config/retroarch/cores`) and an installed stable-retro's
  * `$RETROGYM_STABLE_RETRO/cores` (the Python package and the CLI set that variable; docs/integrations.md).
@@ -12,6 +13,7 @@
 #ifndef RETROGYM_CORE_H
 #define RETROGYM_CORE_H
 
+#include "export.h"
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -36,36 +38,36 @@ typedef struct rg_core_list rg_core_list;
  * @param buf receives the path, NUL-terminated
  * @return RG_OK, RG_EINVAL, RG_ENOTFOUND (message lists the folders searched), RG_ERANGE if buf is too small
  */
-int rg_core_resolve(const char *name_or_path, char *buf, size_t cap);
+RG_API int rg_core_resolve(const char *name_or_path, char *buf, size_t cap);
 
 /**
  * Lists the cores found in the search path (first occurrence of each name wins), asking each for its info.
  * Files that are not loadable cores are skipped. Caller frees with rg_core_list_free().
  */
-int rg_core_list_create(rg_core_list **out);
-size_t rg_core_list_count(const rg_core_list *list);
+RG_API int rg_core_list_create(rg_core_list **out);
+RG_API size_t rg_core_list_count(const rg_core_list *list);
 /** The i-th core, or NULL. Valid until rg_core_list_free(). */
-const rg_core_info *rg_core_list_at(const rg_core_list *list, size_t i);
-void rg_core_list_free(rg_core_list *list);
+RG_API const rg_core_info *rg_core_list_at(const rg_core_list *list, size_t i);
+RG_API void rg_core_list_free(rg_core_list *list);
 
 /**
  * retrogym's own cores, built into the library (no shared object): their names ("atari2600") are accepted wherever a
  * core name is, and win over a libretro core of the same name (give a path to use that one).
  */
-size_t rg_core_builtin_count(void);
+RG_API size_t rg_core_builtin_count(void);
 /** The i-th built-in core (path is "(built in)"; the strings are static). @return RG_OK, RG_EINVAL */
-int rg_core_builtin_at(size_t i, rg_core_info *out);
+RG_API int rg_core_builtin_at(size_t i, rg_core_info *out);
 /**
  * Asks one core (name or path) for its info without keeping it loaded. Caller frees with rg_core_list_free();
  * the list then holds exactly that core.
  */
-int rg_core_describe(rg_core_list **out, const char *name_or_path);
+RG_API int rg_core_describe(rg_core_list **out, const char *name_or_path);
 
 /**
  * Where a core's file comes from, by the search-path folder holding it: "env var" ($RETROGYM_CORE_PATH), "own",
  * "Debian", "RetroArch", "stable-retro", "path" (elsewhere), "built in" (a path not starting with '/'). Static string.
  */
-const char *rg_core_origin(const char *path);
+RG_API const char *rg_core_origin(const char *path);
 
 /**
  * The one command that installs a core for a system whose preferred cores (`cores`, in order) are all missing:
@@ -73,7 +75,7 @@ const char *rg_core_origin(const char *path);
  * Debian package (`apt-get install libretro-...`), else where to put a build. Written into buf (cut to cap).
  * @return RG_OK, RG_EINVAL
  */
-int rg_core_install_hint(const char *const *cores, size_t n, char *buf, size_t cap);
+RG_API int rg_core_install_hint(const char *const *cores, size_t n, char *buf, size_t cap);
 
 struct rg_system_info;
 
@@ -83,7 +85,7 @@ struct rg_system_info;
  * NULL: no signature known, not a regular file, or that core is not installed. The environment runs a game on it
  * when no core is named; so do the CLI and `retrogym library`. Static string (an entry of sys).
  */
-const char *rg_core_for_state_file(const char *path, const struct rg_system_info *sys);
+RG_API const char *rg_core_for_state_file(const char *path, const struct rg_system_info *sys);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #ifndef RETROGYM_DATATYPE_H
 #define RETROGYM_DATATYPE_H
 
+#include "export.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,19 +41,19 @@ typedef struct rg_datatype {
  * @return RG_OK; RG_EINVAL for NULL, a descriptor shorter than 3 characters or longer than RG_DATATYPE_MAX_LEN, or
  *         a width that is not a digit 1-8 (Gym Retro skips such entries)
  */
-int rg_datatype_parse(const char *desc, rg_datatype *out);
+RG_API int rg_datatype_parse(const char *desc, rg_datatype *out);
 
 /** Decodes `t->width` bytes (lowest address first) into a value: BCD digits mod 10, `i` sign-extended. */
-int64_t rg_datatype_decode(const rg_datatype *t, const uint8_t *bytes);
+RG_API int64_t rg_datatype_decode(const rg_datatype *t, const uint8_t *bytes);
 
 /** Encodes a value into `t->width` bytes; digits that do not fit are dropped, as in Gym Retro. */
-void rg_datatype_encode(const rg_datatype *t, int64_t value, uint8_t *bytes);
+RG_API void rg_datatype_encode(const rg_datatype *t, int64_t value, uint8_t *bytes);
 
 /**
  * Whether the descriptor passes Gym Retro's integration validator: `|[dinu]1` or `(>[<=]?|<[>=]?|=[><]?)[dinu][2-8]`.
  * Sets *suspicious (when non-NULL) for a two-character sigil or `d5`-`d8`, which the validator warns about.
  */
-int rg_datatype_is_valid(const char *desc, int *suspicious);
+RG_API int rg_datatype_is_valid(const char *desc, int *suspicious);
 
 #ifdef __cplusplus
 }

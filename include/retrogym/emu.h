@@ -21,6 +21,7 @@
 #ifndef RETROGYM_EMU_H
 #define RETROGYM_EMU_H
 
+#include "export.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -93,48 +94,48 @@ typedef struct rg_mem_block {
  *         RG_ETOOBIG (ROM over the limit), RG_ECORRUPT (ROM fails the system's sanity checks), RG_ECORE (the core
  *         cannot be loaded, lacks symbols, has another API version, or refuses the ROM), RG_EIO, RG_ENOMEM
  */
-int rg_emu_open(rg_emu **out, const char *rom_path, const rg_emu_options *opts);
+RG_API int rg_emu_open(rg_emu **out, const char *rom_path, const rg_emu_options *opts);
 
 /** Unloads the game and the core and removes the instance's temporary files. NULL is allowed. */
-void rg_emu_free(rg_emu *emu);
+RG_API void rg_emu_free(rg_emu *emu);
 
 /** Runs one video frame with the current buttons. @return RG_OK or RG_EINVAL */
-int rg_emu_run(rg_emu *emu);
+RG_API int rg_emu_run(rg_emu *emu);
 
 /**
  * Sets the buttons held by a player from the next frame on: bit i = libretro joypad id i (see system.h).
  * Bits of ids the system has no button for are dropped (rg_system_info.button_mask).
  * @return RG_OK, RG_EINVAL (port >= RG_MAX_PORTS)
  */
-int rg_emu_set_buttons(rg_emu *emu, unsigned port, uint16_t mask);
+RG_API int rg_emu_set_buttons(rg_emu *emu, unsigned port, uint16_t mask);
 
 /** The buttons currently held by a player (0 for a bad port). */
-uint16_t rg_emu_buttons(const rg_emu *emu, unsigned port);
+RG_API uint16_t rg_emu_buttons(const rg_emu *emu, unsigned port);
 
 /**
  * Power-on reset: the game is unloaded and loaded again, which reproduces boot exactly (a libretro retro_reset is
  * only a soft reset for most cores). Memory blocks obtained before are invalid afterwards.
  */
-int rg_emu_reset(rg_emu *emu);
+RG_API int rg_emu_reset(rg_emu *emu);
 
 /** Soft reset (the console's reset button, retro_reset). */
-int rg_emu_soft_reset(rg_emu *emu);
+RG_API int rg_emu_soft_reset(rg_emu *emu);
 
 /** Asks the core to skip video and/or audio output on the next frames (honoured only by cores that ask). */
-int rg_emu_set_av_enable(rg_emu *emu, int video, int audio);
+RG_API int rg_emu_set_av_enable(rg_emu *emu, int video, int audio);
 
 /** Number of frames run since the ROM was loaded (reset to 0 by rg_emu_reset). */
-uint64_t rg_emu_frame_count(const rg_emu *emu);
+RG_API uint64_t rg_emu_frame_count(const rg_emu *emu);
 
 /** The last frame, borrowed (data is NULL before the first frame). */
-int rg_emu_frame(const rg_emu *emu, rg_frame *out);
+RG_API int rg_emu_frame(const rg_emu *emu, rg_frame *out);
 
 /**
  * The screen's size as stable-retro observes it, fixed for the instance's life: the geometry the core reported when
  * the game loaded, corrected as stable-retro corrects it (Genesis Plus GX by the ROM's extension, Stella's width,
  * the PCE core's size); for a core that reports none, its first frame's size. 0x0 before that first frame.
  */
-int rg_emu_screen_size(const rg_emu *emu, unsigned *width, unsigned *height);
+RG_API int rg_emu_screen_size(const rg_emu *emu, unsigned *width, unsigned *height);
 
 /**
  * The last frame read at the screen's size with the frame's pitch, as packed RGB24 (width*height*3 bytes): a frame
@@ -142,74 +143,74 @@ int rg_emu_screen_size(const rg_emu *emu, unsigned *width, unsigned *height);
  * stable-retro); beyond the pitch or below the frame's last row is black.
  * @return RG_OK, RG_EMISUSE before the first frame, RG_ERANGE if cap is too small
  */
-int rg_emu_screen_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap);
+RG_API int rg_emu_screen_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap);
 
 /**
  * Converts the last frame to packed RGB24 (width*height*3 bytes, rows top to bottom).
  * RGB565 and 0RGB1555 expand with plain shifts, no bit replication (as stable-retro does).
  * @return RG_OK, RG_EMISUSE before the first frame, RG_ERANGE if cap < width*height*3
  */
-int rg_emu_frame_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap);
+RG_API int rg_emu_frame_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap);
 
 /** Frames per second and audio sample rate the core reports. */
-double rg_emu_fps(const rg_emu *emu);
-double rg_emu_sample_rate(const rg_emu *emu);
+RG_API double rg_emu_fps(const rg_emu *emu);
+RG_API double rg_emu_sample_rate(const rg_emu *emu);
 
 /**
  * The audio of the last frame as interleaved stereo int16 (frames = sample pairs), borrowed until the next run.
  * Empty unless the instance was opened with capture_audio.
  */
-int rg_emu_audio(const rg_emu *emu, const int16_t **samples, size_t *frames);
+RG_API int rg_emu_audio(const rg_emu *emu, const int16_t **samples, size_t *frames);
 
 /**
  * The memory blocks of the address space, ascending by base (docs/formats.md, "Address space"): the core's non-constant
  * memory-map descriptors, or SYSTEM_RAM at the system's RAM base. Borrowed until rg_emu_reset or rg_emu_free.
  */
-int rg_emu_mem_blocks(const rg_emu *emu, const rg_mem_block **blocks, size_t *count);
+RG_API int rg_emu_mem_blocks(const rg_emu *emu, const rg_mem_block **blocks, size_t *count);
 
 /**
  * Reads len bytes at addr as the emulated CPU sees them (through the system's byte-order overlay).
  * @return RG_OK, RG_ERANGE when any byte is not mapped (the message gives the address)
  */
-int rg_emu_mem_read(const rg_emu *emu, uint64_t addr, void *dst, size_t len);
+RG_API int rg_emu_mem_read(const rg_emu *emu, uint64_t addr, void *dst, size_t len);
 
 /** Writes through the same view as rg_emu_mem_read. @return RG_OK, RG_ERANGE */
-int rg_emu_mem_write(rg_emu *emu, uint64_t addr, const void *src, size_t len);
+RG_API int rg_emu_mem_write(rg_emu *emu, uint64_t addr, const void *src, size_t len);
 
 /** Total size of all memory blocks (the RAM observation length). */
-size_t rg_emu_ram_size(const rg_emu *emu);
+RG_API size_t rg_emu_ram_size(const rg_emu *emu);
 
 /** Copies all blocks, ascending by base, native byte order, into dst. @return RG_OK, RG_ERANGE if cap is short */
-int rg_emu_ram_copy(const rg_emu *emu, uint8_t *dst, size_t cap);
+RG_API int rg_emu_ram_copy(const rg_emu *emu, uint8_t *dst, size_t cap);
 
 /** Bytes a save state of the current moment needs (may change after the first frame for some cores). */
-int rg_emu_state_size(rg_emu *emu, size_t *out);
+RG_API int rg_emu_state_size(rg_emu *emu, size_t *out);
 
 /** Serializes the emulator into dst. @return RG_OK, RG_ERANGE (cap too small), RG_EUNSUPPORTED, RG_ECORE */
-int rg_emu_state_save(rg_emu *emu, void *dst, size_t cap, size_t *written);
+RG_API int rg_emu_state_save(rg_emu *emu, void *dst, size_t cap, size_t *written);
 
 /**
  * Restores a state made by rg_emu_state_save with the same core.
  * @return RG_OK, RG_ESTATE (empty, larger than the core's state size, or refused by the core)
  */
-int rg_emu_state_load(rg_emu *emu, const void *src, size_t len);
+RG_API int rg_emu_state_load(rg_emu *emu, const void *src, size_t len);
 
 /** Writes the current state as a gzip file (the `.state` format of Gym Retro integrations). */
-int rg_emu_state_save_file(rg_emu *emu, const char *path);
+RG_API int rg_emu_state_save_file(rg_emu *emu, const char *path);
 
 /**
  * Loads a `.state` file: gzip (as Gym Retro writes them) or a raw uncompressed state.
  * @return RG_OK, RG_ENOTFOUND, RG_EIO, RG_ESTATE (corrupt or truncated gzip, or a state the core refuses)
  */
-int rg_emu_state_load_file(rg_emu *emu, const char *path);
+RG_API int rg_emu_state_load_file(rg_emu *emu, const char *path);
 
 /** The instance's system. */
-const rg_system_info *rg_emu_system(const rg_emu *emu);
+RG_API const rg_system_info *rg_emu_system(const rg_emu *emu);
 
 /** Core name (stem), library name and version. Borrowed until rg_emu_free. */
-const char *rg_emu_core_name(const rg_emu *emu);
-const char *rg_emu_core_library(const rg_emu *emu);
-const char *rg_emu_core_version(const rg_emu *emu);
+RG_API const char *rg_emu_core_name(const rg_emu *emu);
+RG_API const char *rg_emu_core_library(const rg_emu *emu);
+RG_API const char *rg_emu_core_version(const rg_emu *emu);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #ifndef RETROGYM_ENV_H
 #define RETROGYM_ENV_H
 
+#include "export.h"
 #include <retrogym/actions.h>
 #include <retrogym/emu.h>
 #include <retrogym/gamedata.h>
@@ -101,28 +102,28 @@ typedef struct rg_step_result {
  *         state or scenario file that was named explicitly, no core); RG_EINVAL (bad options); RG_ECORRUPT (bad
  *         data/scenario/state files); what rg_emu_open returns
  */
-int rg_env_create(rg_env **out, const rg_env_options *opts);
-void rg_env_free(rg_env *env);
+RG_API int rg_env_create(rg_env **out, const rg_env_options *opts);
+RG_API void rg_env_free(rg_env *env);
 
 /* ---- spaces ---- */
-rg_action_mode rg_env_action_mode(const rg_env *env);
-unsigned rg_env_players(const rg_env *env);
+RG_API rg_action_mode rg_env_action_mode(const rg_env *env);
+RG_API unsigned rg_env_players(const rg_env *env);
 /** Buttons per player (the system's "buttons" length; MultiBinary size per player). */
-unsigned rg_env_num_buttons(const rg_env *env);
+RG_API unsigned rg_env_num_buttons(const rg_env *env);
 /** Button name of index i, NULL for an unused index. */
-const char *rg_env_button_name(const rg_env *env, unsigned i);
+RG_API const char *rg_env_button_name(const rg_env *env, unsigned i);
 /** The action groups in force (scenario override or system default). Borrowed for the env's life. */
-const rg_actionset *rg_env_actionset(const rg_env *env);
+RG_API const rg_actionset *rg_env_actionset(const rg_env *env);
 /** DISCRETE: the number of actions for all players together (prod(group sizes)^players); 0 when over
  *  RG_ACTIONS_MAX_DISCRETE (an env in DISCRETE mode is then refused at creation, naming the limit). */
-uint64_t rg_env_discrete_count(const rg_env *env);
+RG_API uint64_t rg_env_discrete_count(const rg_env *env);
 /** Observation shape: IMAGE height, width, 3; RAM bytes, 1, 1. */
-void rg_env_obs_shape(const rg_env *env, unsigned *height, unsigned *width, unsigned *channels);
-size_t rg_env_obs_size(const rg_env *env);
-const rg_system_info *rg_env_system(const rg_env *env);
-const char *rg_env_game(const rg_env *env);
+RG_API void rg_env_obs_shape(const rg_env *env, unsigned *height, unsigned *width, unsigned *channels);
+RG_API size_t rg_env_obs_size(const rg_env *env);
+RG_API const rg_system_info *rg_env_system(const rg_env *env);
+RG_API const char *rg_env_game(const rg_env *env);
 /** Name of the start state in use ("" when none). */
-const char *rg_env_state_name(const rg_env *env);
+RG_API const char *rg_env_state_name(const rg_env *env);
 
 /* ---- episodes ---- */
 /**
@@ -130,47 +131,48 @@ const char *rg_env_state_name(const rg_env *env);
  * does a power-on reset, clears the buttons, runs one frame, resets the scenario, updates it once, then runs the
  * no-op starts. Writes the observation into obs (cap bytes, at least rg_env_obs_size; obs may be NULL).
  */
-int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t cap);
+RG_API int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t cap);
 /**
  * One step. `action` holds `n` integers as the action mode says (rg_env_action_length). Allocates nothing.
  * @return RG_OK; RG_EMISUSE (no reset yet); RG_EINVAL (wrong length); RG_ERANGE (an id out of range; a variable
  *         that is not mapped); what the scenario update returns
  */
-int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size_t cap, rg_step_result *result);
+RG_API int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size_t cap, rg_step_result *result);
 /** Number of integers a step's action has in this mode. */
-size_t rg_env_action_length(const rg_env *env);
+RG_API size_t rg_env_action_length(const rg_env *env);
 /** Buttons a step's action means for a player (decoded and filtered exactly as rg_env_step does). */
-int rg_env_decode_action(const rg_env *env, const int64_t *action, size_t n, uint16_t buttons[RG_SCENARIO_MAX_PLAYERS]);
+RG_API int rg_env_decode_action(const rg_env *env, const int64_t *action, size_t n,
+                                uint16_t buttons[RG_SCENARIO_MAX_PLAYERS]);
 /** The current observation again (no emulation). */
-int rg_env_observe(const rg_env *env, uint8_t *obs, size_t cap);
+RG_API int rg_env_observe(const rg_env *env, uint8_t *obs, size_t cap);
 /** Steps since the last reset. */
-uint64_t rg_env_episode_steps(const rg_env *env);
+RG_API uint64_t rg_env_episode_steps(const rg_env *env);
 
 /* ---- info and data ---- */
 /** The game's variables and scenario (borrowed; valid for the env's life). */
-rg_gamedata *rg_env_gamedata(rg_env *env);
-rg_scenario *rg_env_scenario(rg_env *env);
-rg_emu *rg_env_emu(rg_env *env);
+RG_API rg_gamedata *rg_env_gamedata(rg_env *env);
+RG_API rg_scenario *rg_env_scenario(rg_env *env);
+RG_API rg_emu *rg_env_emu(rg_env *env);
 /**
  * `info` of the last step: every readable data.json variable (masked value) and every custom variable (truncated to
  * an integer, booleans 0/1, nil 0), in name order, data variables first.
  */
-size_t rg_env_info_count(const rg_env *env);
-int rg_env_info_at(const rg_env *env, size_t i, const char **name, int64_t *value);
+RG_API size_t rg_env_info_count(const rg_env *env);
+RG_API int rg_env_info_at(const rg_env *env, size_t i, const char **name, int64_t *value);
 
 /* ---- start state and clone/restore ---- */
 /** Replaces the start state used by later resets (a name in the game folder or a path; RG_STATE_NONE clears it). */
-int rg_env_set_start_state(rg_env *env, const char *state);
+RG_API int rg_env_set_start_state(rg_env *env, const char *state);
 /** The start state later resets load, as the raw core state kept (*data NULL and *len 0: power-on). Borrowed until
  *  the start state changes or the env is freed. */
-int rg_env_start_state(const rg_env *env, const void **data, size_t *len);
+RG_API int rg_env_start_state(const rg_env *env, const void **data, size_t *len);
 /**
  * Replaces the start state with a raw core state (stable-retro's `env.initial_state = movie.get_state()`); len 0:
  * power-on. The bytes are copied and kept as given once the core has accepted them (tried inside a snapshot of the
  * environment that is put back, so the running episode is not disturbed).
  * @return RG_OK; RG_EINVAL; RG_ESTATE (the core refuses them; the previous start state stays); RG_ENOMEM
  */
-int rg_env_set_start_state_data(rg_env *env, const void *data, size_t len);
+RG_API int rg_env_set_start_state_data(rg_env *env, const void *data, size_t len);
 /**
  * Snapshot of the whole environment: emulator, scenario (totals, done, frame counter, remembered values, custom
  * variables, the Lua scripts' global numbers, strings and booleans), random generator, sticky buttons, step
@@ -180,10 +182,10 @@ int rg_env_set_start_state_data(rg_env *env, const void *data, size_t len);
  * @return RG_OK; RG_ETOOBIG when the scripts' globals would take more than 1 MiB of it (docs/reliability.md: large
  *         data belongs in locals or tables, which snapshots do not hold); RG_ERANGE (rg_env_clone: cap too small)
  */
-int rg_env_clone_size(rg_env *env, size_t *size);
-int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written);
+RG_API int rg_env_clone_size(rg_env *env, size_t *size);
+RG_API int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written);
 /** @return RG_OK; RG_ECORRUPT (not a snapshot of this kind of env); RG_ESTATE (the emulator refused it) */
-int rg_env_restore(rg_env *env, const void *src, size_t len);
+RG_API int rg_env_restore(rg_env *env, const void *src, size_t len);
 
 /* ---- recording movies (docs/formats.md, "Movies"; the format is movie.h's) ---- */
 /*
@@ -208,23 +210,23 @@ int rg_env_restore(rg_env *env, const void *src, size_t len);
  * written first.
  * @return RG_OK; RG_EINVAL; RG_ENOTFOUND (no such folder); what writing the previous movie returns
  */
-int rg_env_record_dir(rg_env *env, const char *dir, uint64_t first_id);
+RG_API int rg_env_record_dir(rg_env *env, const char *dir, uint64_t first_id);
 /**
  * Records one episode into the file `path` (its folder must exist): the current episode when nothing was taken since
  * its reset (as for rg_env_record_dir), else the next one. Recording stops when that movie is written.
  * @return as rg_env_record_dir
  */
-int rg_env_record_movie(rg_env *env, const char *path);
+RG_API int rg_env_record_movie(rg_env *env, const char *path);
 /** Stops recording; a movie being recorded is written. @return RG_OK (also when not recording); RG_EIO; RG_ENOMEM */
-int rg_env_record_stop(rg_env *env);
+RG_API int rg_env_record_stop(rg_env *env);
 /** The movie being recorded (borrowed until the env's next reset, step, record call or free), or NULL. */
-const rg_movie *rg_env_movie(const rg_env *env);
+RG_API const rg_movie *rg_env_movie(const rg_env *env);
 /** The file of the movie being recorded, or waiting for its episode to start; NULL when not recording. Borrowed. */
-const char *rg_env_movie_path(const rg_env *env);
+RG_API const char *rg_env_movie_path(const rg_env *env);
 /** The folder of rg_env_record_dir, NULL otherwise. Borrowed. */
-const char *rg_env_record_folder(const rg_env *env);
+RG_API const char *rg_env_record_folder(const rg_env *env);
 /** The number the folder's next movie will carry (stable-retro's movie_id); 0 when not recording into a folder. */
-uint64_t rg_env_movie_id(const rg_env *env);
+RG_API uint64_t rg_env_movie_id(const rg_env *env);
 
 /* ---- playing movies back ---- */
 
@@ -242,14 +244,14 @@ uint64_t rg_env_movie_id(const rg_env *env);
  *         game's, or is being written); RG_EUNSUPPORTED (more players than RG_SCENARIO_MAX_PLAYERS); RG_ESTATE
  *         (Core.bin does not load into the core: a movie of another core)
  */
-int rg_env_create_playback(rg_env **out, const rg_movie *movie, const rg_env_options *opts, unsigned flags);
+RG_API int rg_env_create_playback(rg_env **out, const rg_movie *movie, const rg_env_options *opts, unsigned flags);
 /**
  * Plays frame `frame` (>= 1) of the movie as one step of an env in RG_ACTIONS_ALL with the movie's players: its
  * console commands first (RG_MOVIE_CMD_POWER: power-on reset, RG_MOVIE_CMD_RESET: soft reset), then its buttons.
  * @return what rg_env_step returns; RG_ERANGE (no such frame); RG_EINVAL (an env of another action mode or players)
  */
-int rg_env_playback_step(rg_env *env, const rg_movie *movie, uint64_t frame, uint8_t *obs, size_t cap,
-                         rg_step_result *result);
+RG_API int rg_env_playback_step(rg_env *env, const rg_movie *movie, uint64_t frame, uint8_t *obs, size_t cap,
+                                rg_step_result *result);
 
 /* ---- the rewards recorded with a movie (its retrogym.txt entry) ---- */
 
@@ -260,19 +262,19 @@ typedef struct rg_movie_scores rg_movie_scores;
  * @return RG_OK; RG_ENOTFOUND (no such file, or a movie without them: stable-retro's, BizHawk's, FM2); RG_ECORRUPT
  *         (not a zip, a malformed entry); RG_ETOOBIG (entry over 64 MiB); RG_EIO; RG_ENOMEM
  */
-int rg_movie_scores_read(rg_movie_scores **out, const char *movie_path);
-void rg_movie_scores_free(rg_movie_scores *s);
-unsigned rg_movie_scores_players(const rg_movie_scores *s);
+RG_API int rg_movie_scores_read(rg_movie_scores **out, const char *movie_path);
+RG_API void rg_movie_scores_free(rg_movie_scores *s);
+RG_API unsigned rg_movie_scores_players(const rg_movie_scores *s);
 /** Frames covered: first .. frames - 1 (frames before `first` were run before the recording started). */
-uint64_t rg_movie_scores_first(const rg_movie_scores *s);
-uint64_t rg_movie_scores_frames(const rg_movie_scores *s);
+RG_API uint64_t rg_movie_scores_first(const rg_movie_scores *s);
+RG_API uint64_t rg_movie_scores_frames(const rg_movie_scores *s);
 /** The core that recorded the movie ("" when unknown). Borrowed until free. */
-const char *rg_movie_scores_core(const rg_movie_scores *s);
+RG_API const char *rg_movie_scores_core(const rg_movie_scores *s);
 /**
  * The reward of each player (rewards[players]) and done after a frame.
  * @return RG_OK; RG_ERANGE (a frame outside first .. frames - 1)
  */
-int rg_movie_scores_at(const rg_movie_scores *s, uint64_t frame, float *rewards, int *done);
+RG_API int rg_movie_scores_at(const rg_movie_scores *s, uint64_t frame, float *rewards, int *done);
 
 #ifdef __cplusplus
 }

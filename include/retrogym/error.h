@@ -9,6 +9,8 @@
 #ifndef RETROGYM_ERROR_H
 #define RETROGYM_ERROR_H
 
+#include "export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,13 +31,13 @@ enum {
 };
 
 /** The message of the last failure on this thread ("" if none). Valid until the next retrogym call on the thread. */
-const char *rg_error_last(void);
+RG_API const char *rg_error_last(void);
 
 /** The symbolic name of an error code, e.g. "RG_ENOTFOUND"; "RG_E?" for unknown codes. */
-const char *rg_error_name(int code);
+RG_API const char *rg_error_name(int code);
 
 /** A short description of an error code. */
-const char *rg_strerror(int code);
+RG_API const char *rg_strerror(int code);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #ifndef RETROGYM_INTEGRATION_H
 #define RETROGYM_INTEGRATION_H
 
+#include "export.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,10 +27,10 @@ extern "C" {
 /** A list of strings returned by the library (game names, state names, search folders, hashes). */
 typedef struct rg_strlist rg_strlist;
 
-size_t rg_strlist_count(const rg_strlist *list);
+RG_API size_t rg_strlist_count(const rg_strlist *list);
 /** The i-th string, or NULL when out of range. Valid until rg_strlist_free(). */
-const char *rg_strlist_at(const rg_strlist *list, size_t i);
-void rg_strlist_free(rg_strlist *list);
+RG_API const char *rg_strlist_at(const rg_strlist *list, size_t i);
+RG_API void rg_strlist_free(rg_strlist *list);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Data root and integration flags                                                                              */
@@ -63,7 +64,7 @@ typedef enum rg_data_origin {
 } rg_data_origin;
 
 /** "given", "env var", "user", "own", "stable-retro" ("?" for other values). */
-const char *rg_data_origin_name(rg_data_origin origin);
+RG_API const char *rg_data_origin_name(rg_data_origin origin);
 
 /** Where integration data is searched: data roots in priority order, a default set of flags and an ordered list of
  *  custom paths. */
@@ -77,60 +78,60 @@ typedef struct rg_datapaths rg_datapaths;
  * (STABLE_RETRO, when it is a folder). The default flags are STABLE; there are no custom paths.
  * @return RG_OK, RG_ENOMEM, RG_ENOTFOUND when a given or $RETROGYM_DATA_PATH root is not a folder
  */
-int rg_datapaths_create(rg_datapaths **out, const char *root);
+RG_API int rg_datapaths_create(rg_datapaths **out, const char *root);
 /**
  * Creates a handle over exactly these roots, in priority order (the Python package passes its own list). A root
  * that is not a folder is kept (nothing is found in it) unless its origin is GIVEN or ENV (RG_ENOTFOUND).
  * @return RG_OK, RG_EINVAL (no roots, an empty path), RG_ENOMEM, RG_ENOTFOUND
  */
-int rg_datapaths_create_roots(rg_datapaths **out, const char *const *roots, const rg_data_origin *origins,
-                              size_t n);
-void rg_datapaths_free(rg_datapaths *dp);
+RG_API int rg_datapaths_create_roots(rg_datapaths **out, const char *const *roots, const rg_data_origin *origins,
+                                     size_t n);
+RG_API void rg_datapaths_free(rg_datapaths *dp);
 
 /** The first (highest-priority) data root (without trailing '/'). Valid until rg_datapaths_free(). */
-const char *rg_datapaths_root(const rg_datapaths *dp);
+RG_API const char *rg_datapaths_root(const rg_datapaths *dp);
 /** Number of data roots, the i-th root (NULL when out of range) and its origin. */
-size_t rg_datapaths_root_count(const rg_datapaths *dp);
-const char *rg_datapaths_root_at(const rg_datapaths *dp, size_t i);
-rg_data_origin rg_datapaths_root_origin(const rg_datapaths *dp, size_t i);
+RG_API size_t rg_datapaths_root_count(const rg_datapaths *dp);
+RG_API const char *rg_datapaths_root_at(const rg_datapaths *dp, size_t i);
+RG_API rg_data_origin rg_datapaths_root_origin(const rg_datapaths *dp, size_t i);
 /** The roots as one line for messages, "/a (env var), /home/u/.local/share/retrogym (user), ...", into buf (cut to
  *  cap, always terminated when cap > 0). @return the length of the whole text (as snprintf) */
-size_t rg_datapaths_roots_text(const rg_datapaths *dp, char *buf, size_t cap);
+RG_API size_t rg_datapaths_roots_text(const rg_datapaths *dp, char *buf, size_t cap);
 /** The user root: `$XDG_DATA_HOME/retrogym` (an absolute XDG_DATA_HOME), else `$HOME/.local/share/retrogym`.
  *  @return RG_OK, RG_ENOTFOUND (no HOME), RG_ERANGE (buf too small) */
-int rg_data_user_root(char *buf, size_t cap);
+RG_API int rg_data_user_root(char *buf, size_t cap);
 /** The root imports write ROMs into for games found in OWN or STABLE_RETRO roots (installed package folders): the
  *  USER root when the handle has one, else NULL (ROMs are written into the game's own folder). */
-const char *rg_datapaths_write_root(const rg_datapaths *dp);
+RG_API const char *rg_datapaths_write_root(const rg_datapaths *dp);
 
 /** Appends a custom integration folder: absolute, or relative to the data root. Order is kept; no duplicates check. */
-int rg_datapaths_add_custom_path(rg_datapaths *dp, const char *path);
+RG_API int rg_datapaths_add_custom_path(rg_datapaths *dp, const char *path);
 /** Removes every custom path (the default flags are unchanged). */
-void rg_datapaths_clear_custom_paths(rg_datapaths *dp);
+RG_API void rg_datapaths_clear_custom_paths(rg_datapaths *dp);
 /** rg_datapaths_add_custom_path() and ORs CUSTOM_ONLY into the default flags (Gym Retro's add_custom_integration). */
-int rg_datapaths_add_custom_integration(rg_datapaths *dp, const char *path);
+RG_API int rg_datapaths_add_custom_integration(rg_datapaths *dp, const char *path);
 /** ORs flags into the default. @return RG_OK, RG_EINVAL for bits outside ALL */
-int rg_datapaths_add_integrations(rg_datapaths *dp, unsigned flags);
+RG_API int rg_datapaths_add_integrations(rg_datapaths *dp, unsigned flags);
 /** Sets the default back to STABLE; custom paths remain. */
-void rg_datapaths_reset_default(rg_datapaths *dp);
+RG_API void rg_datapaths_reset_default(rg_datapaths *dp);
 /** The default flags. */
-unsigned rg_datapaths_default(const rg_datapaths *dp);
+RG_API unsigned rg_datapaths_default(const rg_datapaths *dp);
 
 /**
  * The folders searched for `flags`, in priority order, as written: "contrib", "experimental", the custom paths in
  * insertion order, "stable" (each only when its flag is set). Gym Retro's `Integrations.paths`.
  * @return RG_OK, RG_EINVAL (NULL, bits outside ALL), RG_ENOMEM
  */
-int rg_datapaths_dirs(const rg_datapaths *dp, unsigned flags, rg_strlist **out);
+RG_API int rg_datapaths_dirs(const rg_datapaths *dp, unsigned flags, rg_strlist **out);
 
 /**
  * Parses integration names for a command line: "stable", "contrib", "experimental", "custom" (each including
  * stable, as in Gym Retro), "contrib-only", "experimental-only", "custom-only", "all", "default"; several may be
  * joined with '|' or ','. @return RG_OK or RG_EINVAL with a message naming the unknown word
  */
-int rg_integrations_parse(const char *text, unsigned *flags);
+RG_API int rg_integrations_parse(const char *text, unsigned *flags);
 /** A name for flags: "all" for ALL, "default" for 0, else the set names joined by '|' ("stable|contrib"). */
-const char *rg_integrations_name(unsigned flags, char *buf, size_t cap);
+RG_API const char *rg_integrations_name(unsigned flags, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Finding and listing                                                                                          */
@@ -142,17 +143,17 @@ const char *rg_integrations_name(unsigned flags, char *buf, size_t cap);
  * @param path receives a string freed with free()
  * @return RG_OK, RG_EINVAL, RG_ENOMEM, RG_ENOTFOUND (message names the game and file)
  */
-int rg_data_file_path(const rg_datapaths *dp, const char *game, const char *file, unsigned flags, char **path);
+RG_API int rg_data_file_path(const rg_datapaths *dp, const char *game, const char *file, unsigned flags, char **path);
 
 /**
  * The ROM of a game: `rom.<ext>` for the extensions of the system named by the game's `-<System>` suffix, else for
  * the extensions of every known system. @return as rg_data_file_path(); RG_ENOTFOUND "no ROM for game G (searched
  * ...)" naming the roots searched
  */
-int rg_data_rom_path(const rg_datapaths *dp, const char *game, unsigned flags, char **path);
+RG_API int rg_data_rom_path(const rg_datapaths *dp, const char *game, unsigned flags, char **path);
 
 /** The system of a game from its `-<System>` suffix ("StarCatcher-Nes" -> Nes). @return RG_OK, RG_ENOTFOUND */
-int rg_data_game_system(const char *game, const rg_system_info **out);
+RG_API int rg_data_game_system(const char *game, const rg_system_info **out);
 
 /**
  * The name of a game's folder: `game` itself when a folder of that name exists over flags, else its other form
@@ -161,14 +162,14 @@ int rg_data_game_system(const char *game, const rg_system_info **out);
  * @param name receives a string freed with free()
  * @return RG_OK, RG_EINVAL, RG_ENOMEM, RG_ENOTFOUND (message names the roots searched)
  */
-int rg_data_game_folder(const rg_datapaths *dp, const char *game, unsigned flags, char **name);
+RG_API int rg_data_game_folder(const rg_datapaths *dp, const char *game, unsigned flags, char **name);
 
 /** Sorted unique names of the game folders (holding a `rom.sha`) over the folders of flags. */
-int rg_data_list_games(const rg_datapaths *dp, unsigned flags, rg_strlist **out);
+RG_API int rg_data_list_games(const rg_datapaths *dp, unsigned flags, rg_strlist **out);
 /** Sorted unique stems of `*.state` files of a game, without those starting with '_'. */
-int rg_data_list_states(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out);
+RG_API int rg_data_list_states(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out);
 /** Sorted unique stems of the game's `*.json` files that parse as objects with `reward`, `rewards` or `done`. */
-int rg_data_list_scenarios(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out);
+RG_API int rg_data_list_scenarios(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* The game library                                                                                             */
@@ -197,11 +198,11 @@ typedef struct rg_library rg_library;
  * found twice is listed once (the first, as lookups do). ROMs, states and cores are found as rg_env_create would.
  * @return RG_OK, RG_EINVAL, RG_ENOMEM
  */
-int rg_data_library(const rg_datapaths *dp, unsigned flags, rg_library **out);
-size_t rg_library_count(const rg_library *lib);
+RG_API int rg_data_library(const rg_datapaths *dp, unsigned flags, rg_library **out);
+RG_API size_t rg_library_count(const rg_library *lib);
 /** The i-th game, or NULL. */
-const rg_library_game *rg_library_at(const rg_library *lib, size_t i);
-void rg_library_free(rg_library *lib);
+RG_API const rg_library_game *rg_library_at(const rg_library *lib, size_t i);
+RG_API void rg_library_free(rg_library *lib);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* metadata.json                                                                                                */
@@ -210,32 +211,33 @@ void rg_library_free(rg_library *lib);
 typedef struct rg_metadata rg_metadata;
 
 /** Reads and parses a file (at most 4 MiB). @return RG_OK, RG_ENOTFOUND, RG_EIO, RG_ETOOBIG, RG_ECORRUPT */
-int rg_metadata_load(rg_metadata **out, const char *path);
+RG_API int rg_metadata_load(rg_metadata **out, const char *path);
 /**
  * Parses JSON text: it must be an object; `default_state` a string, `default_player_state` an array of strings,
  * `whitelist` an object of arrays of strings, when present. @return RG_OK, RG_ECORRUPT (message says what), RG_ENOMEM
  */
-int rg_metadata_parse(rg_metadata **out, const char *text, size_t len);
-void rg_metadata_free(rg_metadata *m);
+RG_API int rg_metadata_parse(rg_metadata **out, const char *text, size_t len);
+RG_API void rg_metadata_free(rg_metadata *m);
 
 /** `default_state`, or NULL. Strings are valid until rg_metadata_free(). */
-const char *rg_metadata_default_state(const rg_metadata *m);
+RG_API const char *rg_metadata_default_state(const rg_metadata *m);
 /** Number of `default_player_state` entries, and the i-th (NULL when out of range). */
-size_t rg_metadata_player_state_count(const rg_metadata *m);
-const char *rg_metadata_player_state(const rg_metadata *m, size_t i);
+RG_API size_t rg_metadata_player_state_count(const rg_metadata *m);
+RG_API const char *rg_metadata_player_state(const rg_metadata *m, size_t i);
 /** The state for a number of players: `default_player_state[players-1]` when players <= its length, else
  *  `default_state`; NULL when neither applies (or players is 0). */
-const char *rg_metadata_state_for_players(const rg_metadata *m, unsigned players);
+RG_API const char *rg_metadata_state_for_players(const rg_metadata *m, unsigned players);
 /** The whitelisted warnings of one file ("data.json", "scenario.json"): count, and the i-th. */
-size_t rg_metadata_whitelist_count(const rg_metadata *m, const char *file);
-const char *rg_metadata_whitelist_at(const rg_metadata *m, const char *file, size_t i);
+RG_API size_t rg_metadata_whitelist_count(const rg_metadata *m, const char *file);
+RG_API const char *rg_metadata_whitelist_at(const rg_metadata *m, const char *file, size_t i);
 
 /**
  * The default state name of a game for a number of players (>= 1), from the first `metadata.json` over flags.
  * @param state receives a string freed with free()
  * @return RG_OK; RG_ENOTFOUND when there is no metadata.json or it names no state; RG_ECORRUPT, RG_EINVAL
  */
-int rg_data_default_state(const rg_datapaths *dp, const char *game, unsigned players, unsigned flags, char **state);
+RG_API int rg_data_default_state(const rg_datapaths *dp, const char *game, unsigned players, unsigned flags,
+                                 char **state);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* rom.sha and ROM hashes                                                                                       */
@@ -249,18 +251,18 @@ int rg_data_default_state(const rg_datapaths *dp, const char *game, unsigned pla
  * SHA-1 of a ROM as Gym Retro computes it: when `name` ends in ".nes" (any case), of the bytes after the 16-byte
  * iNES header (no signature check); otherwise of all bytes. `hex` receives 40 lower-case digits and a NUL.
  */
-int rg_rom_sha1(const void *data, size_t size, const char *name, char hex[RG_SHA1_HEX + 1]);
+RG_API int rg_rom_sha1(const void *data, size_t size, const char *name, char hex[RG_SHA1_HEX + 1]);
 /** The same for a file (at most RG_ROM_MAX_SIZE bytes). @return RG_OK, RG_ENOTFOUND, RG_EIO, RG_ETOOBIG */
-int rg_rom_sha1_file(const char *path, char hex[RG_SHA1_HEX + 1]);
+RG_API int rg_rom_sha1_file(const char *path, char hex[RG_SHA1_HEX + 1]);
 
 /**
  * Parses `rom.sha` text: one SHA-1 per line, 40 hex digits (upper case is lowered), spaces and CR around a line
  * and blank lines ignored. An empty file gives an empty list.
  * @return RG_OK, RG_ECORRUPT naming the first bad line, RG_ENOMEM
  */
-int rg_romsha_parse(const char *text, size_t len, rg_strlist **out);
+RG_API int rg_romsha_parse(const char *text, size_t len, rg_strlist **out);
 /** Reads (at most 1 MiB) and parses a `rom.sha` file. */
-int rg_romsha_load(const char *path, rg_strlist **out);
+RG_API int rg_romsha_load(const char *path, rg_strlist **out);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Import                                                                                                       */
@@ -325,8 +327,8 @@ typedef struct rg_import_report {
  * @return RG_OK (even when nothing matched), RG_EINVAL, RG_ENOMEM, RG_ENOTFOUND (force_game names no game), RG_EIO
  *         when a matching ROM cannot be written (the import goes on; the last write error is returned)
  */
-int rg_import(const rg_datapaths *dp, const char *const *paths, size_t n_paths, const rg_import_options *opts,
-              rg_import_report *report);
+RG_API int rg_import(const rg_datapaths *dp, const char *const *paths, size_t n_paths, const rg_import_options *opts,
+                     rg_import_report *report);
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Validation (the integration test-suite's checks)                                                            */
@@ -346,13 +348,13 @@ typedef struct rg_diag {
 /** A growing list of findings. */
 typedef struct rg_diags rg_diags;
 
-int rg_diags_create(rg_diags **out);
-void rg_diags_free(rg_diags *d);
-size_t rg_diags_count(const rg_diags *d);
+RG_API int rg_diags_create(rg_diags **out);
+RG_API void rg_diags_free(rg_diags *d);
+RG_API size_t rg_diags_count(const rg_diags *d);
 /** The i-th finding, or NULL. Valid until the next append or rg_diags_free(). */
-const rg_diag *rg_diags_at(const rg_diags *d, size_t i);
+RG_API const rg_diag *rg_diags_at(const rg_diags *d, size_t i);
 /** Number of findings of a severity. */
-size_t rg_diags_severity_count(const rg_diags *d, rg_severity severity);
+RG_API size_t rg_diags_severity_count(const rg_diags *d, rg_severity severity);
 
 /*
  * Each validator appends to `out` and returns RG_OK when it could run (findings, errors included, are in `out`);
@@ -363,27 +365,27 @@ size_t rg_diags_severity_count(const rg_diags *d, rg_severity severity);
 
 /** data.json: info present, each variable an object with an integer address and a valid type, suspicious types
  *  warned, whitelist reconciled. No data.json: nothing (rg_validate_missing reports it). */
-int rg_validate_data(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+RG_API int rg_validate_data(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
 /** A scenario (stem, e.g. "scenario", or file name "contest.json"): reward/done presence, reward variables exist
  *  and have reward or penalty, done variables have op, `condition: all` needs two checks, `negative` on unsigned
  *  absolute variables, whitelist reconciled. */
-int rg_validate_scenario(const rg_datapaths *dp, const char *game, const char *scenario, unsigned flags,
-                         rg_diags *out);
+RG_API int rg_validate_scenario(const rg_datapaths *dp, const char *game, const char *scenario, unsigned flags,
+                                rg_diags *out);
 /** metadata.json's default_state (and default_player_state entries) name existing states. */
-int rg_validate_default_state(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+RG_API int rg_validate_default_state(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
 /** Every game over flags has data.json, scenario.json, metadata.json, a state and rom.sha (scan_missing). */
-int rg_validate_missing(const rg_datapaths *dp, unsigned flags, rg_diags *out);
+RG_API int rg_validate_missing(const rg_datapaths *dp, unsigned flags, rg_diags *out);
 /** The ROM's SHA-1 is listed in rom.sha ("sha mismatch"); a missing ROM is an error. */
-int rg_validate_hash(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+RG_API int rg_validate_hash(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
 /** The ROM's extension belongs to the game's system; a Genesis ROM has "SEGA " or " SEGA" at 0x100 unless the
  *  whitelist has an entry for "rom.md". A missing ROM is an error. */
-int rg_validate_rom(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+RG_API int rg_validate_rom(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
 
 /** All data checks of one game: missing files, data, every listed scenario (scenario.json always), default state;
  *  and hash and ROM when a ROM is present. */
-int rg_validate_game(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
+RG_API int rg_validate_game(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out);
 /** rg_validate_game() on one game folder given by path (its name is the folder's name; nothing else is searched). */
-int rg_validate_dir(const char *game_dir, rg_diags *out);
+RG_API int rg_validate_dir(const char *game_dir, rg_diags *out);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 #ifndef RETROGYM_LOG_H
 #define RETROGYM_LOG_H
 
+#include "export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,7 +28,7 @@ typedef enum {
 typedef void (*rg_log_fn)(rg_log_level level, const char *message, void *user_data);
 
 /** "debug", "info", "warn", "error" or "none". */
-const char *rg_log_level_name(rg_log_level level);
+RG_API const char *rg_log_level_name(rg_log_level level);
 
 #ifdef __cplusplus
 }

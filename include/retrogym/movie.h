@@ -27,6 +27,7 @@
 #ifndef RETROGYM_MOVIE_H
 #define RETROGYM_MOVIE_H
 
+#include "export.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,12 +79,12 @@ typedef struct rg_movie_limits {
  *         players); RG_EUNSUPPORTED (an unknown platform, an FM2 in binary form or starting from an FCEUX savestate,
  *         an encrypted entry); RG_ENOMEM
  */
-int rg_movie_open_read(rg_movie **out, const char *path);
+RG_API int rg_movie_open_read(rg_movie **out, const char *path);
 /** rg_movie_open_read with limits (NULL: the defaults). */
-int rg_movie_open_read_limits(rg_movie **out, const char *path, const rg_movie_limits *limits);
+RG_API int rg_movie_open_read_limits(rg_movie **out, const char *path, const rg_movie_limits *limits);
 /** Reads a movie held in memory (copied as needed; `name` only words messages and may be NULL). */
-int rg_movie_open_memory(rg_movie **out, const void *data, size_t size, const char *name,
-                         const rg_movie_limits *limits);
+RG_API int rg_movie_open_memory(rg_movie **out, const void *data, size_t size, const char *name,
+                                const rg_movie_limits *limits);
 
 /**
  * Starts a movie to be written at `path` by rg_movie_close. `system` is a system name ("Nes"); NULL defers it to
@@ -92,13 +93,14 @@ int rg_movie_open_memory(rg_movie **out, const void *data, size_t size, const ch
  * @return RG_OK; RG_EINVAL (NULL path, players outside 1..RG_MOVIE_MAX_PLAYERS, a game name with a line break);
  *         RG_ENOTFOUND (unknown system, missing folder); RG_ENOMEM
  */
-int rg_movie_open_write(rg_movie **out, const char *path, const char *system, const char *game, unsigned players);
+RG_API int rg_movie_open_write(rg_movie **out, const char *path, const char *system, const char *game,
+                               unsigned players);
 
 /**
  * Sets the system and game name of a movie being written, before its first frame (stable-retro's configure).
  * @return RG_OK; RG_EMISUSE (reading, closed, or frames already recorded); RG_ENOTFOUND; RG_EINVAL
  */
-int rg_movie_configure(rg_movie *m, const char *system, const char *game);
+RG_API int rg_movie_configure(rg_movie *m, const char *system, const char *game);
 
 /**
  * Finishes a movie. Writing: writes the file through a temporary file in the same folder renamed over the path.
@@ -106,37 +108,37 @@ int rg_movie_configure(rg_movie *m, const char *system, const char *game);
  * or rg_movie_save elsewhere). Reading: only marks it closed. Closing twice is RG_OK.
  * @return RG_OK; RG_EIO; RG_EMISUSE (writing without a system); RG_ENOMEM
  */
-int rg_movie_close(rg_movie *m);
+RG_API int rg_movie_close(rg_movie *m);
 
 /** Frees a movie; a movie being written that was not closed is discarded (nothing is written). NULL is allowed. */
-void rg_movie_free(rg_movie *m);
+RG_API void rg_movie_free(rg_movie *m);
 
 /**
  * Writes the movie as it is now (frames recorded or read so far, state, game) as a stable-retro `.bk2` at `path`,
  * atomically, without closing it. A movie read from FM2 or BizHawk is converted.
  * @return RG_OK; RG_EIO; RG_EMISUSE (no system yet); RG_EINVAL; RG_ENOMEM
  */
-int rg_movie_save(const rg_movie *m, const char *path);
+RG_API int rg_movie_save(const rg_movie *m, const char *path);
 
 /* ---- what the movie is ---- */
 
 /** The system (NULL while a movie being written is not configured). */
-const rg_system_info *rg_movie_system(const rg_movie *m);
+RG_API const rg_system_info *rg_movie_system(const rg_movie *m);
 /** The game name (header GameName; "" when none, e.g. FM2). Borrowed until the next configure or free. */
-const char *rg_movie_game(const rg_movie *m);
-unsigned rg_movie_players(const rg_movie *m);
-rg_movie_format rg_movie_format_of(const rg_movie *m);
+RG_API const char *rg_movie_game(const rg_movie *m);
+RG_API unsigned rg_movie_players(const rg_movie *m);
+RG_API rg_movie_format rg_movie_format_of(const rg_movie *m);
 /** Nonzero for a movie opened with rg_movie_open_write. */
-int rg_movie_is_writing(const rg_movie *m);
+RG_API int rg_movie_is_writing(const rg_movie *m);
 /** Frames in the movie: all of them when reading, those recorded so far when writing. */
-uint64_t rg_movie_frame_count(const rg_movie *m);
+RG_API uint64_t rg_movie_frame_count(const rg_movie *m);
 /** Frames stepped over so far (reading: the current frame is position - 1). */
-uint64_t rg_movie_position(const rg_movie *m);
+RG_API uint64_t rg_movie_position(const rg_movie *m);
 /**
  * A header value (BK2 Header.txt "Key Value" lines, FM2 "key value" lines; for a movie being written, the lines it
  * will write), or NULL when absent. The last line of a key wins. Borrowed until the next configure or free.
  */
-const char *rg_movie_header(const rg_movie *m, const char *key);
+RG_API const char *rg_movie_header(const rg_movie *m, const char *key);
 
 /* ---- the cursor ---- */
 
@@ -147,29 +149,29 @@ const char *rg_movie_header(const rg_movie *m, const char *key);
  *         were); RG_EMISUSE (closed; writing before a system is configured); RG_ETOOBIG (writing past max frames);
  *         RG_ENOMEM
  */
-int rg_movie_step(rg_movie *m);
+RG_API int rg_movie_step(rg_movie *m);
 
 /** Buttons of a player for the current frame (reading) or the next frame (writing); 0 for a bad player. */
-uint16_t rg_movie_buttons(const rg_movie *m, unsigned player);
+RG_API uint16_t rg_movie_buttons(const rg_movie *m, unsigned player);
 /** Commands (RG_MOVIE_CMD_*) of the current or next frame. */
-unsigned rg_movie_commands(const rg_movie *m);
+RG_API unsigned rg_movie_commands(const rg_movie *m);
 /**
  * Sets the buttons of a player (bits of ids without a button are dropped). Writing: for the next frame. Reading:
  * changes the current buttons only, until the next step (as stable-retro's set_key does).
  * @return RG_OK; RG_EINVAL (player >= players); RG_EMISUSE (closed)
  */
-int rg_movie_set_buttons(rg_movie *m, unsigned player, uint16_t mask);
+RG_API int rg_movie_set_buttons(rg_movie *m, unsigned player, uint16_t mask);
 /** Sets the commands of the next frame (writing) or the current one (reading). @return RG_OK, RG_EMISUSE */
-int rg_movie_set_commands(rg_movie *m, unsigned commands);
+RG_API int rg_movie_set_commands(rg_movie *m, unsigned commands);
 /** One button: 1 pressed, 0 not (also for a bad id or player). stable-retro's get_key(button, player). */
-int rg_movie_get_key(const rg_movie *m, unsigned button, unsigned player);
+RG_API int rg_movie_get_key(const rg_movie *m, unsigned button, unsigned player);
 /** stable-retro's set_key(button, pressed, player). @return RG_OK; RG_EINVAL (button >= 16, bad player) */
-int rg_movie_set_key(rg_movie *m, unsigned button, int pressed, unsigned player);
+RG_API int rg_movie_set_key(rg_movie *m, unsigned button, int pressed, unsigned player);
 
 /** Buttons of any frame (0-based), without moving the cursor. @return RG_OK; RG_ERANGE; RG_EINVAL */
-int rg_movie_frame_buttons(const rg_movie *m, uint64_t frame, unsigned player, uint16_t *mask);
+RG_API int rg_movie_frame_buttons(const rg_movie *m, uint64_t frame, unsigned player, uint16_t *mask);
 /** Commands of any frame. @return RG_OK; RG_ERANGE */
-int rg_movie_frame_commands(const rg_movie *m, uint64_t frame, unsigned *commands);
+RG_API int rg_movie_frame_commands(const rg_movie *m, uint64_t frame, unsigned *commands);
 
 /* ---- start state ---- */
 
@@ -177,9 +179,9 @@ int rg_movie_frame_commands(const rg_movie *m, uint64_t frame, unsigned *command
  * The start state (`Core.bin`, the raw emulator state at frame 0), borrowed until the next set_state or free;
  * size 0 (data NULL) when the movie starts at power-on.
  */
-int rg_movie_state(const rg_movie *m, const uint8_t **data, size_t *size);
+RG_API int rg_movie_state(const rg_movie *m, const uint8_t **data, size_t *size);
 /** Replaces the start state (copied; size 0 removes it). @return RG_OK; RG_ENOMEM; RG_EINVAL; RG_EMISUSE (closed) */
-int rg_movie_set_state(rg_movie *m, const void *data, size_t size);
+RG_API int rg_movie_set_state(rg_movie *m, const void *data, size_t size);
 
 /* ---- the key line ---- */
 
@@ -189,7 +191,8 @@ int rg_movie_set_state(rg_movie *m, const void *data, size_t size);
  * PC Engine I-VI and RUN) are retrogym's extension, written only by movies that press them.
  * @return RG_OK; RG_ENOTFOUND when the id has no button on the system
  */
-int rg_movie_button_mnemonic(const rg_system_info *sys, unsigned id, char *mnemonic, const char **name, int *stable);
+RG_API int rg_movie_button_mnemonic(const rg_system_info *sys, unsigned id, char *mnemonic, const char **name,
+                                    int *stable);
 
 #ifdef __cplusplus
 }

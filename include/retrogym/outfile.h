@@ -15,6 +15,7 @@
 #ifndef RETROGYM_OUTFILE_H
 #define RETROGYM_OUTFILE_H
 
+#include "export.h"
 #include <stddef.h>
 #include <stdio.h>
 
@@ -29,17 +30,17 @@ typedef struct rg_outfile rg_outfile;
  * @return RG_OK; RG_EINVAL (NULL argument); RG_EIO (a folder, no temporary file can be made beside it, the link
  *         cannot be resolved, the device cannot be opened); RG_ENOMEM
  */
-int rg_outfile_open(rg_outfile **out, const char *path);
+RG_API int rg_outfile_open(rg_outfile **out, const char *path);
 /** The stream to write to (stdio), owned by the outfile. */
-FILE *rg_outfile_stream(rg_outfile *f);
+RG_API FILE *rg_outfile_stream(rg_outfile *f);
 /**
  * Finishes: flushes, syncs and renames the temporary file over the destination, and frees f (also on failure).
  * @return RG_OK; RG_EIO naming the destination and the cause (a write failed earlier, the disk is full ...): the
  *         destination is then unchanged and the temporary file removed
  */
-int rg_outfile_commit(rg_outfile *f);
+RG_API int rg_outfile_commit(rg_outfile *f);
 /** Gives up: the temporary file is removed, the destination unchanged, f freed. NULL is allowed. */
-void rg_outfile_abort(rg_outfile *f);
+RG_API void rg_outfile_abort(rg_outfile *f);
 
 #ifdef __cplusplus
 }

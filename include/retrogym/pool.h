@@ -11,6 +11,7 @@
 #ifndef RETROGYM_POOL_H
 #define RETROGYM_POOL_H
 
+#include "export.h"
 #include <retrogym/env.h>
 
 #include <stddef.h>
@@ -74,7 +75,8 @@ typedef struct rg_pool_options {
     {RG_POOL_OPTIONS_VERSION, NULL, 0, 0, 0, 0, RG_AUTORESET_NEXT_STEP, 0, 0, 0, 0, 0, 0.0f, RG_POOL_THREADS, 0}
 
 /** The shape of one environment's observation in the batch: stack, height, width, channels. */
-void rg_pool_obs_shape(const rg_pool *pool, unsigned *stack, unsigned *height, unsigned *width, unsigned *channels);
+RG_API void rg_pool_obs_shape(const rg_pool *pool, unsigned *stack, unsigned *height, unsigned *width,
+                              unsigned *channels);
 
 /**
  * A batch of results, in buffers owned by the pool, valid until the next call that produces results. Row k
@@ -105,15 +107,15 @@ typedef struct rg_pool_batch {
  * The info columns: the union of the environments' data.json variables, in name order, fixed at creation (custom
  * variables a script adds later are not columns; read them from the env).
  */
-size_t rg_pool_info_count(const rg_pool *pool);
+RG_API size_t rg_pool_info_count(const rg_pool *pool);
 /** Column j's variable name, or NULL. */
-const char *rg_pool_info_name(const rg_pool *pool, size_t j);
+RG_API const char *rg_pool_info_name(const rg_pool *pool, size_t j);
 
 /**
  * Creates the environments (every one must have the same observation size and action length) and the workers.
  * @return RG_OK; RG_EINVAL (bad options, mismatched envs); what rg_env_create returns for an environment
  */
-int rg_pool_create(rg_pool **out, const rg_pool_options *opts);
+RG_API int rg_pool_create(rg_pool **out, const rg_pool_options *opts);
 /**
  * Stops the workers (waiting for steps in flight) and frees everything. While a call is pending (rg_pool_set_timeout),
  * jobs already running are given RG_POOL_FREE_GRACE_MS to end (queued ones are dropped); if one is still running
@@ -121,54 +123,54 @@ int rg_pool_create(rg_pool **out, const rg_pool_options *opts);
  * the pool is deliberately leaked, environments included (its threads never block the process's exit).
  */
 #define RG_POOL_FREE_GRACE_MS 200
-void rg_pool_free(rg_pool *pool);
+RG_API void rg_pool_free(rg_pool *pool);
 
-size_t rg_pool_num_envs(const rg_pool *pool);
-size_t rg_pool_obs_size(const rg_pool *pool);
-size_t rg_pool_action_length(const rg_pool *pool);
+RG_API size_t rg_pool_num_envs(const rg_pool *pool);
+RG_API size_t rg_pool_obs_size(const rg_pool *pool);
+RG_API size_t rg_pool_action_length(const rg_pool *pool);
 /**
  * An environment of the pool, for its spaces and data; do not step it while the pool may. With RG_POOL_PROCESSES it
  * is the calling process's copy, as created: the running one lives in a worker process.
  */
-rg_env *rg_pool_env(rg_pool *pool, size_t i);
+RG_API rg_env *rg_pool_env(rg_pool *pool, size_t i);
 /** Steps since environment i's last reset (read where the environment runs; nothing may be in flight for it). */
-uint64_t rg_pool_episode_steps(const rg_pool *pool, size_t i);
+RG_API uint64_t rg_pool_episode_steps(const rg_pool *pool, size_t i);
 /** The pool's isolation mode. */
-rg_pool_isolation rg_pool_isolation_mode(const rg_pool *pool);
+RG_API rg_pool_isolation rg_pool_isolation_mode(const rg_pool *pool);
 /**
  * Why environment i's last failed row failed ("worker process 2 was killed by signal 11 (Segmentation fault)", ...),
  * or NULL when none did. Valid until the next call on the pool.
  */
-const char *rg_pool_failure(const rg_pool *pool, size_t i);
+RG_API const char *rg_pool_failure(const rg_pool *pool, size_t i);
 /** Worker processes forked again after a failure since the pool was created (0 with threads). */
-uint64_t rg_pool_respawns(const rg_pool *pool);
+RG_API uint64_t rg_pool_respawns(const rg_pool *pool);
 
 /**
  * Resets every environment (ids NULL) or the given ones, in parallel; the batch has their rows in the given order.
  * The first reset of environment i (after creation or rg_pool_seed) is seeded with seed + i; later ones continue
  * its generator. @return RG_OK; RG_ERANGE (an id out of range); RG_EINVAL (an id given twice)
  */
-int rg_pool_reset(rg_pool *pool, const int32_t *ids, size_t n, rg_pool_batch *out);
+RG_API int rg_pool_reset(rg_pool *pool, const int32_t *ids, size_t n, rg_pool_batch *out);
 /** Reseeds: the next reset of environment i is seeded with seed + i (no emulation happens here). */
-int rg_pool_seed(rg_pool *pool, uint64_t seed);
+RG_API int rg_pool_seed(rg_pool *pool, uint64_t seed);
 /** Steps every environment with actions[i * action_length ...] and waits; rows in environment order. */
-int rg_pool_step(rg_pool *pool, const int64_t *actions, rg_pool_batch *out);
+RG_API int rg_pool_step(rg_pool *pool, const int64_t *actions, rg_pool_batch *out);
 /**
  * rg_pool_step with the observations written by the workers straight into obs (num_envs x obs_size bytes, the
  * caller's; NULL: the pool's buffer): no copy afterwards. out->obs points to obs; the other results are the pool's.
  */
-int rg_pool_step_into(rg_pool *pool, const int64_t *actions, uint8_t *obs, rg_pool_batch *out);
+RG_API int rg_pool_step_into(rg_pool *pool, const int64_t *actions, uint8_t *obs, rg_pool_batch *out);
 /**
  * Queues steps for some environments (actions row k for env_ids[k]); returns at once.
  * @return RG_OK; RG_ERANGE (an id out of range); RG_EINVAL (an id given twice); RG_EMISUSE (an env already in flight)
  */
-int rg_pool_send(rg_pool *pool, const int64_t *actions, const int32_t *env_ids, size_t n);
+RG_API int rg_pool_send(rg_pool *pool, const int64_t *actions, const int32_t *env_ids, size_t n);
 /**
  * Waits for the first batch_size environments to finish their queued steps and returns them.
  * @return RG_OK; RG_EMISUSE (fewer steps in flight than batch_size); an environment's error, with its id in the
  *         message (that environment's next job resets it, whatever the autoreset mode)
  */
-int rg_pool_recv(rg_pool *pool, rg_pool_batch *out);
+RG_API int rg_pool_recv(rg_pool *pool, rg_pool_batch *out);
 
 /* ---- waiting in slices (so that a caller can react to Ctrl-C while a core hangs) ---- */
 
@@ -188,12 +190,12 @@ int rg_pool_recv(rg_pool *pool, rg_pool_batch *out);
  * frame is a bounded amount of work, so a job cannot hold the caller for long), which then has no hand-over per step.
  * @return RG_OK; RG_EINVAL; RG_ENOMEM (the thread cannot start); RG_EMISUSE (a call is pending)
  */
-int rg_pool_set_timeout(rg_pool *pool, unsigned timeout_ms);
+RG_API int rg_pool_set_timeout(rg_pool *pool, unsigned timeout_ms);
 /**
  * Waits up to timeout_ms (0: until done) for the pending call's work.
  * @return RG_OK with *out filled; RG_POOL_PENDING (not done yet); the call's error; RG_EMISUSE (nothing pending)
  */
-int rg_pool_wait(rg_pool *pool, unsigned timeout_ms, rg_pool_batch *out);
+RG_API int rg_pool_wait(rg_pool *pool, unsigned timeout_ms, rg_pool_batch *out);
 
 /* ---- recording movies (rg_env_record_dir for every environment; env.h says what a movie holds) ---- */
 
@@ -212,14 +214,14 @@ int rg_pool_wait(rg_pool *pool, unsigned timeout_ms, rg_pool_batch *out);
  *         left as it was); RG_EMISUSE (asynchronous steps in flight); what writing a previous movie returns, with
  *         the environment's id (then no environment records)
  */
-int rg_pool_record_dir(rg_pool *pool, const char *dir);
+RG_API int rg_pool_record_dir(rg_pool *pool, const char *dir);
 /**
  * Stops every environment's recording; the movies being recorded are written (a movie of an unfinished episode
  * ends at its last step). rg_pool_free writes them too, but cannot report a failure.
  * @return RG_OK (also when not recording); RG_EMISUSE (asynchronous steps in flight: nothing stopped); the first
  *         write error, with its environment's id (every recording is stopped all the same)
  */
-int rg_pool_record_stop(rg_pool *pool);
+RG_API int rg_pool_record_stop(rg_pool *pool);
 
 #ifdef __cplusplus
 }

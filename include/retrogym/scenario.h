@@ -8,6 +8,7 @@
 #ifndef RETROGYM_SCENARIO_H
 #define RETROGYM_SCENARIO_H
 
+#include "export.h"
 #include <retrogym/gamedata.h>
 
 #include <stddef.h>
@@ -48,11 +49,11 @@ typedef enum rg_op {
 } rg_op;
 
 /** Applies an operation: op(v, reference). */
-int64_t rg_op_apply(rg_op op, int64_t v, int64_t reference);
+RG_API int64_t rg_op_apply(rg_op op, int64_t v, int64_t reference);
 /** The JSON name of an operation ("equal", ...; "" for NOOP). */
-const char *rg_op_name(rg_op op);
+RG_API const char *rg_op_name(rg_op op);
 /** Parses an operation name; unknown names give RG_OP_NOOP and RG_ENOTFOUND (Gym Retro passes them through). */
-int rg_op_parse(const char *name, rg_op *out);
+RG_API int rg_op_parse(const char *name, rg_op *out);
 
 /** A reward term: m = op(measured value, reference); contribution m*reward when m > 0, m*penalty when m < 0. */
 typedef struct rg_reward_spec {
@@ -77,8 +78,8 @@ typedef struct rg_script_limits {
     size_t memory;          /**< bytes the interpreter may hold; default 64 MiB */
 } rg_script_limits;
 
-int rg_scenario_create(rg_scenario **out);
-void rg_scenario_free(rg_scenario *sc);
+RG_API int rg_scenario_create(rg_scenario **out);
+RG_API void rg_scenario_free(rg_scenario *sc);
 
 /**
  * Replaces the scenario with a scenario.json file. Script paths are resolved against the file's folder. Fields of the
@@ -87,41 +88,41 @@ void rg_scenario_free(rg_scenario *sc);
  * @return RG_OK; RG_ENOTFOUND/RG_EIO (file); RG_ECORRUPT (not a JSON object, malformed "actions", a script name
  *         that is not a string or has a language other than Lua, nesting of done nodes deeper than 32)
  */
-int rg_scenario_load_file(rg_scenario *sc, const char *path, unsigned flags);
+RG_API int rg_scenario_load_file(rg_scenario *sc, const char *path, unsigned flags);
 /** The same from text; script paths are resolved against base_dir (NULL: the current folder). */
-int rg_scenario_load_string(rg_scenario *sc, const char *json, size_t len, const char *base_dir, unsigned flags);
-size_t rg_scenario_warning_count(const rg_scenario *sc);
-const char *rg_scenario_warning(const rg_scenario *sc, size_t i);
+RG_API int rg_scenario_load_string(rg_scenario *sc, const char *json, size_t len, const char *base_dir, unsigned flags);
+RG_API size_t rg_scenario_warning_count(const rg_scenario *sc);
+RG_API const char *rg_scenario_warning(const rg_scenario *sc, size_t i);
 
 /* ---- building a scenario by hand (the same effect as the JSON keys) ---- */
-int rg_scenario_set_reward(rg_scenario *sc, unsigned player, const char *variable, const rg_reward_spec *spec);
-int rg_scenario_set_time_reward(rg_scenario *sc, unsigned player, const rg_reward_spec *spec);
+RG_API int rg_scenario_set_reward(rg_scenario *sc, unsigned player, const char *variable, const rg_reward_spec *spec);
+RG_API int rg_scenario_set_time_reward(rg_scenario *sc, unsigned player, const rg_reward_spec *spec);
 /** Adds a done test to the top-level done node. */
-int rg_scenario_set_done(rg_scenario *sc, const char *variable, const rg_done_spec *spec);
+RG_API int rg_scenario_set_done(rg_scenario *sc, const char *variable, const rg_done_spec *spec);
 /** 1: all tests must fire; 0: any (the default). */
-int rg_scenario_set_done_condition(rg_scenario *sc, int all);
+RG_API int rg_scenario_set_done_condition(rg_scenario *sc, int all);
 /** Lua function names ("lua:name" or "name"); NULL clears. */
-int rg_scenario_set_reward_script(rg_scenario *sc, unsigned player, const char *function);
-int rg_scenario_set_done_script(rg_scenario *sc, const char *function);
+RG_API int rg_scenario_set_reward_script(rg_scenario *sc, unsigned player, const char *function);
+RG_API int rg_scenario_set_done_script(rg_scenario *sc, const char *function);
 /** Adds a Lua file to load at each reset. */
-int rg_scenario_add_script_file(rg_scenario *sc, const char *path);
+RG_API int rg_scenario_add_script_file(rg_scenario *sc, const char *path);
 /** Lua source to load at each reset, after the files (for tools and tests). */
-int rg_scenario_add_script_source(rg_scenario *sc, const char *name, const char *source);
-int rg_scenario_set_script_limits(rg_scenario *sc, const rg_script_limits *limits);
+RG_API int rg_scenario_add_script_source(rg_scenario *sc, const char *name, const char *source);
+RG_API int rg_scenario_set_script_limits(rg_scenario *sc, const rg_script_limits *limits);
 
 /* ---- reading the definition ---- */
 /** The crop of a player's observation: x, y, w, h (w/h 0 = to the edge). */
-void rg_scenario_crop(const rg_scenario *sc, unsigned player, unsigned out[4]);
+RG_API void rg_scenario_crop(const rg_scenario *sc, unsigned player, unsigned out[4]);
 /**
  * The scenario's "actions" override: groups of combos of button names. *n_groups is 0 when the scenario has none
  * (the system defaults apply). Names are borrowed until the next load.
  */
-size_t rg_scenario_action_group_count(const rg_scenario *sc);
-size_t rg_scenario_action_combo_count(const rg_scenario *sc, size_t group);
-size_t rg_scenario_action_button_count(const rg_scenario *sc, size_t group, size_t combo);
-const char *rg_scenario_action_button(const rg_scenario *sc, size_t group, size_t combo, size_t button);
+RG_API size_t rg_scenario_action_group_count(const rg_scenario *sc);
+RG_API size_t rg_scenario_action_combo_count(const rg_scenario *sc, size_t group);
+RG_API size_t rg_scenario_action_button_count(const rg_scenario *sc, size_t group, size_t combo);
+RG_API const char *rg_scenario_action_button(const rg_scenario *sc, size_t group, size_t combo, size_t button);
 /** Number of players with a reward definition (at least 1). */
-unsigned rg_scenario_players(const rg_scenario *sc);
+RG_API unsigned rg_scenario_players(const rg_scenario *sc);
 
 /* ---- evaluation ---- */
 /**
@@ -129,22 +130,22 @@ unsigned rg_scenario_players(const rg_scenario *sc);
  * Lua interpreters recreated and their files executed again (top-level script state starts over).
  * @return RG_OK; RG_ECORRUPT/RG_EIO for a script that does not load; RG_ERANGE when a script exceeds its limits
  */
-int rg_scenario_reset(rg_scenario *sc, rg_gamedata *gd);
+RG_API int rg_scenario_reset(rg_scenario *sc, rg_gamedata *gd);
 /**
  * One frame: rg_gamedata_update, then done, then the reward of every player (Lua functions in that order), totals
  * and frame counter. Allocates nothing unless a script does.
  * @return RG_OK; RG_ENOTFOUND (a variable the scenario uses is not in the gamedata); RG_ERANGE (its bytes are not
  *         mapped, or a script exceeded its limits); RG_ECORRUPT (a script failed: message "Lua call failed: ...")
  */
-int rg_scenario_update(rg_scenario *sc, rg_gamedata *gd);
+RG_API int rg_scenario_update(rg_scenario *sc, rg_gamedata *gd);
 /** Reward of the last update for a player (0 for players without a definition). */
-float rg_scenario_reward(const rg_scenario *sc, unsigned player);
+RG_API float rg_scenario_reward(const rg_scenario *sc, unsigned player);
 /** Sum of rewards since the last reset. */
-float rg_scenario_total_reward(const rg_scenario *sc, unsigned player);
+RG_API float rg_scenario_total_reward(const rg_scenario *sc, unsigned player);
 /** Done flag of the last update. */
-int rg_scenario_done(const rg_scenario *sc);
+RG_API int rg_scenario_done(const rg_scenario *sc);
 /** Updates since the last reset. */
-uint64_t rg_scenario_frame(const rg_scenario *sc);
+RG_API uint64_t rg_scenario_frame(const rg_scenario *sc);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #ifndef RETROGYM_SYSTEM_H
 #define RETROGYM_SYSTEM_H
 
+#include "export.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,25 +61,25 @@ typedef struct rg_system_info {
 } rg_system_info;
 
 /** Number of known systems. */
-size_t rg_system_count(void);
+RG_API size_t rg_system_count(void);
 
 /** The i-th system (0 <= i < rg_system_count()), or NULL. */
-const rg_system_info *rg_system_at(size_t i);
+RG_API const rg_system_info *rg_system_at(size_t i);
 
 /**
  * Finds a system by name ("Nes"; exact match).
  * @return RG_OK, RG_EINVAL for NULL arguments, RG_ENOTFOUND for an unknown name
  */
-int rg_system_find(const rg_system_info **out, const char *name);
+RG_API int rg_system_find(const rg_system_info **out, const char *name);
 
 /**
  * Finds the system of a ROM file from its extension (case-insensitive; ".nes" and "nes" both work, as does a path).
  * @return RG_OK, RG_EINVAL, RG_ENOTFOUND when no system claims the extension
  */
-int rg_system_for_path(const rg_system_info **out, const char *path_or_ext);
+RG_API int rg_system_for_path(const rg_system_info **out, const char *path_or_ext);
 
 /** The joypad id of a button name for this system, or -1. */
-int rg_system_button_id(const rg_system_info *sys, const char *button);
+RG_API int rg_system_button_id(const rg_system_info *sys, const char *button);
 
 #ifdef __cplusplus
 }

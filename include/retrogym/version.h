@@ -2,6 +2,8 @@
 #ifndef RETROGYM_VERSION_H
 #define RETROGYM_VERSION_H
 
+#include "export.h"
+
 #define RG_VERSION_MAJOR 0
 #define RG_VERSION_MINOR 1
 #define RG_VERSION_PATCH 0
@@ -12,7 +14,7 @@ extern "C" {
 #endif
 
 /** The version of the library actually linked, "0.1.0". */
-const char *rg_version(void);
+RG_API const char *rg_version(void);
 
 #ifdef __cplusplus
 }

@@ -63,6 +63,10 @@ size_t rg__tempdir_sweep(const char *prefix, long min_age);
 /* Removes a folder tree this process created (files and folders, no symlink following). */
 void rg__remove_tree(const char *path);
 
+/* The first of candidates (paths relative to the folder of the shared library or executable holding the library's
+ * code) that is a folder, as a canonical path freed with free(); NULL when none is (or out of memory). */
+char *rg__own_dir(const char *const *candidates, size_t n);
+
 /* strdup that reports RG_ENOMEM through *rc when it fails (leaves *rc untouched on success). */
 char *rg__strdup(const char *s, int *rc);
 /* snprintf into a fresh buffer. */

@@ -9,9 +9,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef RG_SOURCE_DATA_DIR
-#define RG_SOURCE_DATA_DIR "data"
+/* Our own integrations (data/), relative to the folder of the file holding the library's code (see rg__own_dir):
+ * from an installed libretrogym.so and from an installed executable (given by the build, CMakeLists.txt), then
+ * beside it or one folder up (the build tree links data/ there; the Python package carries retrogym/data). */
+#ifndef RG_DATA_DIR_FROM_LIB
+#define RG_DATA_DIR_FROM_LIB "../share/retrogym/data"
 #endif
+#ifndef RG_DATA_DIR_FROM_BIN
+#define RG_DATA_DIR_FROM_BIN "../share/retrogym/data"
+#endif
+static const char *const own_data_dirs[] = {RG_DATA_DIR_FROM_LIB, RG_DATA_DIR_FROM_BIN, "data", "../data"};
 
 static const char *const origin_names[] = {"given", "env var", "user", "own", "stable-retro"};
 
@@ -78,7 +85,7 @@ static int push_list(rg_datapaths *dp, const char *list, rg_data_origin origin, 
     return rc;
 }
 
-/* The default roots: $RETROGYM_DATA_PATH, the user root, the source tree's data, stable-retro's data. */
+/* The default roots: $RETROGYM_DATA_PATH, the user root, our own data (rg__own_dir), stable-retro's data. */
 static int push_defaults(rg_datapaths *dp)
 {
     const char *env = getenv(RG_DATA_PATH_ENV);
@@ -86,8 +93,11 @@ static int push_defaults(rg_datapaths *dp)
     char user[4096];
     if (rc == RG_OK && rg_data_user_root(user, sizeof user) == RG_OK)
         rc = push_root(dp, user, strlen(user), RG_DATA_ORIGIN_USER);
-    if (rc == RG_OK && rg__is_dir(RG_SOURCE_DATA_DIR))
-        rc = push_root(dp, RG_SOURCE_DATA_DIR, strlen(RG_SOURCE_DATA_DIR), RG_DATA_ORIGIN_OWN);
+    char *own = rc == RG_OK ? rg__own_dir(own_data_dirs, sizeof own_data_dirs / sizeof own_data_dirs[0]) : NULL;
+    if (own) {
+        rc = push_root(dp, own, strlen(own), RG_DATA_ORIGIN_OWN);
+        free(own);
+    }
     const char *sr = getenv(RG_STABLE_RETRO_ENV);
     if (rc == RG_OK && sr && *sr) {
         char *data = rg__path_join(sr, "data");

@@ -12,8 +12,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef RG_OWN_CORE_DIR
-#define RG_OWN_CORE_DIR ""
+/* Where our own libretro cores are, relative to the folder of the file holding the library's code (see
+ * rg__own_dir): from an installed libretrogym.so and from an installed executable (both given by the build,
+ * CMakeLists.txt), then beside it or one folder up (the build tree, the Python package). */
+#ifndef RG_CORE_DIR_FROM_LIB
+#define RG_CORE_DIR_FROM_LIB "retrogym/cores"
+#endif
+#ifndef RG_CORE_DIR_FROM_BIN
+#define RG_CORE_DIR_FROM_BIN "../lib/retrogym/cores"
+#endif
+static const char *const own_core_dirs[] = {RG_CORE_DIR_FROM_LIB, RG_CORE_DIR_FROM_BIN, "cores", "../cores"};
+
+/* Debian's multiarch folder of libretro cores for the target the library was built for
+ * (/usr/lib/<RG_MULTIARCH>/libretro, e.g. x86_64-linux-gnu); left out where the build knows none. */
+#ifdef RG_MULTIARCH
+#define DEBIAN_MULTIARCH_CORES "/usr/lib/" RG_MULTIARCH "/libretro"
 #endif
 
 #define MAX_DIRS 40
@@ -48,7 +61,8 @@ static void path_add_home(search_path *sp, const char *home, const char *rel, co
     }
 }
 
-/* $RETROGYM_CORE_PATH, our own folder, Debian's, RetroArch's (user, Flatpak, Snap), stable-retro's. */
+/* $RETROGYM_CORE_PATH, our own folder, Debian's (multiarch, then /usr/lib/libretro), RetroArch's (user, Flatpak,
+ * Snap), stable-retro's. */
 static void path_build(search_path *sp)
 {
     sp->n = 0;
@@ -58,8 +72,14 @@ static void path_build(search_path *sp)
         path_add(sp, env, len, "env var");
         env += len + (env[len] == ':');
     }
-    path_add(sp, RG_OWN_CORE_DIR, strlen(RG_OWN_CORE_DIR), "own");
-    path_add(sp, "/usr/lib/x86_64-linux-gnu/libretro", strlen("/usr/lib/x86_64-linux-gnu/libretro"), "Debian");
+    char *own = rg__own_dir(own_core_dirs, sizeof own_core_dirs / sizeof own_core_dirs[0]);
+    if (own) {
+        path_add(sp, own, strlen(own), "own");
+        free(own);
+    }
+#ifdef DEBIAN_MULTIARCH_CORES
+    path_add(sp, DEBIAN_MULTIARCH_CORES, strlen(DEBIAN_MULTIARCH_CORES), "Debian");
+#endif
     path_add(sp, "/usr/lib/libretro", strlen("/usr/lib/libretro"), "Debian");
     const char *home = getenv("HOME");
     if (home && *home) {
