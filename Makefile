@@ -155,6 +155,12 @@ wheel: python
 # The wheel test (python/tests/test_wheel.py) installs $(WHEEL_BUILD)/dist's wheel into a fresh venv.
 test-python: wheel
 
+# Our NES core cross-compiled as a libretro core for macOS x86-64/arm64 by zig from PyPI (into .venv-zig), the
+# experiment of docs/install.md "macOS and Windows wheels"; not part of `make test` (nothing built can run here).
+.PHONY: cross-cores
+cross-cores:
+	tools/cross_cores.sh $(BUILD)/cross
+
 # python first: the differential test against stable-retro (CTest compat_stable_retro) runs the installed package.
 test: deps venv python test-c test-asan test-python
 
