@@ -188,7 +188,8 @@ def test_installed_package_plays_as_the_development_build(installed):
     wheel = subprocess.run([installed["py"], *args], env=installed["env"], cwd=tmp, capture_output=True, text=True,
                            timeout=300)
     assert wheel.returncode == 0, wheel.stderr
-    dev = subprocess.run([sys.executable, *args], cwd=tmp, capture_output=True, text=True, timeout=300)
+    dev_env = dict(installed["env"], PATH=os.environ.get("PATH", "/usr/bin:/bin"))  # the same empty home
+    dev = subprocess.run([sys.executable, *args], env=dev_env, cwd=tmp, capture_output=True, text=True, timeout=300)
     assert dev.returncode == 0, dev.stderr
     w, d = json.loads(wheel.stdout), json.loads(dev.stdout)
     assert w["file"].startswith(installed["site"]), w["file"]
