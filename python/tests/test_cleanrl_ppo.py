@@ -45,7 +45,7 @@ def test_a_few_updates_on_ram_are_finite_and_move_the_policy():
 @pytest.mark.starcatcher
 def test_one_update_on_pixels_through_the_cnn_is_finite():
     args = cleanrl_ppo.parse_args(["--obs", "pixels", "--timesteps", "32", "--envs", "2", "--num-steps", "16",
-                                   "--minibatches", "1", "--epochs", "1", "--quiet"])
+                                   "--minibatches", "1", "--epochs", "1", "--torch-threads", "1", "--quiet"])
     stats = cleanrl_ppo.train(args, log=None)
     assert len(stats["updates"]) == 1
     check_run(stats, args, (4, 84, 84), True)

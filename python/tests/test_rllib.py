@@ -99,8 +99,9 @@ class Cluster:
         common = ["--block", "--node-ip-address=127.0.0.1", "--num-cpus=1", '--resources={"rg_runner": 1}',
                   "--object-store-memory=80000000", "--disable-usage-stats"]
         if head:
+            # the GCS and dashboard ports moved off their fixed defaults, so the test runs beside another Ray
             cmd = [RAY, "start", "--head", f"--port={self.port}", f"--temp-dir={self.tmp}",
-                   "--include-dashboard=false", *common]
+                   "--include-dashboard=false", f"--dashboard-port={_free_port()}", *common]
         else:
             cmd = [RAY, "start", f"--address={self.address}", *common]
         log = open(os.path.join(self.tmp, f"start-{len(self.procs)}.log"), "w+")

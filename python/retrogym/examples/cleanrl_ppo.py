@@ -63,6 +63,8 @@ def parse_args(argv=None):
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--torch-threads", type=int, default=0,
+                   help="PyTorch's threads (default: 1 for RAM, up to 4 for pixels)")
     p.add_argument("--out", default=None, help="folder for returns.csv, returns.png and best.gif/.mp4")
     p.add_argument("--video", choices=("auto", "gif", "mp4", "none"), default="auto")
     p.add_argument("--quiet", action="store_true", help="no line per rollout")
@@ -134,7 +136,8 @@ def train(args, log=print):
 
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
-    torch.set_num_threads(1 if args.obs == "ram" else max(1, min(4, os.cpu_count() or 1)))  # small MLP: one thread
+    threads = args.torch_threads or (1 if args.obs == "ram" else max(1, min(4, os.cpu_count() or 1)))
+    torch.set_num_threads(threads)  # a small MLP is fastest on one thread
     envs = make_envs(args)
     n, steps = args.envs, args.num_steps
     obs_shape = envs.single_observation_space.shape
