@@ -1,14 +1,18 @@
 """The CleanRL-style PPO example (python/retrogym/examples/cleanrl_ppo.py) on our game: a few updates on a make_vec
 pool (RAM and pixels), every loss and return finite, the policy's weights moved, episodes ended and were counted;
-main() writes its CSV; without PyTorch the example exits 2 with the install hint (tested where torch is absent)."""
+main() writes its CSV; without PyTorch (a child whose torch import fails) it exits 2 with the install hint."""
+import importlib.util
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from retrogym.examples import cleanrl_ppo
 
-torch = pytest.importorskip("torch", reason="PyTorch is not installed (make venv installs the CPU wheel when it can)")
+needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
+                                 reason="PyTorch is not installed (make venv installs the CPU wheel when it can)")
 
 
 def tiny(*extra):
@@ -17,6 +21,8 @@ def tiny(*extra):
 
 
 def check_run(stats, args, obs_shape, pixels):
+    import torch
+
     torch.manual_seed(args.seed)  # train() seeds torch the same way before it builds its agent
     before = [p.detach().clone() for p in cleanrl_ppo.build_agent(obs_shape, 36, pixels).parameters()]
     rollout = args.envs * args.num_steps
@@ -32,6 +38,7 @@ def check_run(stats, args, obs_shape, pixels):
     assert all(torch.isfinite(p).all() for p in after)
 
 
+@needs_torch
 @pytest.mark.starcatcher
 def test_a_few_updates_on_ram_are_finite_and_move_the_policy():
     args = tiny()
@@ -42,6 +49,7 @@ def test_a_few_updates_on_ram_are_finite_and_move_the_policy():
     assert len(stats["episode_returns"]) >= 4
 
 
+@needs_torch
 @pytest.mark.starcatcher
 def test_one_update_on_pixels_through_the_cnn_is_finite():
     args = cleanrl_ppo.parse_args(["--obs", "pixels", "--timesteps", "32", "--envs", "2", "--num-steps", "16",
@@ -51,6 +59,7 @@ def test_one_update_on_pixels_through_the_cnn_is_finite():
     check_run(stats, args, (4, 84, 84), True)
 
 
+@needs_torch
 @pytest.mark.starcatcher
 def test_main_writes_the_returns_and_a_greedy_episode(tmp_path, capsys):
     argv = ["--timesteps", "128", "--envs", "4", "--num-steps", "32", "--max-episode-steps", "30", "--quiet",
@@ -65,3 +74,13 @@ def test_main_writes_the_returns_and_a_greedy_episode(tmp_path, capsys):
 def test_bad_arguments_are_refused():
     with pytest.raises(SystemExit):
         cleanrl_ppo.parse_args(["--envs", "0"])
+
+
+def test_without_torch_it_says_what_to_install_and_exits_2(tmp_path):
+    # a child whose import of torch fails
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text("raise ImportError('no torch here')\n")
+    run = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                          "from retrogym.examples import cleanrl_ppo; sys.exit(cleanrl_ppo.main(['--timesteps', '8']))",
+                          str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "retrogym[torch]" in run.stderr, run.stderr

@@ -29,8 +29,9 @@ __all__ = ["main", "parse_args", "train", "have_torch"]
 
 MISSING = (
     "PyTorch is not installed, so the CleanRL-style PPO example cannot run.\n"
-    "  install it with `pip install \"retrogym[torch]\"` (CPU wheel: --index-url https://download.pytorch.org/whl/cpu)\n"
-    "  or `make venv` in the source tree; the Brute example needs nothing more: python -m retrogym.examples.brute"
+    "  install it with `pip install \"retrogym[torch]\"` (the CPU wheel is enough:\n"
+    "  --index-url https://download.pytorch.org/whl/cpu) or `make venv` in the source tree;\n"
+    "  the Brute example needs nothing more: python -m retrogym.examples.brute"
 )
 
 
