@@ -19,6 +19,8 @@
 #define RG__SMS_WIDTH 256
 #define RG__SMS_HEIGHT 192
 #define RG__SMS_LINES 262
+/* a frame runs from the start of line 192 (the frame interrupt) to the end of line 191 */
+#define RG__SMS_FRAME_LINE 192
 #define RG__SMS_LINE_T 228
 #define RG__SMS_FRAME_T (RG__SMS_LINES * RG__SMS_LINE_T)
 #define RG__SMS_CLOCK 3579545.0
@@ -29,7 +31,14 @@
 #define RG__GG_W 160
 #define RG__GG_H 144
 
-enum { RG__SMS_MAPPER_SEGA = 0, RG__SMS_MAPPER_CODEMASTERS = 1 };
+/* NONE: a cartridge of up to 48 KiB without a mapper ($0000-$BFFF the ROM, bytes past its end read 0) */
+enum { RG__SMS_MAPPER_SEGA = 0, RG__SMS_MAPPER_CODEMASTERS = 1, RG__SMS_MAPPER_NONE = 2 };
+
+typedef struct rg__sms_sprite {
+    uint8_t row;           /* the sprite's pattern row on the line */
+    uint8_t x;
+    uint8_t pat;
+} rg__sms_sprite;
 
 typedef struct rg__sms_vdp {
     uint8_t vram[0x4000];
@@ -43,10 +52,16 @@ typedef struct rg__sms_vdp {
     uint8_t status;        /* bit 7 frame interrupt, 6 sprite overflow, 5 collision */
     uint8_t line_irq;      /* line interrupt pending */
     uint8_t line_counter;
-    uint8_t vscroll;       /* register 9 as latched at the start of the frame */
+    uint8_t vscroll;       /* register 9 as latched at the start of line 0 */
     uint8_t cram_latch;    /* GG: the even byte of a CRAM word */
-    uint8_t pad_[3];
-    uint16_t line;         /* the line now running (0-261) */
+    uint8_t irq;           /* the INT output */
+    uint8_t spr_ovr;       /* $40: the sprites listed for the next line overflowed (latched into status as it is
+                            * drawn) */
+    uint8_t spr_count;     /* sprites listed for the next line */
+    rg__sms_sprite spr[8];
+    uint16_t spr_col;      /* where the last collision happened: line << 8 | (dot + 13) / 2 */
+    uint16_t hc_latch;     /* $100 | the H counter latched when a TH line rose (the counter then reads it) */
+    uint16_t line;         /* the line now running (0-261); a port access past its end may move it on */
     uint16_t pad2_;
 } rg__sms_vdp;
 
@@ -95,6 +110,8 @@ typedef struct rg__sms_machine {
     uint8_t mapper;        /* RG__SMS_MAPPER_* */
 
     uint64_t line_end;     /* the T-state at which the running line ends */
+    uint64_t stop_at;      /* the Z80 runs until this T-state (the line's end, or one instruction) */
+    uint16_t *draw;        /* fb while drawing the frame, else NULL */
     uint16_t *fb;          /* 256x192 colour values: SMS 6-bit, GG 12-bit */
     uint8_t video;
     uint8_t audio;
@@ -113,17 +130,22 @@ unsigned rg__sms_detect_mapper(const uint8_t *rom, size_t size);
 /* Field-by-field check of a state from outside; RG_ESTATE naming the field. */
 int rg__sms_state_check(const rg__sms_state *s, const rg__sms_machine *m);
 
-/* vdp.c */
-void rg__sms_vdp_power_on(rg__sms_vdp *v);
+/* vdp.c. `late`: the access ends past the running line (it sees the next line); `c`: master clocks (15 per T-state)
+ * since the start of the frame; fb: the frame being drawn or NULL. */
+void rg__sms_vdp_power_on(rg__sms_vdp *v, int gg);
 uint8_t rg__sms_vdp_read_data(rg__sms_vdp *v);
-uint8_t rg__sms_vdp_read_status(rg__sms_vdp *v);
-void rg__sms_vdp_write_data(rg__sms_vdp *v, uint8_t val, int gg);
-void rg__sms_vdp_write_ctrl(rg__sms_vdp *v, uint8_t val);
-uint8_t rg__sms_vdp_vcounter(const rg__sms_vdp *v);
-uint8_t rg__sms_vdp_hcounter(unsigned t_in_line);
-int rg__sms_vdp_irq(const rg__sms_vdp *v);
-/* The work at the end of line v->line (draws into fb when fb is not NULL); then moves to the next line. */
-void rg__sms_vdp_end_line(rg__sms_vdp *v, uint16_t *fb, int gg);
+uint8_t rg__sms_vdp_read_status(rg__sms_vdp *v, unsigned c, int late, uint16_t *fb, int gg);
+void rg__sms_vdp_write_data(rg__sms_vdp *v, uint8_t val, int late, uint16_t *fb, int gg);
+/* c here: master clocks since the running line started */
+void rg__sms_vdp_write_ctrl(rg__sms_vdp *v, uint8_t val, unsigned c, uint16_t *fb, int gg);
+uint8_t rg__sms_vdp_vcounter(const rg__sms_vdp *v, int late);
+uint8_t rg__sms_vdp_hcounter(unsigned c);
+/* Line y (0-191) as it starts: drawn into fb when not NULL; sprite flags always; the next line's sprites listed. */
+void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg);
+/* Lists line 0's sprites (as line 261 starts). */
+void rg__sms_vdp_parse_first(rg__sms_vdp *v);
+/* An access past the end of the running line: the next line, when active, is drawn now. */
+void rg__sms_vdp_catch_up(rg__sms_vdp *v, uint16_t *fb, int gg);
 
 /* psg.c */
 void rg__sms_psg_power_on(rg__sms_psg *p);

@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #define STATE_MAGIC "RGSMSST"
-#define STATE_VERSION 1u
+#define STATE_VERSION 2u
 #define FB_PIXELS ((size_t)RG__SMS_WIDTH * RG__SMS_HEIGHT)
 #define SMS_FPS (RG__SMS_CLOCK / RG__SMS_FRAME_T)
 #define ROM_MAX (4u << 20)
@@ -248,9 +248,10 @@ int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     for (size_t i = 0; o && i < o->n_core_options; i++)
         if (o->core_options[i].key)
             rg__log(&c->io->log, RG_LOG_DEBUG, "sms: option %s is not ours; ignored", o->core_options[i].key);
-    /* whole 16 KiB pages (a smaller ROM repeats) */
-    size_t padded = (size + 0x3FFFu) & ~(size_t)0x3FFF;
-    c->rom = malloc(padded);
+    /* whole 16 KiB pages (a smaller ROM repeats); up to 48 KiB without a mapper: three pages, 0 past the end */
+    int plain = size <= 0xC000u && rg__sms_detect_mapper(rom, size) == RG__SMS_MAPPER_SEGA;
+    size_t padded = plain ? 0xC000u : (size + 0x3FFFu) & ~(size_t)0x3FFF;
+    c->rom = calloc(1, padded);
     c->fb = calloc(FB_PIXELS, sizeof *c->fb);
     c->view = calloc(FB_PIXELS, sizeof *c->view);
     if (!c->rom || !c->fb || !c->view) {
@@ -258,7 +259,7 @@ int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args
         destroy(c);
         return rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", size);
     }
-    for (size_t i = 0; i < padded; i += size)
+    for (size_t i = 0; i < padded && (i == 0 || !plain); i += size)
         memcpy(c->rom + i, rom, padded - i < size ? padded - i : size);
     c->rom_size = size;
     c->rom_hash = rg__native_rom_hash(rom, size);
@@ -266,7 +267,7 @@ int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     c->m.rom_size = padded;
     c->m.pages = (unsigned)(padded / 0x4000u);
     c->m.gg = (uint8_t)is_gg(args);
-    c->m.mapper = (uint8_t)rg__sms_detect_mapper(c->rom, padded);
+    c->m.mapper = (uint8_t)(plain ? RG__SMS_MAPPER_NONE : rg__sms_detect_mapper(c->rom, padded));
     c->m.fb = c->fb;
     if (c->m.gg) {
         c->vw = RG__GG_W, c->vh = RG__GG_H, c->vx = RG__GG_X, c->vy = RG__GG_Y;
@@ -277,7 +278,7 @@ int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     c->io->sample_rate = RG__SMS_RATE;
     power_on(c);
     rg__log(&c->io->log, RG_LOG_DEBUG, "sms: %s, %zu KiB, %s mapper", c->m.gg ? "Game Gear" : "Master System",
-            size / 1024, c->m.mapper == RG__SMS_MAPPER_CODEMASTERS ? "Codemasters" : "Sega");
+            size / 1024, c->m.mapper == RG__SMS_MAPPER_CODEMASTERS ? "Codemasters" : c->m.mapper == RG__SMS_MAPPER_NONE ? "no" : "Sega");
     *core = c;
     *ops = &sms_ops;
     return RG_OK;

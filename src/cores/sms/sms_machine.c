@@ -49,6 +49,8 @@ static inline void mem_write(rg__sms_machine *m, uint16_t a, uint8_t v)
         }
         return;
     }
+    if (m->mapper == RG__SMS_MAPPER_NONE)
+        return;
     if (m->mapper == RG__SMS_MAPPER_CODEMASTERS) {
         if (a == 0x0000u || a == 0x4000u || a == 0x8000u)
             s->bank[a >> 14] = v;
@@ -62,7 +64,18 @@ static inline void mem_write(rg__sms_machine *m, uint16_t a, uint8_t v)
 
 static inline void irq_update(rg__sms_machine *m)
 {
-    m->st.cpu.int_line = (uint8_t)rg__sms_vdp_irq(&m->st.vdp);
+    m->st.cpu.int_line = m->st.vdp.irq;
+}
+
+/* master clocks since the frame started, at the end of the running instruction */
+static inline unsigned frame_clock(const rg__sms_machine *m)
+{
+    return (unsigned)(m->st.cycles - (uint64_t)m->st.frame * RG__SMS_FRAME_T) * 15u;
+}
+
+static inline int late(const rg__sms_machine *m)
+{
+    return m->st.cycles >= m->line_end;
 }
 
 static uint8_t io_read(rg__sms_machine *m, uint16_t port)
@@ -70,37 +83,43 @@ static uint8_t io_read(rg__sms_machine *m, uint16_t port)
     rg__sms_state *s = &m->st;
     unsigned p = port & 0xFFu;
     if (m->gg && p < 7u) {
+        const uint8_t *g = s->gg_reg;
         switch (p) {
-        case 0: return (uint8_t)((m->start ? 0x00u : 0x80u) | 0x40u);
-        case 1: return 0x7F;
-        case 2: return 0xFF;
-        case 3: return 0x00;
-        case 4: return 0xFF;
-        case 5: return 0x00;
-        default: return 0xFF;
+        case 0: return (uint8_t)(g[0] & (m->start ? 0x7Fu : 0xFFu));
+        case 1: return (uint8_t)(g[1] | (g[2] & 0x7Fu));
+        case 6: return 0xFF;
+        default: return g[p];
         }
     }
     switch (p & 0xC1u) {
     case 0x40:
-        return rg__sms_vdp_vcounter(&s->vdp);
+        return rg__sms_vdp_vcounter(&s->vdp, late(m));
     case 0x41:
-        return rg__sms_vdp_hcounter((unsigned)(s->cycles - (m->line_end - RG__SMS_LINE_T)));
-    case 0x80: {
-        uint8_t r = rg__sms_vdp_read_data(&s->vdp);
-        return r;
-    }
+        if (s->vdp.hc_latch & 0x100u)
+            return (uint8_t)s->vdp.hc_latch;
+        return rg__sms_vdp_hcounter(frame_clock(m));
+    case 0x80:
+        return rg__sms_vdp_read_data(&s->vdp);
     case 0x81: {
-        uint8_t r = rg__sms_vdp_read_status(&s->vdp);
+        uint8_t r = rg__sms_vdp_read_status(&s->vdp, frame_clock(m), late(m), m->draw, m->gg);
         irq_update(m);
         return r;
     }
-    case 0xC0:
-        return (uint8_t)~((m->buttons[0] & 0x3Fu) | (m->buttons[1] & 0x03u) << 6);
+    case 0xC0: {
+        uint8_t r = (uint8_t)~((m->buttons[0] & 0x3Fu) | (m->buttons[1] & 0x03u) << 6);
+        if (!(s->io_ctl & 0x01u)) /* port A TR as an output */
+            r = (uint8_t)((r & ~0x20u) | (s->io_ctl & 0x10u) << 1);
+        return r;
+    }
     case 0xC1: {
         uint8_t r = (uint8_t)~((m->buttons[1] >> 2) & 0x0Fu);
-        /* TH lines read back as output when port $3F makes them outputs */
-        r = (uint8_t)((r & 0x3Fu) | ((s->io_ctl & 0x02u) ? (s->io_ctl & 0x20u) << 1 : 0x40u) |
-                      ((s->io_ctl & 0x08u) ? (s->io_ctl & 0x80u) : 0x80u));
+        /* TH and TR lines read back as outputs when port $3F makes them outputs */
+        if (!(s->io_ctl & 0x08u))
+            r = (uint8_t)((r & ~0x80u) | (s->io_ctl & 0x80u));
+        if (!(s->io_ctl & 0x02u))
+            r = (uint8_t)((r & ~0x40u) | (s->io_ctl & 0x20u) << 1);
+        if (!(s->io_ctl & 0x04u))
+            r = (uint8_t)((r & ~0x08u) | (s->io_ctl & 0x40u) >> 3);
         return r;
     }
     default:
@@ -113,7 +132,10 @@ static void io_write(rg__sms_machine *m, uint16_t port, uint8_t v)
     rg__sms_state *s = &m->st;
     unsigned p = port & 0xFFu;
     if (m->gg && p < 7u) {
-        s->gg_reg[p] = v;
+        if (p == 5)
+            v &= 0xF8u;
+        if (p != 0 && p != 4)
+            s->gg_reg[p] = v;
         if (p == 6)
             s->psg.stereo = v;
         return;
@@ -123,6 +145,9 @@ static void io_write(rg__sms_machine *m, uint16_t port, uint8_t v)
         s->mem_ctl = v;
         break;
     case 0x01:
+        /* a TH line going high latches the H counter */
+        if ((!(s->io_ctl & 0x80u) && (v & 0x80u)) || (!(s->io_ctl & 0x20u) && (v & 0x20u)))
+            s->vdp.hc_latch = (uint16_t)(0x100u | rg__sms_vdp_hcounter(frame_clock(m) + 530u));
         s->io_ctl = v;
         break;
     case 0x40:
@@ -131,10 +156,11 @@ static void io_write(rg__sms_machine *m, uint16_t port, uint8_t v)
         rg__sms_psg_write(&s->psg, v);
         break;
     case 0x80:
-        rg__sms_vdp_write_data(&s->vdp, v, m->gg);
+        rg__sms_vdp_write_data(&s->vdp, v, late(m), m->draw, m->gg);
         break;
     case 0x81:
-        rg__sms_vdp_write_ctrl(&s->vdp, v);
+        rg__sms_vdp_write_ctrl(&s->vdp, v, (unsigned)(s->cycles - (m->line_end - RG__SMS_LINE_T)) * 15u, m->draw,
+                               m->gg);
         irq_update(m);
         break;
     default:
@@ -150,46 +176,108 @@ static void io_write(rg__sms_machine *m, uint16_t port, uint8_t v)
 #define Z80_IN(ctx, port) ((ctx)->st.cycles += 4, io_read((ctx), (port)))
 #define Z80_OUT(ctx, port, v) ((ctx)->st.cycles += 4, io_write((ctx), (port), (v)))
 #define Z80_INTERNAL(ctx, n) ((ctx)->st.cycles += (unsigned)(n))
-#define Z80_STOP(ctx) ((ctx)->st.cycles >= (ctx)->line_end)
+#define Z80_STOP(ctx) ((ctx)->st.cycles >= (ctx)->stop_at)
 #include "cpu/z80/z80_exec.h"
+
+/* Power-on as Genesis Plus GX without a BIOS: the frame starts at line 192 and the Z80 comes out of reset 52,278
+ * T-states later (line 159 of the first frame); A = 0, SP = $DFF0. */
+#define POWER_ON_T 52278u
 
 void rg__sms_power_on(rg__sms_machine *m)
 {
     rg__sms_state *s = &m->st;
     memset(s, 0, sizeof *s);
     rg__z80_init(&s->cpu);
-    /* without a BIOS: Genesis Plus GX starts A at 0 (a demo clears RAM with A); SP where the BIOS leaves it */
     s->cpu.a = 0;
     s->cpu.f = 0;
     s->cpu.sp = 0xDFF0;
     s->cpu.im = 1;
+    s->cycles = POWER_ON_T;
     s->bank[0] = 0;
     s->bank[1] = 1;
     s->bank[2] = m->mapper == RG__SMS_MAPPER_CODEMASTERS ? 0 : 2;
     s->io_ctl = 0xFF;
     s->mem_ctl = 0xA8;
-    rg__sms_vdp_power_on(&s->vdp);
+    if (!m->gg)
+        s->ram[0] = 0xA8; /* the SMS BIOS leaves its port $3E value at $C000 */
+    /* GG ports $00-$06: export machine (bit 6), Start released (bit 7) */
+    static const uint8_t gg_init[7] = {0xC0, 0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF};
+    memcpy(s->gg_reg, gg_init, sizeof gg_init);
+    rg__sms_vdp_power_on(&s->vdp, m->gg);
+    s->vdp.line_counter = 0xFF;
     rg__sms_psg_power_on(&s->psg);
     m->alen = 0;
+}
+
+/* The line interrupt counter as a line starts (lines 0-192); on underflow the interrupt is raised, one instruction
+ * late when the CPU stands exactly at the line's start. */
+static void line_counter(rg__sms_machine *m, int reload)
+{
+    rg__sms_vdp *v = &m->st.vdp;
+    if (v->line_counter != 0) {
+        if (reload)
+            v->line_counter--;
+        return;
+    }
+    if (reload)
+        v->line_counter = v->reg[10];
+    v->line_irq = 1;
+    if (v->reg[0] & 0x10u) {
+        uint64_t base = (uint64_t)m->st.frame * RG__SMS_FRAME_T;
+        if ((m->st.cycles - base) % RG__SMS_LINE_T == 0) {
+            m->stop_at = m->st.cycles + 1u;
+            sms_z80_run(&m->st.cpu, m);
+        }
+        v->irq = 1;
+        irq_update(m);
+    }
 }
 
 void rg__sms_run_frame(rg__sms_machine *m)
 {
     rg__sms_state *s = &m->st;
-    uint64_t base = (uint64_t)s->frame * RG__SMS_FRAME_T;
+    rg__sms_vdp *v = &s->vdp;
+    uint64_t start = (uint64_t)s->frame * RG__SMS_FRAME_T;
     m->alen = 0;
-    if (!m->gg && m->start && !s->pause_prev)
-        s->cpu.nmi_pending = 1;
-    s->pause_prev = m->start;
-    uint16_t *fb = m->video ? m->fb : NULL;
-    for (unsigned line = 0; line < RG__SMS_LINES; line++) {
-        m->line_end = base + (uint64_t)(line + 1u) * RG__SMS_LINE_T;
-        irq_update(m);
+    m->draw = m->video ? m->fb : NULL;
+    for (unsigned i = 0; i < RG__SMS_LINES; i++, start += RG__SMS_LINE_T) {
+        unsigned line = i + RG__SMS_FRAME_LINE;
+        if (line >= RG__SMS_LINES)
+            line -= RG__SMS_LINES;
+        m->line_end = start + RG__SMS_LINE_T;
+        if (line < RG__SMS_HEIGHT) {
+            if (v->line != line) {
+                v->line = (uint16_t)line;
+                rg__sms_vdp_render_line(v, line, m->draw, m->gg);
+            }
+            line_counter(m, 1);
+        } else if (line == RG__SMS_HEIGHT) {
+            v->line = (uint16_t)line;
+            line_counter(m, 0);
+        } else if (line == RG__SMS_LINES - 1u) {
+            v->line = (uint16_t)line;
+            v->line_counter = v->reg[10];
+            if (!m->gg && m->start && !s->pause_prev)
+                s->cpu.nmi_pending = 1;
+            s->pause_prev = m->start;
+            rg__sms_vdp_parse_first(v);
+        } else {
+            v->line = (uint16_t)line;
+        }
+        m->stop_at = m->line_end;
         sms_z80_run(&s->cpu, m);
+        if (line == RG__SMS_HEIGHT && v->line == RG__SMS_HEIGHT) {
+            v->status |= 0x80u;
+            if (v->reg[1] & 0x20u) {
+                v->irq = 1;
+                irq_update(m);
+            }
+        } else if (line == RG__SMS_LINES - 1u) {
+            v->vscroll = v->reg[9];
+        }
         rg__sms_psg_run(m, m->line_end);
-        rg__sms_vdp_end_line(&s->vdp, fb, m->gg);
     }
-    irq_update(m);
+    m->draw = NULL;
     s->frame++;
 }
 
@@ -201,7 +289,7 @@ int rg__sms_state_check(const rg__sms_state *s, const rg__sms_machine *m)
     if (why)
         return rg__error(RG_ESTATE, "sms state: bad cpu (%s)", why);
     uint64_t base = (uint64_t)s->frame * RG__SMS_FRAME_T;
-    CHECK(s->cycles >= base && s->cycles < base + 64u, "cycles (not at the frame's start)");
+    CHECK(s->cycles >= base && s->cycles - base < RG__SMS_FRAME_T, "cycles (not in the frame's first line)");
     CHECK(m->mapper == RG__SMS_MAPPER_SEGA || (s->mapper_ctl == 0), "mapper_ctl");
     CHECK(s->pause_prev <= 1, "pause_prev");
     CHECK(s->cart_ram_used <= 1, "cart_ram_used");
@@ -211,7 +299,11 @@ int rg__sms_state_check(const rg__sms_state *s, const rg__sms_machine *m)
     CHECK(v->latch <= 1, "vdp.latch");
     CHECK((v->status & 0x1Fu) == 0, "vdp.status");
     CHECK(v->line_irq <= 1, "vdp.line_irq");
-    CHECK(v->line == 0, "vdp.line");
+    CHECK(v->line == RG__SMS_HEIGHT - 1u || (s->frame == 0 && v->line == RG__SMS_FRAME_LINE), "vdp.line");
+    CHECK(v->irq <= 1, "vdp.irq");
+    CHECK(v->spr_ovr == 0 || v->spr_ovr == 0x40, "vdp.spr_ovr");
+    CHECK(v->spr_count <= 8, "vdp.spr_count");
+    CHECK(v->hc_latch < 0x200u, "vdp.hc_latch");
     for (unsigned i = 0; i < 32; i++) {
         if (m->gg)
             CHECK(v->cram[2 * i + 1] < 16u, "vdp.cram");

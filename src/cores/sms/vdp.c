@@ -1,22 +1,176 @@
-/* The SMS/GG VDP (315-5124/5246/GG, mode 4 only): ports, registers, status, interrupts and the line renderer.
- * docs/sms.md describes the behaviour and what is left out (the TMS9918 legacy modes). */
+/* The SMS/GG VDP (315-5124/5246/GG, mode 4 only): ports, registers, status, interrupts, sprites and the line
+ * renderer. Timing follows Genesis Plus GX's model (docs/sms.md, "Timing"): a line is drawn as it starts, its sprites
+ * were listed as the line before started, and a port access made after the end of the running line (the last
+ * instruction of a line overshooting it) sees the next line. */
 #include "cores/sms/sms.h"
 
 #include <string.h>
 
-void rg__sms_vdp_power_on(rg__sms_vdp *v)
+void rg__sms_vdp_power_on(rg__sms_vdp *v, int gg)
 {
     memset(v, 0, sizeof *v);
-    /* the BIOS leaves mode 4 with the display off; games set every register they use */
-    v->reg[0] = 0x36;
-    v->reg[1] = 0x80;
-    v->reg[2] = 0xFF;
-    v->reg[3] = 0xFF;
-    v->reg[4] = 0xFF;
-    v->reg[5] = 0xFF;
-    v->reg[6] = 0xFB;
+    /* without a BIOS: the SMS BIOS leaves mode 4 with the display off; the GG has no BIOS to set registers 0 and 1
+     * (0 here, as in Genesis Plus GX); 2-6 read $FF */
+    v->reg[0] = gg ? 0x00 : 0x36;
+    v->reg[1] = gg ? 0x00 : 0x80;
+    for (unsigned r = 2; r <= 6; r++)
+        v->reg[r] = 0xFF;
     v->reg[10] = 0xFF;
     v->line_counter = 0xFF;
+    v->line = RG__SMS_FRAME_LINE;
+    v->hc_latch = 0x100; /* the H counter reads a latched value (0) until a TH line rises */
+}
+
+/* the H counter at master-clock position c (15 per T-state, 3420 per line): one count per 20 master clocks from
+ * $85 at the line's start, jumping from $93 to $E9 */
+uint8_t rg__sms_vdp_hcounter(unsigned c)
+{
+    unsigned h = 0x85u + (c % (RG__SMS_LINE_T * 15u)) / 20u;
+    if (h > 0x93u)
+        h += 0xE9u - 0x94u;
+    return (uint8_t)h;
+}
+
+static inline unsigned pixel_of(const uint8_t *row4, unsigned bit)
+{
+    return ((row4[0] >> bit) & 1u) | ((row4[1] >> bit) & 1u) << 1 | ((row4[2] >> bit) & 1u) << 2 |
+           ((row4[3] >> bit) & 1u) << 3;
+}
+
+/* Lists the sprites of line `line` + 1 (up to 8; a 9th sets the overflow latch when `line` is an active line). */
+static void parse_sprites(rg__sms_vdp *v, int line)
+{
+    unsigned sat = (v->reg[5] & 0x7Eu) << 7;
+    int h = (v->reg[1] & 0x02u) ? 16 : 8;
+    unsigned zoom = v->reg[1] & 0x01u;
+    unsigned count = 0;
+    for (unsigned i = 0; i < 64; i++) {
+        int y = v->vram[sat + i];
+        if (y == 0xD0)
+            break;
+        if (y > RG__SMS_HEIGHT + 16)
+            y -= 256;
+        int r = line - y;
+        if (r < 0 || (r >> zoom) >= h)
+            continue;
+        if (count == 8u) {
+            if (line >= 0 && line < RG__SMS_HEIGHT)
+                v->spr_ovr = 0x40;
+            break;
+        }
+        rg__sms_sprite *o = &v->spr[count++];
+        o->row = (uint8_t)(r >> zoom);
+        o->x = v->vram[sat + 0x80u + 2u * i];
+        o->pat = v->vram[sat + 0x81u + 2u * i];
+        if (h == 16)
+            o->pat &= 0xFEu;
+    }
+    v->spr_count = (uint8_t)count;
+}
+
+static inline uint16_t colour(const rg__sms_vdp *v, unsigned idx, int gg)
+{
+    if (gg)
+        return (uint16_t)((v->cram[2u * idx] | v->cram[2u * idx + 1u] << 8) & 0x0FFFu);
+    return v->cram[idx] & 0x3Fu;
+}
+
+/* The background of an active line into lb (colour index 0-31, bit 5: priority over sprites). */
+static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[256])
+{
+    unsigned nt = (v->reg[2] & 0x0Eu) << 10;
+    unsigned hs = ((v->reg[0] & 0x40u) && y < 16u) ? 0u : v->reg[8];
+    unsigned shift = hs & 7u;
+    for (unsigned x = 0; x < 256; x++) {
+        if (x < shift) { /* the fine scroll's first pixels are colour 0 */
+            lb[x] = 0;
+            continue;
+        }
+        unsigned vy = ((v->reg[0] & 0x80u) && x >= 192u + shift) ? y : (y + v->vscroll) % 224u;
+        unsigned sx = (x - hs) & 0xFFu;
+        unsigned ea = (nt + ((vy >> 3) * 32u + (sx >> 3)) * 2u) & 0x3FFFu;
+        unsigned e = v->vram[ea] | v->vram[(ea + 1u) & 0x3FFFu] << 8;
+        unsigned row = (e & 0x400u) ? 7u - (vy & 7u) : (vy & 7u);
+        unsigned bit = (e & 0x200u) ? (sx & 7u) : 7u - (sx & 7u);
+        unsigned c = pixel_of(&v->vram[((e & 0x1FFu) * 32u + row * 4u) & 0x3FFFu], bit);
+        lb[x] = (uint8_t)(c | ((e & 0x800u) ? 16u : 0u) | ((c && (e & 0x1000u)) ? 0x20u : 0u));
+    }
+}
+
+/* The listed sprites of line y: the overflow latch into the status, collision (status bit 5 and where it happened),
+ * and their pixels into lb when drawing. */
+static void draw_sprites(rg__sms_vdp *v, unsigned y, uint8_t *lb)
+{
+    unsigned pat_hi = (v->reg[6] & 0x04u) ? 0x100u : 0u;
+    unsigned zoom = v->reg[1] & 0x01u;
+    int width = 8 << zoom;
+    uint8_t hit[256];
+    memset(hit, 0, sizeof hit);
+    v->status |= v->spr_ovr;
+    v->spr_ovr = 0;
+    for (unsigned n = 0; n < v->spr_count; n++) {
+        const rg__sms_sprite *o = &v->spr[n];
+        int x = o->x - (v->reg[0] & 0x08u);
+        const uint8_t *row = &v->vram[(((o->pat | pat_hi) * 32u) + o->row * 4u) & 0x3FFFu];
+        for (int d = 0; d < width; d++) {
+            int sx = x + d;
+            if (sx < 0 || sx > 255)
+                continue;
+            unsigned c = pixel_of(row, 7u - (unsigned)(d >> zoom));
+            if (!c)
+                continue;
+            if (hit[sx]) {
+                if (!(v->status & 0x20u)) {
+                    v->status |= 0x20u;
+                    v->spr_col = (uint16_t)(y << 8 | (unsigned)((sx + 13) >> 1));
+                }
+                continue;
+            }
+            hit[sx] = 1;
+            if (lb && !(lb[sx] & 0x20u))
+                lb[sx] = (uint8_t)(16u + c);
+        }
+    }
+}
+
+void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
+{
+    uint8_t lb[256];
+    uint8_t *l = fb ? lb : NULL;
+    if (v->reg[1] & 0x40u) {
+        if (l)
+            draw_background(v, y, l);
+        draw_sprites(v, y, l);
+        if (l && (v->reg[0] & 0x20u))
+            memset(l, 16u + (v->reg[7] & 0x0Fu), 8);
+        if (y < RG__SMS_HEIGHT - 1u)
+            parse_sprites(v, (int)y);
+    } else {
+        v->status |= v->spr_ovr;
+        v->spr_ovr = 0;
+        parse_sprites(v, (int)y);
+        if (l)
+            memset(l, 16u + (v->reg[7] & 0x0Fu), sizeof lb);
+    }
+    if (fb) {
+        uint16_t *out = fb + (size_t)y * RG__SMS_WIDTH;
+        for (unsigned x = 0; x < 256; x++)
+            out[x] = colour(v, lb[x] & 0x1Fu, gg);
+    }
+}
+
+void rg__sms_vdp_parse_first(rg__sms_vdp *v)
+{
+    parse_sprites(v, -1);
+}
+
+void rg__sms_vdp_catch_up(rg__sms_vdp *v, uint16_t *fb, int gg)
+{
+    unsigned next = (v->line + 1u) % RG__SMS_LINES;
+    if (next < RG__SMS_HEIGHT) {
+        v->line = (uint16_t)next;
+        rg__sms_vdp_render_line(v, next, fb, gg);
+    }
 }
 
 uint8_t rg__sms_vdp_read_data(rg__sms_vdp *v)
@@ -28,16 +182,35 @@ uint8_t rg__sms_vdp_read_data(rg__sms_vdp *v)
     return r;
 }
 
-uint8_t rg__sms_vdp_read_status(rg__sms_vdp *v)
+uint8_t rg__sms_vdp_read_status(rg__sms_vdp *v, unsigned c, int late, uint16_t *fb, int gg)
 {
-    uint8_t r = (uint8_t)(v->status | 0x1Fu);
-    v->status = 0;
-    v->line_irq = 0;
+    if (late) {
+        if (v->line == RG__SMS_HEIGHT) {
+            v->line++;
+            v->status |= 0x80u;
+        } else {
+            rg__sms_vdp_catch_up(v, fb, gg);
+        }
+    }
+    uint8_t r = v->status;
     v->latch = 0;
+    v->status = 0;
+    if (v->reg[0] & 0x04u)
+        r |= 0x1Fu;
+    if ((r & 0x20u) && v->line == (v->spr_col >> 8)) {
+        /* collision is seen once the dot where it happened is reached */
+        uint8_t hc = rg__sms_vdp_hcounter(c + 545u);
+        if (hc < (v->spr_col & 0xFFu) || hc > 0xF3u) {
+            v->status |= 0x20u;
+            r &= (uint8_t)~0x20u;
+        }
+    }
+    v->line_irq = 0;
+    v->irq = 0;
     return r;
 }
 
-void rg__sms_vdp_write_data(rg__sms_vdp *v, uint8_t val, int gg)
+void rg__sms_vdp_write_data(rg__sms_vdp *v, uint8_t val, int late, uint16_t *fb, int gg)
 {
     v->latch = 0;
     if (v->code == 3) {
@@ -53,13 +226,35 @@ void rg__sms_vdp_write_data(rg__sms_vdp *v, uint8_t val, int gg)
             v->cram[v->addr & 0x1Fu] = (uint8_t)(val & 0x3Fu);
         }
     } else {
+        if (late)
+            rg__sms_vdp_catch_up(v, fb, gg);
         v->vram[v->addr & 0x3FFFu] = val;
     }
     v->buffer = val;
     v->addr = (uint16_t)((v->addr + 1u) & 0x3FFFu);
 }
 
-void rg__sms_vdp_write_ctrl(rg__sms_vdp *v, uint8_t val)
+/* A register write; the INT output follows registers 0 and 1 as Genesis Plus GX updates it. `c` is the master-clock
+ * offset in the running line (a display switch in its first 860 redraws the line). */
+static void write_reg(rg__sms_vdp *v, unsigned r, uint8_t d, unsigned c, uint16_t *fb, int gg)
+{
+    if (r > 10u)
+        return; /* registers 11-15 do not exist in mode 4 */
+    uint8_t changed = (uint8_t)(v->reg[r] ^ d);
+    v->reg[r] = d;
+    uint8_t vint = v->status & 0x80u ? 0x20u : 0u;
+    uint8_t hint = v->line_irq ? 0x10u : 0u;
+    if (r == 0 && (changed & hint))
+        v->irq = (uint8_t)((v->reg[1] & vint) || (d & 0x10u));
+    if (r == 1) {
+        if ((changed & 0x40u) && v->line < RG__SMS_HEIGHT && c <= 860u)
+            rg__sms_vdp_render_line(v, v->line, fb, gg);
+        if (changed & vint)
+            v->irq = (uint8_t)((d & 0x20u) || (v->reg[0] & hint));
+    }
+}
+
+void rg__sms_vdp_write_ctrl(rg__sms_vdp *v, uint8_t val, unsigned c, uint16_t *fb, int gg)
 {
     if (!v->latch) {
         v->latch = 1;
@@ -74,139 +269,16 @@ void rg__sms_vdp_write_ctrl(rg__sms_vdp *v, uint8_t val)
         v->buffer = v->vram[v->addr];
         v->addr = (uint16_t)((v->addr + 1u) & 0x3FFFu);
     } else if (v->code == 2) {
-        v->reg[val & 0x0Fu] = v->latch_byte;
+        write_reg(v, val & 0x0Fu, v->latch_byte, c, fb, gg);
     }
 }
 
-uint8_t rg__sms_vdp_vcounter(const rg__sms_vdp *v)
+uint8_t rg__sms_vdp_vcounter(const rg__sms_vdp *v, int late)
 {
-    unsigned l = v->line;
-    return (uint8_t)(l <= 0xDAu ? l : l - 6u);
-}
-
-uint8_t rg__sms_vdp_hcounter(unsigned t_in_line)
-{
-    unsigned h = (t_in_line % RG__SMS_LINE_T) * 3u / 4u; /* 342 pixels per line, the counter counts pairs */
-    if (h > 0x93u)
-        h += 0xE9u - 0x94u;
-    return (uint8_t)h;
-}
-
-int rg__sms_vdp_irq(const rg__sms_vdp *v)
-{
-    return ((v->status & 0x80u) && (v->reg[1] & 0x20u)) || (v->line_irq && (v->reg[0] & 0x10u));
-}
-
-static inline unsigned pixel_of(const uint8_t *row4, unsigned bit)
-{
-    return ((row4[0] >> bit) & 1u) | ((row4[1] >> bit) & 1u) << 1 | ((row4[2] >> bit) & 1u) << 2 |
-           ((row4[3] >> bit) & 1u) << 3;
-}
-
-/* Sprites on line y: overflow and collision flags always; their colour indexes in spr[] (0: none). */
-static void sprites(rg__sms_vdp *v, unsigned y, uint8_t spr[256], int draw)
-{
-    unsigned sat = (v->reg[5] & 0x7Eu) << 7;
-    unsigned pat_base = (v->reg[6] & 0x04u) << 11;
-    unsigned h = (v->reg[1] & 0x02u) ? 16u : 8u;
-    unsigned zoom = v->reg[1] & 0x01u;
-    unsigned span = h << zoom;
-    unsigned count = 0;
-    uint8_t hit[256 + 16];
-    memset(hit, 0, sizeof hit);
-    for (unsigned i = 0; i < 64; i++) {
-        unsigned sy = v->vram[sat + i];
-        if (sy == 0xD0u)
-            break;
-        unsigned r = (y - sy - 1u) & 0xFFu;
-        if (r >= span)
-            continue;
-        if (++count > 8u) {
-            v->status |= 0x40u;
-            break;
-        }
-        int x = v->vram[sat + 0x80u + 2u * i] - ((v->reg[0] & 0x08u) ? 8 : 0);
-        unsigned pat = v->vram[sat + 0x81u + 2u * i];
-        if (h == 16u)
-            pat &= 0xFEu;
-        const uint8_t *row = &v->vram[(pat_base + pat * 32u + (r >> zoom) * 4u) & 0x3FFFu];
-        for (unsigned px = 0; px < (8u << zoom); px++) {
-            int sx = x + (int)px;
-            if (sx < 0 || sx > 255)
-                continue;
-            unsigned c = pixel_of(row, 7u - (px >> zoom));
-            if (!c)
-                continue;
-            if (hit[sx]) {
-                v->status |= 0x20u;
-                continue;
-            }
-            hit[sx] = 1;
-            if (draw)
-                spr[sx] = (uint8_t)c;
-        }
-    }
-}
-
-static inline uint16_t colour(const rg__sms_vdp *v, unsigned idx, int gg)
-{
-    if (gg)
-        return (uint16_t)((v->cram[2u * idx] | v->cram[2u * idx + 1u] << 8) & 0x0FFFu);
-    return v->cram[idx] & 0x3Fu;
-}
-
-static void draw_line(const rg__sms_vdp *v, unsigned y, const uint8_t spr[256], uint16_t *out, int gg)
-{
-    uint16_t backdrop = colour(v, 16u + (v->reg[7] & 0x0Fu), gg);
-    if (!(v->reg[1] & 0x40u)) {
-        for (unsigned x = 0; x < 256; x++)
-            out[x] = backdrop;
-        return;
-    }
-    unsigned nt = (v->reg[2] & 0x0Eu) << 10;
-    unsigned hs = ((v->reg[0] & 0x40u) && y < 16u) ? 0u : v->reg[8];
-    for (unsigned x = 0; x < 256; x++) {
-        if (x < 8u && (v->reg[0] & 0x20u)) {
-            out[x] = backdrop;
-            continue;
-        }
-        unsigned vy = ((v->reg[0] & 0x80u) && x >= 192u) ? y : (y + v->vscroll) % 224u;
-        unsigned sx = (x - hs) & 0xFFu;
-        unsigned ea = (nt + ((vy >> 3) * 32u + (sx >> 3)) * 2u) & 0x3FFFu;
-        unsigned e = v->vram[ea] | v->vram[(ea + 1u) & 0x3FFFu] << 8;
-        unsigned row = (e & 0x400u) ? 7u - (vy & 7u) : (vy & 7u);
-        unsigned bit = (e & 0x200u) ? (sx & 7u) : 7u - (sx & 7u);
-        unsigned c = pixel_of(&v->vram[((e & 0x1FFu) * 32u + row * 4u) & 0x3FFFu], bit);
-        unsigned idx = c | ((e & 0x800u) ? 16u : 0u);
-        if (spr[x] && !((e & 0x1000u) && c))
-            idx = 16u + spr[x];
-        out[x] = colour(v, idx, gg);
-    }
-}
-
-void rg__sms_vdp_end_line(rg__sms_vdp *v, uint16_t *fb, int gg)
-{
-    unsigned y = v->line;
-    if (y < RG__SMS_HEIGHT) {
-        uint8_t spr[256];
-        if (fb)
-            memset(spr, 0, sizeof spr);
-        if (v->reg[1] & 0x40u)
-            sprites(v, y, spr, fb != NULL);
-        if (fb)
-            draw_line(v, y, spr, fb + (size_t)y * RG__SMS_WIDTH, gg);
-    }
-    if (y <= RG__SMS_HEIGHT) {
-        if (v->line_counter-- == 0) {
-            v->line_counter = v->reg[10];
-            v->line_irq = 1;
-        }
-    } else {
-        v->line_counter = v->reg[10];
-    }
-    if (y == RG__SMS_HEIGHT) /* set as line $C1 starts */
-        v->status |= 0x80u;
-    v->line = (uint16_t)(y + 1u == RG__SMS_LINES ? 0u : y + 1u);
-    if (v->line == 0)
-        v->vscroll = v->reg[9];
+    int l = v->line;
+    if (late)
+        l = (l + 1) % RG__SMS_LINES;
+    if (l > 0xDA)
+        l -= RG__SMS_LINES;
+    return (uint8_t)l;
 }

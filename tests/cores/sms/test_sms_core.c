@@ -138,7 +138,7 @@ static void test_gg_demo(void **s)
     demo_rom("benryves-SegaTween.gg", "gamegear", 160, 144);
 }
 
-/* A 32 KiB program that writes the frame count to $C000 from its frame interrupt (IM 1 at $0038) with the display
+/* A 32 KiB program that writes the frame count to $C010 from its frame interrupt (IM 1 at $0038) with the display
  * on; `codemasters` adds a Codemasters header checksum pair. */
 static void make_rom(uint8_t *rom, size_t size, int codemasters)
 {
@@ -156,9 +156,9 @@ static void make_rom(uint8_t *rom, size_t size, int codemasters)
     static const uint8_t irq[] = {
         0xF5,             /* PUSH AF */
         0xDB, 0xBF,       /* IN A,($BF): acknowledge */
-        0x3A, 0x00, 0xC0, /* LD A,($C000) */
+        0x3A, 0x10, 0xC0, /* LD A,($C010) */
         0x3C,             /* INC A */
-        0x32, 0x00, 0xC0, /* LD ($C000),A */
+        0x32, 0x10, 0xC0, /* LD ($C010),A */
         0xF1,             /* POP AF */
         0xFB,             /* EI */
         0xC9,             /* RET */
@@ -184,8 +184,11 @@ static void test_synthetic_rom(void **s)
         for (unsigned i = 0; i < 10; i++)
             assert_int_equal(rg_emu_run(emu), RG_OK);
         uint8_t v = 0;
-        assert_int_equal(rg_emu_mem_read(emu, 0xC000, &v, 1), RG_OK);
+        assert_int_equal(rg_emu_mem_read(emu, 0xC010, &v, 1), RG_OK);
         assert_true(v >= 9 && v <= 10); /* one frame interrupt per frame */
+        /* the SMS BIOS's port $3E value at $C000, as Genesis Plus GX leaves it without a BIOS */
+        assert_int_equal(rg_emu_mem_read(emu, 0xC000, &v, 1), RG_OK);
+        assert_int_equal(v, 0xA8);
         rg_emu_free(emu);
     }
     remove(path);
