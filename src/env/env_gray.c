@@ -53,11 +53,23 @@ AVX2 static inline __m256i gray8_xrgb(const uint32_t *px)
 AVX2 static void gray_xrgb_avx2(const uint32_t *px, size_t n, uint8_t *out)
 {
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    /* Blocks of 32 pixels; a block equal to the one before (the background of most rows: games draw wide runs of
+     * one colour) takes its grays as they are. The X byte takes part in the comparison: never a wrong gray. */
+    __m256i p0 = _mm256_set1_epi32(-1), p1 = p0, p2 = p0, p3 = p0, g = _mm256_setzero_si256();
+    int have = 0;
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
-        __m256i ab = _mm256_packus_epi32(gray8_xrgb(px + i), gray8_xrgb(px + i + 8));
-        __m256i cd = _mm256_packus_epi32(gray8_xrgb(px + i + 16), gray8_xrgb(px + i + 24));
-        __m256i g = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), order);
+        __m256i v0 = _mm256_loadu_si256((const __m256i *)(px + i)), v1 = _mm256_loadu_si256((const __m256i *)(px + i + 8));
+        __m256i v2 = _mm256_loadu_si256((const __m256i *)(px + i + 16)),
+                v3 = _mm256_loadu_si256((const __m256i *)(px + i + 24));
+        __m256i same = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi32(v0, p0), _mm256_cmpeq_epi32(v1, p1)),
+                                        _mm256_and_si256(_mm256_cmpeq_epi32(v2, p2), _mm256_cmpeq_epi32(v3, p3)));
+        if (!have || _mm256_movemask_epi8(same) != -1) {
+            __m256i ab = _mm256_packus_epi32(gray8_xrgb(px + i), gray8_xrgb(px + i + 8));
+            __m256i cd = _mm256_packus_epi32(gray8_xrgb(px + i + 16), gray8_xrgb(px + i + 24));
+            g = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), order);
+            p0 = v0, p1 = v1, p2 = v2, p3 = v3, have = 1;
+        }
         _mm256_storeu_si256((__m256i *)(out + i), g);
     }
     if (i < n)

@@ -235,12 +235,18 @@ static void frame_taps(const rg__area_plan *pl, const uint8_t *src, uint8_t *dst
     unsigned prev_src = UINT32_MAX, prev_dst = pl->ydst[0];
     for (unsigned j = 0; j < pl->ny; j++) {
         if (pl->ysrc[j] != prev_src) { /* a source row split between two destination rows is summed once */
+            /* a gray source row equal to the one before (games repeat rows: backgrounds, walls, playfield bands)
+             * has its taps already in buf */
+            int same = pl->src_gray && prev_src != UINT32_MAX &&
+                       memcmp(row, src + (size_t)pl->ysrc[j] * pl->sw, pl->sw) == 0;
             prev_src = pl->ysrc[j];
-            plane_row(pl, src, prev_src, row, simd);
-            if (simd)
-                rg__taps_row_avx2(pl, row, buf);
-            else
-                rg__taps_row_scalar(pl, row, buf);
+            if (!same) {
+                plane_row(pl, src, prev_src, row, simd);
+                if (simd)
+                    rg__taps_row_avx2(pl, row, buf);
+                else
+                    rg__taps_row_scalar(pl, row, buf);
+            }
         }
         int first = j == 0;
         if (pl->ydst[j] != prev_dst) {
