@@ -53,7 +53,8 @@ typedef struct rgpy_exc { PyObject *type, *value, *tb; } rgpy_exc;
 
 typedef struct rgpy_state {
     PyTypeObject *env_type, *pool_type, *movie_type, *emu_type;
-    PyMethodDef *env_methods; /* the Env type's methods, joined from four files (PyMem; freed with the module) */
+    PyMethodDef *env_methods;  /* the Env type's methods, joined from four files (PyMem; freed with the module) */
+    PyMethodDef *pool_methods; /* the Pool type's, likewise */
 } rgpy_state;
 
 /** The state of a module object made from the module's definition. */
@@ -137,9 +138,14 @@ PyObject *rgpy_env_button_combos(const rg_env *env);
 extern PyMethodDef rgpy_env_movie_methods[];
 extern PyType_Spec rgpy_movie_spec;
 
-/* ---- pool_type.c: the Pool type (include/retrogym/pool.h) ---- */
+/* ---- pool_type.c, pool_step.c, pool_batch.c, pool_attrs.c, pool_record.c: the Pool type (include/retrogym/pool.h;
+ * their shared declarations are in pool.h) ---- */
 
-extern PyType_Spec rgpy_pool_spec;
+extern PyType_Spec rgpy_pool_spec; /* its methods are added by module.c from the tables of pool.h */
+extern PyMethodDef rgpy_pool_base_methods[];
+extern PyMethodDef rgpy_pool_step_methods[];
+extern PyMethodDef rgpy_pool_attr_methods[];
+extern PyMethodDef rgpy_pool_record_methods[];
 
 /* ---- emu_type.c: the Emu type (a standalone rg_emu); validate_funcs.c: the integration validators ---- */
 

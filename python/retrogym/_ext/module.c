@@ -38,22 +38,20 @@ static PyMethodDef module_methods[] = {
     {"raise_error", mod_raise_error, METH_VARARGS, "raise_error(code, message): raise as the C layer would"},
     {NULL, NULL, 0, NULL}};
 
-/* The Env type's methods live in four files; they are joined once per module object, before its Env type is
- * made. The table lives in the module's state and is freed with the module, which outlives the type (a heap type
- * holds a reference to its module). */
-static PyMethodDef *join_methods(void)
+/* The Env and Pool types' methods live in several files each; each type's tables are joined once per module object,
+ * before the type is made. The joined table lives in the module's state and is freed with the module, which
+ * outlives the type (a heap type holds a reference to its module). `parts` ends with NULL. */
+static PyMethodDef *join_methods(PyMethodDef *const *parts)
 {
-    PyMethodDef *parts[] = {rgpy_env_base_methods, rgpy_env_episode_methods, rgpy_env_data_methods,
-                            rgpy_env_movie_methods};
     size_t n = 0;
-    for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+    for (size_t p = 0; parts[p]; p++)
         for (PyMethodDef *m = parts[p]; m->ml_name; m++)
             n++;
     PyMethodDef *all = PyMem_Calloc(n + 1, sizeof *all);
     if (!all)
         return NULL;
     size_t i = 0;
-    for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+    for (size_t p = 0; parts[p]; p++)
         for (PyMethodDef *m = parts[p]; m->ml_name; m++)
             all[i++] = *m;
     return all;
@@ -100,13 +98,18 @@ static int module_exec(PyObject *m)
     if (_import_array() < 0)
 #endif
         return -1;
-    if (!(st->env_methods = join_methods())) {
+    static PyMethodDef *const env_parts[] = {rgpy_env_base_methods, rgpy_env_episode_methods, rgpy_env_data_methods,
+                                             rgpy_env_movie_methods, NULL};
+    static PyMethodDef *const pool_parts[] = {rgpy_pool_base_methods, rgpy_pool_step_methods, rgpy_pool_attr_methods,
+                                              rgpy_pool_record_methods, NULL};
+    if (!(st->env_methods = join_methods(env_parts)) || !(st->pool_methods = join_methods(pool_parts))) {
         PyErr_NoMemory();
         return -1;
     }
     if (add_type(m, &rgpy_emu_spec, NULL, &st->emu_type) ||
         add_type(m, &rgpy_env_spec, st->env_methods, &st->env_type) ||
-        add_type(m, &rgpy_movie_spec, NULL, &st->movie_type) || add_type(m, &rgpy_pool_spec, NULL, &st->pool_type))
+        add_type(m, &rgpy_movie_spec, NULL, &st->movie_type) ||
+        add_type(m, &rgpy_pool_spec, st->pool_methods, &st->pool_type))
         return -1;
     if (PyModule_AddFunctions(m, rgpy_data_methods) || PyModule_AddFunctions(m, rgpy_validate_methods) ||
         PyModule_AddFunctions(m, rgpy_search_methods))
@@ -163,7 +166,8 @@ static void module_free(void *m)
     rgpy_state *st = rgpy_module_state((PyObject *)m);
     if (st) {
         PyMem_Free(st->env_methods);
-        st->env_methods = NULL;
+        PyMem_Free(st->pool_methods);
+        st->env_methods = st->pool_methods = NULL;
     }
 }
 
