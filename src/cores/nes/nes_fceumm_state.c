@@ -529,6 +529,147 @@ static int read_more_mappers(parsed *ps, const rg__nes_machine *m, rg__nes_state
     }
 }
 
+/* Every entry `name` of the cartridge section marked used (FCEUmm saves some twice, e.g. the 5B's sound registers). */
+static void skip_all(parsed *ps, const char *name)
+{
+    char n4[4] = {0};
+    memcpy(n4, name, strlen(name) < 4 ? strlen(name) : 4);
+    for (size_t i = 0; i < ps->n; i++)
+        if (ps->e[i].section == SEC_CART && memcmp(ps->e[i].name, n4, 4) == 0)
+            ps->e[i].used = 1;
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* The mappers with CPU-clocked IRQ counters (entry names and meanings as FCEUmm's boards 65.c, 18.c, 67.c, 69.c and
+ * the VRC2/VRC4 board save them). FCEUmm's counters run their own way (a different point of firing), so a state
+ * whose counter is running is refused (IRQA must be 0); the counter and reload values are kept. 0 when `m`'s mapper
+ * is not one of them. Namco 163 (19) is not converted: its states carry no IRQ entries. */
+static int read_clocked_mappers(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
+{
+    uint8_t *r = s->cart.regs;
+    uint16_t *count = s->cart.counters;
+    switch (m->info.mapper) {
+    case 25: {
+        /* PREG, CREG the low 8 bits of the CHR banks, CRGH the high bits (zero here), CMDR the $9002 register (bit 1
+         * PRG swap), CMDI, MIRR (0 vertical, 1 horizontal, 2/3 one-screen), BIGB an OR on the PRG banks (0 or $20:
+         * no effect on the VRC4's 256 KiB), IRQC/IRQL/IRQA the counter, latch and control */
+        const uint8_t *p = get(ps, SEC_CART, "PREG", 2), *c = get(ps, SEC_CART, "CREG", 8);
+        const uint8_t *hi = get(ps, SEC_CART, "CRGH", 16), *ic = get(ps, SEC_CART, "IRQC", 2);
+        for (int i = 0; hi && i < 16; i++)
+            ranged(ps, hi[i], 0, "CRGH");
+        r[3] = u8(ps, SEC_CART, "CMDR") & 3u;
+        (void)u8(ps, SEC_CART, "CMDI");
+        r[2] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "MIRR"), 3, "MIRR");
+        unsigned bigb = u8(ps, SEC_CART, "BIGB");
+        if (bigb != 0 && bigb != 0x20)
+            ranged(ps, bigb, 0, "BIGB");
+        (void)get_opt(ps, SEC_CART, "MAK", 1);
+        r[4] = u8(ps, SEC_CART, "IRQL");
+        ranged(ps, u8(ps, SEC_CART, "IRQA"), 0, "IRQA");
+        if (ic)
+            r[6] = ic[0];
+        count[0] = 341;
+        if (p) {
+            r[0] = p[0] & 0x1Fu;
+            r[1] = p[1] & 0x1Fu;
+        }
+        for (int i = 0; c && i < 8; i++) {
+            r[8 + i] = c[i] & 0x0Fu;
+            r[16 + i] = (uint8_t)(c[i] >> 4);
+        }
+        return 1;
+    }
+    case 67: {
+        /* PREG the 16 KiB bank, STOG the $C800 toggle, CREG the 2 KiB banks, MIRR (as $E800), IRQA ($D800 bit 4),
+         * IRQC the counter, IRQL unused */
+        const uint8_t *c = get(ps, SEC_CART, "CREG", 4), *ic = get(ps, SEC_CART, "IRQC", 2);
+        r[5] = u8(ps, SEC_CART, "PREG") & 0x0Fu;
+        r[7] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "STOG"), 1, "STOG");
+        r[4] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "MIRR"), 3, "MIRR");
+        ranged(ps, u8(ps, SEC_CART, "IRQA"), 0, "IRQA");
+        (void)get(ps, SEC_CART, "IRQL", 2);
+        for (int i = 0; c && i < 4; i++)
+            r[i] = c[i] & 0x3Fu;
+        if (ic)
+            count[0] = le16(ic);
+        return 1;
+    }
+    case 69: {
+        /* CMDR the command, PREG the banks of commands 9, A, B and 8, CREG commands 0-7, MIRR command C, IRQA command
+         * D (bit 7 counting), IRQC the counter (32 bits); SCMD/SREG the 5B's sound (not emulated) */
+        const uint8_t *p = get(ps, SEC_CART, "PREG", 4), *c = get(ps, SEC_CART, "CREG", 8);
+        const uint8_t *ic = get(ps, SEC_CART, "IRQC", 4);
+        r[14] = u8(ps, SEC_CART, "CMDR") & 0x0Fu;
+        r[12] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "MIRR"), 3, "MIRR");
+        unsigned a = u8(ps, SEC_CART, "IRQA");
+        ranged(ps, a & 0x80u, 0, "IRQA");
+        r[13] = (uint8_t)(a & 0x01u);
+        skip_all(ps, "SCMD");
+        skip_all(ps, "SREG");
+        if (p) {
+            for (int i = 0; i < 3; i++)
+                r[9 + i] = p[i] & 0x3Fu;
+            r[8] = p[3];
+        }
+        if (c)
+            memcpy(r, c, 8);
+        if (ic)
+            count[0] = le16(ic);
+        return 1;
+    }
+    case 65: {
+        /* PREG the banks at $8000/$A000/$C000 (FCEUmm keeps a $C000 register, power-on $FE: the second-last bank, our
+         * layout 0), CREG, MIRR (FCEUmm's: 0 horizontal, 1 vertical), IRQA ($9003 bit 7), IRQC/IRQL counter and
+         * reload value */
+        const uint8_t *p = get(ps, SEC_CART, "PREG", 3), *c = get(ps, SEC_CART, "CREG", 8);
+        const uint8_t *ic = get(ps, SEC_CART, "IRQC", 2), *il = get(ps, SEC_CART, "IRQL", 2);
+        r[3] = ranged(ps, u8(ps, SEC_CART, "MIRR"), 1, "MIRR") ? 0x00u : 0x80u;
+        ranged(ps, u8(ps, SEC_CART, "IRQA"), 0, "IRQA");
+        size_t banks = m->prg_size / 8192u;
+        if (p) {
+            if (banks == 0 || (p[2] % banks) != banks - 2u)
+                ranged(ps, p[2], 0, "PREG"); /* a $C000 bank our H3001 cannot show */
+            r[0] = p[0] & 0x3Fu;
+            r[1] = p[1] & 0x3Fu;
+        }
+        if (c)
+            memcpy(r + 8, c, 8);
+        if (ic)
+            count[0] = le16(ic);
+        if (il) {
+            r[5] = il[1];
+            r[6] = il[0];
+        }
+        return 1;
+    }
+    case 18: {
+        /* PREG the four banks (the last $FF), CREG, MIRR (0 horizontal, 1 vertical, 2/3 one-screen A), IRQA, IRQC/IRQL
+         * counter and reload (32 bits); FCEUmm keeps the PRG-RAM always on: enabled and writable here */
+        const uint8_t *p = get(ps, SEC_CART, "PREG", 4), *c = get(ps, SEC_CART, "CREG", 8);
+        const uint8_t *ic = get(ps, SEC_CART, "IRQC", 4), *il = get(ps, SEC_CART, "IRQL", 4);
+        unsigned mirr = u8(ps, SEC_CART, "MIRR") & 3u;
+        r[4] = (uint8_t)((mirr & 2u) ? 2u : mirr);
+        ranged(ps, u8(ps, SEC_CART, "IRQA"), 0, "IRQA");
+        r[3] = 3;
+        if (p)
+            memcpy(r, p, 3);
+        if (c)
+            memcpy(r + 8, c, 8);
+        if (ic)
+            count[0] = le16(ic);
+        if (il)
+            count[1] = le16(il);
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
 static void read_mapper(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
 {
     uint8_t *r = s->cart.regs;
@@ -575,7 +716,7 @@ static void read_mapper(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
         break;
     }
     default:
-        if (read_more_mappers(ps, m, s))
+        if (read_more_mappers(ps, m, s) || read_clocked_mappers(ps, m, s))
             break;
         fail(ps, "nes: FCEUmm state: %s %u is not converted", "the cartridge entries of mapper", m->info.mapper);
         return;
@@ -623,6 +764,7 @@ int rg__nes_fceumm_read(const rg__nes_machine *m, const rg__nes_state *base, con
         read_pads(ps, out);
         read_apu(ps, out);
         read_mapper(ps, m, out);
+        out->cart.clock_cycle = out->cycles; /* a clocked counter has counted up to the state's cycle */
     }
     int rc = ps->failed ? RG_ESTATE : RG_OK;
     free(ps);

@@ -398,6 +398,38 @@ static void check_regs(unsigned mapper, const rg__nes_state *s, uint8_t *st, siz
         assert_int_equal(r[8], entry(st, len, "CMD", NULL)[0] & 7);
         assert_int_equal(r[7], entry(st, len, "REGS", NULL)[7] & 15);
         break;
+    case 25: {
+        const uint8_t *c = entry(st, len, "CREG", NULL);
+        assert_int_equal(r[0], entry(st, len, "PREG", NULL)[0] & 0x1F);
+        assert_int_equal(r[2], entry(st, len, "MIRR", NULL)[0]);
+        assert_int_equal(r[3], entry(st, len, "CMDR", NULL)[0] & 3);
+        for (int i = 0; i < 8; i++)
+            assert_int_equal(r[8 + i] | r[16 + i] << 4, c[i]);
+        break;
+    }
+    case 67:
+        assert_int_equal(r[5], entry(st, len, "PREG", NULL)[0] & 15);
+        assert_memory_equal(r, entry(st, len, "CREG", NULL), 4);
+        assert_int_equal(r[4], entry(st, len, "MIRR", NULL)[0]);
+        break;
+    case 69:
+        assert_memory_equal(r, entry(st, len, "CREG", NULL), 8);
+        assert_int_equal(r[9], entry(st, len, "PREG", NULL)[0] & 0x3F);
+        assert_int_equal(r[8], entry(st, len, "PREG", NULL)[3]);
+        assert_int_equal(r[14], entry(st, len, "CMDR", NULL)[0] & 15);
+        break;
+    case 65:
+        assert_int_equal(r[0], entry(st, len, "PREG", NULL)[0] & 0x3F);
+        assert_int_equal(r[1], entry(st, len, "PREG", NULL)[1] & 0x3F);
+        assert_memory_equal(r + 8, entry(st, len, "CREG", NULL), 8);
+        assert_int_equal(r[3], entry(st, len, "MIRR", NULL)[0] ? 0x00 : 0x80);
+        break;
+    case 18:
+        assert_memory_equal(r, entry(st, len, "PREG", NULL), 3);
+        assert_memory_equal(r + 8, entry(st, len, "CREG", NULL), 8);
+        assert_int_equal(r[3], 3);
+        assert_int_equal(s->cart.counters[1], entry(st, len, "IRQL", NULL)[0] | entry(st, len, "IRQL", NULL)[1] << 8);
+        break;
     default:
         fail_msg("no check for mapper %u", mapper);
     }
@@ -420,6 +452,14 @@ static void more_mapper_states_convert(void **state)
         {"TwinBee3PokoPokoDaimaou-Nes-v0", 22, 128, 128, 0x00, "CRGH", 1},
         {"Armadillo-Nes-v0", 118, 256, 128, 0x00, "IRQR", 2},
         {"SuperXeviousGumpNoNazo-Nes-v0", 206, 128, 32, 0x01, "IRQA", 1},
+        /* the mappers with CPU-clocked counters: a running FCEUmm counter is refused */
+        {"BioMiracleBokutteUpa-Nes-v0", 25, 256, 128, 0x00, "IRQA", 2},
+        {"GradiusII-Nes-v0", 25, 256, 128, 0x00, "BIGB", 0x10},
+        {"FantasyZoneIIOpaOpaNoNamida-Nes-v0", 67, 128, 128, 0x00, "IRQA", 0x10},
+        {"Gimmick-Nes-v0", 69, 256, 128, 0x00, "IRQA", 0x81},
+        {"KaiketsuYanchaMaru3TaiketsuZouringen-Nes-v0", 65, 256, 128, 0x00, "IRQA", 0x80},
+        {"SpartanX2-Nes-v0", 65, 128, 128, 0x00, "MIRR", 2},
+        {"PizzaPop-Nes-v0", 18, 128, 128, 0x00, "IRQA", 1},
     };
     int ran = 0;
     for (size_t c = 0; c < sizeof k_cases / sizeof k_cases[0]; c++) {
@@ -450,7 +490,13 @@ static void more_mapper_states_convert(void **state)
                 fail_msg("%s: %s", g.gl_pathv[i], rg_error_last());
             uint8_t ram[0x800];
             assert_int_equal(rg_emu_mem_read(emu, 0, ram, sizeof ram), RG_OK);
-            assert_memory_equal(ram, entry(st, len, "RAM", NULL), sizeof ram);
+            /* GradiusII's state stops in code it runs from PRG-RAM ($7AFA), which the run to our frame boundary
+             * executes (NOPs only in ROM): its stack page moves; the rest of RAM must arrive */
+            const uint8_t *want = entry(st, len, "RAM", NULL);
+            int code_in_ram = strstr(g.gl_pathv[i], "GradiusII-Nes") != NULL;
+            if (memcmp(ram, want, code_in_ram ? 0x100u : sizeof ram) != 0 ||
+                memcmp(ram + 0x200, want + 0x200, sizeof ram - 0x200) != 0)
+                fail_msg("%s: RAM differs after the conversion", g.gl_pathv[i]);
             size_t sl;
             uint8_t *snap = snapshot(emu, &sl);
             check_regs(bc->mapper, as_state(snap), st, len);
