@@ -107,8 +107,34 @@ static const shim_core k_core = {
 };
 /* the core's frames are RGB565 (FCEUmm's colours as FCEUmm's libretro build gives them) */
 #define SHIM_PIXEL_FORMAT RETRO_PIXEL_FORMAT_RGB565
+#elif defined(RG_SHIM_SMS)
+int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
+
+/* the system is left out (NULL) so that the core picks Game Gear mode from a .gg file name */
+static const rg_system_info k_sms_system = {
+    .name = NULL,
+    .buttons = {"B", NULL, "MODE", "START", "UP", "DOWN", "LEFT", "RIGHT", "A"},
+    .n_buttons = 9,
+    .ram_base = 0xC000,
+    .min_rom_size = 1024,
+    .button_mask = 0x1F9,
+};
+#define SMS_PAD(port)                                                                           \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_B, "Button 1"},                       \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_A, "Button 2"},                       \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_START, "Pause / Start"},              \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_UP, "Up"},                            \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_DOWN, "Down"},                        \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_LEFT, "Left"},                        \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_RIGHT, "Right"}
+static const struct retro_input_descriptor k_sms_inputs[] = {SMS_PAD(0), SMS_PAD(1), {0, 0, 0, 0, NULL}};
+static const shim_core k_core = {
+    "retrogym SMS/GG", "sms|gg", rg__sms_open, &k_sms_system, NULL, 0, k_sms_inputs, 256, 192, 256, 192, 9, 2,
+};
+/* the core's frames are RGB565 */
+#define SHIM_PIXEL_FORMAT RETRO_PIXEL_FORMAT_RGB565
 #else
-#error "define the core this shim carries (RG_SHIM_ATARI2600, RG_SHIM_NES)"
+#error "define the core this shim carries (RG_SHIM_ATARI2600, RG_SHIM_NES, RG_SHIM_SMS)"
 #endif
 
 #ifndef SHIM_PIXEL_FORMAT

@@ -64,6 +64,18 @@ rg_test(nes_vs_fceumm cores/nes/test_nes_vs_fceumm.c LABELS no-asan)
 # The SMS/GG core through the emulator API (core "sms" / "gamegear"): the demo ROMs draw and move, snapshots replay,
 # Codemasters detection, bad ROM sizes and hostile states refused (docs/sms.md); demo parts skip without ../shared.
 rg_test(sms_core cores/sms/test_sms_core.c)
-# Frame by frame against genesis_plus_gx (stable-retro's wheel) from power-on on the demo ROMs: RAM and pixels;
-# asserts the agreement measured (docs/sms.md); skipped without ../shared or the wheel.
+# Frame by frame against genesis_plus_gx (stable-retro's wheel) from power-on, seeded random input, on the demo
+# ROMs and our VDP-timing ROM: RAM and pixels identical every frame; skipped without ../shared or the wheel.
 rg_test(sms_vs_gpgx cores/sms/test_sms_vs_gpgx.c LABELS no-asan)
+# The standalone sms_libretro.so through our libretro host, frame for frame against the built-in core.
+if(TARGET sms_libretro)
+  rg_test(sms_libretro_so cores/sms/test_sms_libretro.c)
+  add_dependencies(sms_libretro_so sms_libretro)
+  target_compile_definitions(sms_libretro_so PRIVATE "SMS_LIBRETRO=\"$<TARGET_FILE:sms_libretro>\"")
+endif()
+# --- genesis ---
+# The Genesis core (core "genesis", docs/genesis.md): VDP ports, DMA fill/copy/68000 transfers on synthetic data, a
+# 68000 program of ours (V interrupts, the pad's TH protocol), bad ROMs and hostile states, and Airstriker-Genesis
+# from .venv's stable-retro (boots to the game, snapshot replay, closeness to genesis_plus_gx printed); the ROM parts
+# skip without the wheel.
+rg_test(genesis_core cores/genesis/test_genesis_core.c)
