@@ -75,25 +75,29 @@ static inline uint16_t colour(const rg__sms_vdp *v, unsigned idx, int gg)
     return v->cram[idx] & 0x3Fu;
 }
 
-/* The background of an active line into lb (colour index 0-31, bit 5: priority over sprites). */
+/* The background of an active line into lb (colour index 0-31, bit 5: priority over sprites), a tile at a time (the
+ * tiles start at the fine scroll, so each covers 8 whole pixels). */
 static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[256])
 {
     unsigned nt = (v->reg[2] & 0x0Eu) << 10;
     unsigned hs = ((v->reg[0] & 0x40u) && y < 16u) ? 0u : v->reg[8];
     unsigned shift = hs & 7u;
-    for (unsigned x = 0; x < 256; x++) {
-        if (x < shift) { /* the fine scroll's first pixels are colour 0 */
-            lb[x] = 0;
-            continue;
-        }
-        unsigned vy = ((v->reg[0] & 0x80u) && x >= 192u + shift) ? y : (y + v->vscroll) % 224u;
-        unsigned sx = (x - hs) & 0xFFu;
-        unsigned ea = (nt + ((vy >> 3) * 32u + (sx >> 3)) * 2u) & 0x3FFFu;
+    unsigned lock_x = (v->reg[0] & 0x80u) ? 192u + shift : 256u;
+    unsigned sy = (y + v->vscroll) % 224u;
+    memset(lb, 0, shift); /* the fine scroll's first pixels are colour 0 */
+    for (unsigned x = shift; x < 256u; x += 8u) {
+        unsigned vy = x >= lock_x ? y : sy;
+        unsigned col = ((x - hs) & 0xFFu) >> 3;
+        unsigned ea = (nt + ((vy >> 3) * 32u + col) * 2u) & 0x3FFFu;
         unsigned e = v->vram[ea] | v->vram[(ea + 1u) & 0x3FFFu] << 8;
         unsigned row = (e & 0x400u) ? 7u - (vy & 7u) : (vy & 7u);
-        unsigned bit = (e & 0x200u) ? (sx & 7u) : 7u - (sx & 7u);
-        unsigned c = pixel_of(&v->vram[((e & 0x1FFu) * 32u + row * 4u) & 0x3FFFu], bit);
-        lb[x] = (uint8_t)(c | ((e & 0x800u) ? 16u : 0u) | ((c && (e & 0x1000u)) ? 0x20u : 0u));
+        const uint8_t *p = &v->vram[((e & 0x1FFu) * 32u + row * 4u) & 0x3FFFu];
+        unsigned pal = (e & 0x800u) ? 16u : 0u, pri = (e & 0x1000u) ? 0x20u : 0u;
+        unsigned n = 256u - x < 8u ? 256u - x : 8u;
+        for (unsigned i = 0; i < n; i++) {
+            unsigned c = pixel_of(p, (e & 0x200u) ? i : 7u - i);
+            lb[x + i] = (uint8_t)(c | pal | (c ? pri : 0u));
+        }
     }
 }
 
