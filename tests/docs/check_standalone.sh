@@ -21,7 +21,7 @@ scan() {
   local beside='\.\./shared'
   local list
   list=$(mktemp)
-  (cd "$root" && find . \( -path ./.git -o -path ./tests -o -path ./python/tests -o -path ./.ci -o -name .venv \
+  (cd "$root" && find . \( -path ./.git -o -path ./tests -o -path ./python/tests -o -path ./.ci -o -name '.venv*' \
        -o \( -type d -name 'build*' \) -o -name __pycache__ -o -name '*.egg-info' -o -name node_modules \) -prune \
        -o -type f -print) | sed 's|^\./||' | sort >"$list"
   if [ ! -s "$list" ]; then
