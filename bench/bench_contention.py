@@ -54,7 +54,7 @@ SPIN = "while 1: pass"
 # scheduling) unless named otherwise.
 PHASES = [
     ("core frames", r"a26_|tia|riot|m6502|paint|players_changed|rebuild|paddle|playfield|missile|ball_"),
-    ("frame conversion + env max-pool", r"row_8888|convert|max_luma|maxpool|video_"),
+    ("frame conversion + env max-pool", r"row_8888|convert|max_luma|max_rgb|maxpool|video_|gray_xrgb|write_gray"),
     ("preprocessing (pool)", r"rg__luma|rg__taps|rg__store_row|rg__vsum|rg__area|rg__pre_|gather|stack"),
     ("variables, scenario, info columns", r"gamedata|rg__info|info_write|lua|variable|rg_data|scenario|rg_env_|"
                                           r"addrspace|node_done|rg__gd_|run_frame|rg_emu_"),
