@@ -2,6 +2,7 @@
  * interface as the libretro host. A name in this table wins over a libretro core of the same name. */
 #include "emu/native.h"
 
+#include "cores/genesis/genesis_core.h"
 #include "cores/sms/sms_core.h"
 #include "retrogym/version.h"
 
@@ -15,6 +16,8 @@ static const rg__native_core k_native[] = {
     /* genesis_plus_gx stays first in systems/Sms.json and GameGear.json, so these run by name (docs/sms.md) */
     {"sms", "retrogym SMS", RG_VERSION_STRING, "sms", "Sms", rg__sms_open},
     {"gamegear", "retrogym Game Gear", RG_VERSION_STRING, "gg", "GameGear", rg__sms_open},
+    /* last in systems/Genesis.json's core list: chosen by name until it matches Genesis Plus GX (docs/genesis.md) */
+    {"genesis", "retrogym Genesis", RG_VERSION_STRING, "md|gen", "Genesis", rg__genesis_open},
 };
 
 #define N_NATIVE (sizeof k_native / sizeof k_native[0])

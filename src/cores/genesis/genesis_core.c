@@ -1,0 +1,209 @@
+/* The Genesis / Mega Drive core behind the internal core interface (src/emu/core_iface.h): input (two 3-button
+ * pads), frames (XRGB8888, 320x224 in H40 and 256x224 in H32), no audio yet (silent), the 64 KiB of work RAM as
+ * system RAM (the byte order Genesis Plus GX exposes), and snapshots (a header plus a copy of the machine state,
+ * checked field by field when loaded). */
+#include "cores/genesis/genesis.h"
+#include "cores/genesis/genesis_core.h"
+
+#include "emu/core_iface.h"
+#include "emu/native_glue.h"
+#include "retrogym/version.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STATE_MAGIC "RGGENST"
+#define STATE_VERSION 1u
+#define FB_PIXELS ((size_t)RG__GEN_WIDTH * RG__GEN_HEIGHT)
+#define GEN_FPS (RG__GEN_MCLK / RG__GEN_FRAME_MCLK)
+
+typedef struct gen_state_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t size;       /* sizeof(rg__gen_state) */
+    uint64_t rom_hash;   /* the state only fits the ROM it was made with */
+} gen_state_header;
+
+typedef struct gen_core {
+    rg__gen_machine m;
+    rg__core_io *io;
+    uint8_t *rom;
+    uint64_t rom_hash;
+    uint32_t *fb;
+} gen_core;
+
+static void publish(gen_core *c)
+{
+    rg_frame *f = &c->io->video;
+    f->data = c->fb;
+    f->width = c->m.width;
+    f->height = RG__GEN_HEIGHT;
+    f->pitch = RG__GEN_WIDTH * sizeof(uint32_t);
+    f->format = RG_PIXEL_XRGB8888;
+}
+
+static void power_on(gen_core *c)
+{
+    rg__gen_power_on(&c->m);
+    memset(c->fb, 0, FB_PIXELS * sizeof *c->fb);
+    publish(c);
+    rg__core_io *io = c->io;
+    io->mem = NULL;
+    io->n_mem = 0;
+    io->system_ram = c->m.st.ram;
+    io->system_ram_size = sizeof c->m.st.ram;
+    io->mem_generation++;
+}
+
+static int run_frame(void *core)
+{
+    gen_core *c = core;
+    rg__core_io *io = c->io;
+    c->m.pad[0] = io->buttons[0];
+    c->m.pad[1] = io->buttons[1];
+    c->m.video = io->video_enabled != 0;
+    rg__gen_run_frame(&c->m);
+    publish(c);
+    io->audio_frames = 0; /* YM2612 and PSG are silent for now (docs/genesis.md) */
+    return RG_OK;
+}
+
+static int reset_power_on(void *core)
+{
+    power_on(core);
+    return RG_OK;
+}
+
+static int reset_soft(void *core)
+{
+    rg__gen_reset_soft(&((gen_core *)core)->m);
+    return RG_OK;
+}
+
+static int state_size(void *core, size_t *out)
+{
+    (void)core;
+    *out = sizeof(gen_state_header) + sizeof(rg__gen_state);
+    return RG_OK;
+}
+
+static int state_save(void *core, void *dst, size_t cap)
+{
+    gen_core *c = core;
+    size_t need = sizeof(gen_state_header) + sizeof(rg__gen_state);
+    if (cap < need)
+        return rg__error(RG_ERANGE, "a genesis state needs %zu bytes, the buffer has %zu", need, cap);
+    gen_state_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, STATE_MAGIC, sizeof STATE_MAGIC);
+    h.version = STATE_VERSION;
+    h.size = (uint32_t)sizeof(rg__gen_state);
+    h.rom_hash = c->rom_hash;
+    memcpy(dst, &h, sizeof h);
+    memcpy((uint8_t *)dst + sizeof h, &c->m.st, sizeof c->m.st);
+    return RG_OK;
+}
+
+static int state_load(void *core, const void *src, size_t len)
+{
+    gen_core *c = core;
+    gen_state_header h;
+    if (len != sizeof h + sizeof(rg__gen_state))
+        return rg__error(RG_ESTATE, "the state is %zu bytes; a genesis state is %zu", len,
+                         sizeof h + sizeof(rg__gen_state));
+    memcpy(&h, src, sizeof h);
+    if (memcmp(h.magic, STATE_MAGIC, sizeof STATE_MAGIC) != 0 || h.version != STATE_VERSION ||
+        h.size != sizeof(rg__gen_state))
+        return rg__error(RG_ESTATE, "not a genesis state of this version");
+    if (h.rom_hash != c->rom_hash)
+        return rg__error(RG_ESTATE, "the genesis state was made with another ROM");
+    rg__gen_state *st = malloc(sizeof *st);
+    if (!st)
+        return rg__error(RG_ENOMEM, "out of memory loading a genesis state");
+    memcpy(st, (const uint8_t *)src + sizeof h, sizeof *st);
+    int rc = rg__gen_state_check(st);
+    if (rc == RG_OK) {
+        c->m.st = *st;
+        c->m.width = (st->vdp.reg[12] & 1u) ? RG__GEN_WIDTH : 256u;
+        publish(c);
+    }
+    free(st);
+    return rc;
+}
+
+static const char *core_name(void *core)
+{
+    (void)core;
+    return "genesis";
+}
+
+static const char *core_library(void *core)
+{
+    (void)core;
+    return "retrogym Genesis";
+}
+
+static const char *core_version(void *core)
+{
+    (void)core;
+    return RG_VERSION_STRING;
+}
+
+static void destroy(void *core)
+{
+    gen_core *c = core;
+    if (!c)
+        return;
+    rg__native_io_detach(c->io);
+    free(c->fb);
+    free(c->rom);
+    free(c);
+}
+
+static const rg__core_ops gen_ops = {
+    run_frame, reset_power_on, reset_soft, state_size, state_save, state_load,
+    core_name, core_library, core_version, destroy,
+};
+
+int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args)
+{
+    *core = NULL;
+    size_t size = args->rom_size;
+    if (size < 512u || size > RG__GEN_ROM_MAX || size % 2u != 0)
+        return rg__error(RG_EINVAL, "a Genesis ROM is an even number of bytes from 512 bytes to 4 MiB; this one is "
+                         "%zu bytes", size);
+    if (size % 16384u == 512u && args->rom[8] == 0xAA && args->rom[9] == 0xBB)
+        return rg__error(RG_EINVAL, "this Genesis ROM is in the interleaved SMD format, which the genesis core "
+                         "does not read yet; convert it to a plain .md/.bin image");
+    size_t padded = 512u * 1024u;
+    while (padded < size)
+        padded *= 2u;
+    gen_core *c = calloc(1, sizeof *c);
+    if (!c)
+        return rg__error(RG_ENOMEM, "out of memory");
+    c->io = args->io;
+    c->rom = malloc(padded);
+    c->fb = calloc(FB_PIXELS, sizeof *c->fb);
+    if (!c->rom || !c->fb) {
+        c->io = NULL;
+        destroy(c);
+        return rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", size);
+    }
+    for (size_t i = 0; i < padded; i += size) /* a smaller ROM repeats */
+        memcpy(c->rom + i, args->rom, padded - i < size ? padded - i : size);
+    c->rom_hash = rg__native_rom_hash(args->rom, size);
+    c->m.rom = c->rom;
+    c->m.rom_mask = (uint32_t)(padded - 1u);
+    c->m.fb = c->fb;
+    const rg_emu_options *o = args->opts;
+    for (size_t i = 0; o && i < o->n_core_options; i++)
+        if (o->core_options[i].key)
+            rg__log(&c->io->log, RG_LOG_DEBUG, "genesis: option %s is not ours; ignored", o->core_options[i].key);
+    c->io->fps = GEN_FPS;
+    c->io->sample_rate = 44100.0;
+    power_on(c);
+    rg__log(&c->io->log, RG_LOG_DEBUG, "genesis: %zu KiB ROM", size / 1024);
+    *core = c;
+    *ops = &gen_ops;
+    return RG_OK;
+}

@@ -1,0 +1,260 @@
+/* The Genesis machine (docs/genesis.md): the 68000's memory map (cartridge ROM, Z80 RAM and bus control, I/O with
+ * the 3-button pads, the VDP's ports, work RAM), the frame loop, power-on and the state check. The Z80 does not run
+ * yet: it stays in reset and its 8 KiB of RAM are reachable from the 68000 as if the bus were granted. */
+#include "cores/genesis/genesis.h"
+
+#include "base/base.h"
+
+#include <string.h>
+
+/* --- I/O ($A10000-$A1001F) */
+
+#define VERSION_NTSC_OVERSEAS 0xA0u /* overseas, NTSC, no expansion unit, hardware version 0 (no TMSS) */
+
+/* The port's input lines (bits 0-6) for a 3-button pad given TH; 0 = pressed. libretro bits: B 0, A 1, START 3,
+ * UP 4, DOWN 5, LEFT 6, RIGHT 7, C 8. */
+static uint8_t pad_lines(uint16_t b, int th)
+{
+    unsigned up = (b >> 4) & 1u, down = (b >> 5) & 1u;
+    unsigned v;
+    if (th)
+        v = 0x40u | ((b >> 8) & 1u) << 5 | (b & 1u) << 4 | ((b >> 7) & 1u) << 3 | ((b >> 6) & 1u) << 2 | down << 1 | up;
+    else
+        v = ((b >> 3) & 1u) << 5 | ((b >> 1) & 1u) << 4 | down << 1 | up;
+    /* active low: pressed buttons read 0; TH reads as itself */
+    v ^= 0x3Fu;
+    if (!th)
+        v &= ~0x0Cu; /* TH low: bits 3 and 2 read 0 */
+    return (uint8_t)((v & 0x3Fu) | (th ? 0x40u : 0u));
+}
+
+static uint8_t io_read(rg__gen_machine *m, unsigned reg)
+{
+    rg__gen_state *s = &m->st;
+    if (reg == 0)
+        return VERSION_NTSC_OVERSEAS;
+    if (reg >= 1 && reg <= 3) {
+        unsigned p = reg - 1;
+        uint8_t ctrl = s->io_ctrl[p];
+        int th = (ctrl & 0x40u) ? (s->io_data[p] >> 6) & 1 : 1;
+        uint8_t in = p < 2 ? pad_lines(m->pad[p], th) : 0x7Fu;
+        return (uint8_t)((s->io_data[p] & 0x80u) | (s->io_data[p] & ctrl & 0x7Fu) | (in & ~ctrl & 0x7Fu));
+    }
+    if (reg >= 4 && reg <= 6)
+        return s->io_ctrl[reg - 4];
+    return 0;
+}
+
+static void io_write(rg__gen_machine *m, unsigned reg, uint8_t v)
+{
+    if (reg >= 1 && reg <= 3)
+        m->st.io_data[reg - 1] = v;
+    else if (reg >= 4 && reg <= 6)
+        m->st.io_ctrl[reg - 4] = v;
+}
+
+/* --- the bus */
+
+uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
+{
+    rg__gen_state *s = &m->st;
+    addr &= 0xFFFFFEu;
+    if (addr < 0x400000u) {
+        uint32_t a = addr & m->rom_mask;
+        return (uint16_t)(m->rom[a] << 8 | m->rom[a + 1]);
+    }
+    if (addr >= 0xE00000u) {
+        uint32_t a = addr & 0xFFFEu;
+        return (uint16_t)(s->ram[a + 1] << 8 | s->ram[a]);
+    }
+    if (addr >= 0xC00000u && addr < 0xE00000u && (addr & 0xE700E0u) == 0xC00000u) {
+        unsigned port = addr & 0x1Fu;
+        if (port < 4)
+            return rg__gen_vdp_data_read(m);
+        if (port < 8)
+            return rg__gen_vdp_status(m);
+        if (port < 0x10)
+            return rg__gen_vdp_hv(m);
+        return 0xFFFFu;
+    }
+    if (addr >= 0xA00000u && addr < 0xA10000u) {
+        if (addr < 0xA04000u) { /* Z80 RAM: the byte on both halves */
+            uint8_t b = s->zram[addr & 0x1FFEu];
+            return (uint16_t)(b << 8 | b);
+        }
+        if (addr < 0xA06000u)   /* YM2612 status: never busy, no timer overflow */
+            return 0;
+        return 0xFFFFu;
+    }
+    if (addr >= 0xA10000u && addr < 0xA10020u) {
+        uint8_t b = io_read(m, (addr >> 1) & 0x0Fu);
+        return (uint16_t)(b << 8 | b);
+    }
+    if (addr == 0xA11100u) /* bit 8: 0 while the 68000 has the Z80's bus */
+        return (uint16_t)((s->z80_busreq ? 0u : 0x100u) | (s->cpu.irc & 0xFEFFu));
+    return 0;
+}
+
+static void write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
+{
+    rg__gen_state *s = &m->st;
+    addr &= 0xFFFFFEu;
+    if (addr >= 0xE00000u) {
+        uint32_t a = addr & 0xFFFEu;
+        if (sel & 2)
+            s->ram[a + 1] = (uint8_t)(v >> 8);
+        if (sel & 1)
+            s->ram[a] = (uint8_t)v;
+        return;
+    }
+    if (addr < 0x400000u)
+        return;
+    if (addr >= 0xC00000u && (addr & 0xE700E0u) == 0xC00000u) {
+        unsigned port = addr & 0x1Fu;
+        if (port < 4)
+            rg__gen_vdp_data_write(m, v);
+        else if (port < 8)
+            rg__gen_vdp_ctrl_write(m, v);
+        /* $C00011-$C00017: the PSG, silent */
+        return;
+    }
+    if (addr >= 0xA00000u && addr < 0xA04000u) {
+        /* byte writes reach their byte; a word write stores its high byte at the even address */
+        if (sel == 1)
+            s->zram[(addr + 1u) & 0x1FFFu] = (uint8_t)v;
+        else
+            s->zram[addr & 0x1FFFu] = (uint8_t)(v >> 8);
+        return;
+    }
+    if (addr >= 0xA10000u && addr < 0xA10020u) {
+        if (sel & 1)
+            io_write(m, (addr >> 1) & 0x0Fu, (uint8_t)v);
+        return;
+    }
+    if (addr == 0xA11100u && (sel & 2)) {
+        s->z80_busreq = (uint8_t)((v >> 8) & 1u);
+        return;
+    }
+    if (addr == 0xA11200u && (sel & 2)) {
+        s->z80_reset = (uint8_t)!((v >> 8) & 1u);
+        return;
+    }
+}
+
+static int iack(rg__gen_machine *m, int level)
+{
+    rg__gen_vdp *v = &m->st.vdp;
+    if (level == 6) {
+        v->vint = 0;
+        v->vflag = 0;
+    } else if (level == 4) {
+        v->hint = 0;
+    }
+    m->st.cpu.ipl = (uint8_t)rg__gen_vdp_ipl(v);
+    return -1;
+}
+
+#define M68K_FN gen_m68k_run
+#define M68K_CTX rg__gen_machine
+#define M68K_READ(m, addr, sel) ((void)(sel), rg__gen_read16((m), (addr)))
+#define M68K_WRITE(m, addr, v, sel) write16((m), (addr), (v), (sel))
+#define M68K_STOP(m) ((m)->st.cpu.cycles >= (m)->stop_at)
+#define M68K_IACK(m, level) iack((m), (level))
+/* stable-retro runs Genesis Plus GX with genesis_plus_gx_addr_error disabled, and games rely on it (Airstriker reads
+ * a word at an odd YM2612 address) */
+#define M68K_NO_ADDRESS_ERRORS
+#include "cpu/m68k/m68k_exec.h"
+
+/* --- power, reset, frame */
+
+static void cpu_reset(rg__gen_machine *m)
+{
+    uint32_t ssp = (uint32_t)rg__gen_read16(m, 0) << 16 | rg__gen_read16(m, 2);
+    uint32_t pc = (uint32_t)rg__gen_read16(m, 4) << 16 | rg__gen_read16(m, 6);
+    rg__m68k_reset(&m->st.cpu, ssp, pc, rg__gen_read16(m, pc), rg__gen_read16(m, pc + 2));
+}
+
+void rg__gen_power_on(rg__gen_machine *m)
+{
+    memset(&m->st, 0, sizeof m->st);
+    m->st.z80_reset = 1;
+    m->st.vdp.reg[12] = 0x81; /* the picture starts 320 wide until the game sets the mode */
+    rg__m68k_init(&m->st.cpu);
+    cpu_reset(m);
+    m->width = RG__GEN_WIDTH;
+}
+
+void rg__gen_reset_soft(rg__gen_machine *m)
+{
+    uint64_t cycles = m->st.cpu.cycles;
+    rg__m68k_init(&m->st.cpu);
+    m->st.cpu.cycles = cycles;
+    m->st.vdp.pending = 0;
+    m->st.vdp.fill = 0;
+    cpu_reset(m);
+}
+
+void rg__gen_run_frame(rg__gen_machine *m)
+{
+    rg__gen_state *s = &m->st;
+    rg__gen_vdp *v = &s->vdp;
+    uint64_t base = (uint64_t)s->frame * RG__GEN_FRAME_MCLK;
+    for (unsigned line = 0; line < RG__GEN_LINES; line++) {
+        v->line = (uint16_t)line;
+        if (line < RG__GEN_HEIGHT) {
+            if (m->video)
+                rg__gen_render_line(m, line);
+        } else if (line == RG__GEN_HEIGHT) {
+            v->vint = 1;
+            v->vflag = 1;
+            m->width = (v->reg[12] & 1u) ? 320u : 256u;
+        }
+        s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(v);
+        m->stop_at = (base + (uint64_t)(line + 1u) * RG__GEN_LINE_MCLK + 6u) / 7u;
+        gen_m68k_run(&s->cpu, m);
+        if (s->cpu.cycles < m->stop_at) /* a halted 68000 lets the time pass */
+            s->cpu.cycles = m->stop_at;
+        s->cpu.reset_out = 0;
+        /* the H interrupt counter counts lines 0-224 and is reloaded on the others */
+        if (line <= RG__GEN_HEIGHT) {
+            if (v->hcounter == 0) {
+                v->hcounter = v->reg[10];
+                v->hint = 1;
+            } else {
+                v->hcounter--;
+            }
+        } else {
+            v->hcounter = v->reg[10];
+        }
+    }
+    s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(v);
+    s->frame++;
+}
+
+#define CHECK(cond, what)                                                                                   \
+    do {                                                                                                    \
+        if (!(cond))                                                                                        \
+            return rg__error(RG_ESTATE, "genesis state: bad %s", what);                                     \
+    } while (0)
+
+int rg__gen_state_check(const rg__gen_state *s)
+{
+    const char *why = rg__m68k_check(&s->cpu);
+    if (why)
+        return rg__error(RG_ESTATE, "genesis state: bad cpu (%s)", why);
+    uint64_t base = (uint64_t)s->frame * RG__GEN_FRAME_MCLK;
+    CHECK(s->cpu.cycles * 7u >= base && s->cpu.cycles * 7u < base + 2u * RG__GEN_LINE_MCLK,
+          "cpu cycles (not at the frame's start)");
+    const rg__gen_vdp *v = &s->vdp;
+    for (unsigned i = 0; i < 64; i++)
+        CHECK((v->cram[i] & ~0x0EEEu) == 0, "vdp.cram");
+    for (unsigned i = 0; i < 40; i++)
+        CHECK(v->vsram[i] < 0x800u, "vdp.vsram");
+    CHECK(v->code < 0x40u, "vdp.code");
+    CHECK(v->pending <= 1 && v->fill <= 1 && v->vint <= 1 && v->hint <= 1, "vdp flags");
+    CHECK(v->sprite_ovf <= 1 && v->sprite_col <= 1 && v->odd <= 1 && v->vflag <= 1, "vdp status bits");
+    CHECK(v->line == RG__GEN_LINES - 1u || (s->frame == 0 && v->line == 0), "vdp.line");
+    CHECK(s->z80_busreq <= 1 && s->z80_reset <= 1, "z80 bus control");
+    CHECK(s->cpu.ipl == rg__gen_vdp_ipl(v), "cpu.ipl (not the VDP's)");
+    return RG_OK;
+}

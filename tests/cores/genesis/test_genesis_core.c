@@ -1,0 +1,513 @@
+/* The Genesis core (src/cores/genesis): the VDP's register, data-port and DMA semantics on synthetic data (through
+ * its internal API), a tiny 68000 program of our own that counts V interrupts and reads the pad through the TH
+ * protocol, bad ROMs and hostile states refused with the machine unchanged, and stable-retro's Airstriker-Genesis
+ * ROM (skipped when .venv has no stable-retro): it boots to the game with START pressed, its pictures are drawn
+ * and change, a snapshot replays the same frames and RAM, and (when the wheel's genesis_plus_gx is there) how
+ * close RAM and pictures are to Genesis Plus GX is printed (docs/genesis.md; not asserted yet). */
+#include "test_support.h"
+
+#include "base/base.h"
+#include "cores/genesis/genesis.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEADER_SIZE 24u /* our state header: magic[8], version, size, rom hash */
+
+/* --- the VDP on synthetic data */
+
+static uint8_t g_rom[512 * 1024];
+
+static rg__gen_machine *vdp_machine(void)
+{
+    rg__gen_machine *m = calloc(1, sizeof *m);
+    assert_non_null(m);
+    static uint32_t fb[RG__GEN_WIDTH * RG__GEN_HEIGHT];
+    memset(g_rom, 0, sizeof g_rom);
+    g_rom[2] = 0xFF, g_rom[3] = 0xFE; /* ssp $00FFFE... only the vectors matter here */
+    g_rom[6] = 0x02;                  /* pc $200 */
+    m->rom = g_rom;
+    m->rom_mask = sizeof g_rom - 1u;
+    m->fb = fb;
+    rg__gen_power_on(m);
+    return m;
+}
+
+static void reg(rg__gen_machine *m, unsigned r, unsigned v)
+{
+    rg__gen_vdp_ctrl_write(m, (uint16_t)(0x8000u | r << 8 | v));
+}
+
+/* the two command words for code cd (0 VRAM read, 1 VRAM write, 3 CRAM write, 4 VSRAM read, 5 VSRAM write,
+ * 8 CRAM read; | 0x20 for DMA) at addr */
+static void cmd(rg__gen_machine *m, unsigned cd, unsigned addr)
+{
+    rg__gen_vdp_ctrl_write(m, (uint16_t)((cd & 3u) << 14 | (addr & 0x3FFFu)));
+    rg__gen_vdp_ctrl_write(m, (uint16_t)((cd & 0x3Cu) << 2 | addr >> 14));
+}
+
+static void test_vdp_registers_and_ports(void **s)
+{
+    (void)s;
+    rg__gen_machine *m = vdp_machine();
+    rg__gen_vdp *v = &m->st.vdp;
+    reg(m, 15, 2);
+    reg(m, 1, 0x44);
+    assert_int_equal(v->reg[15], 2);
+    assert_int_equal(v->reg[1], 0x44);
+    reg(m, 30, 0x55); /* registers past 23 do not exist */
+    assert_int_equal(v->pending, 0);
+
+    /* VRAM: words big-endian, auto-increment by register 15 */
+    cmd(m, 1, 0xC000);
+    assert_int_equal(v->addr, 0xC000);
+    assert_int_equal(v->code, 1);
+    rg__gen_vdp_data_write(m, 0x1234);
+    rg__gen_vdp_data_write(m, 0xABCD);
+    assert_int_equal(v->vram[0xC000], 0x12);
+    assert_int_equal(v->vram[0xC001], 0x34);
+    assert_int_equal(v->vram[0xC002], 0xAB);
+    assert_int_equal(v->addr, 0xC004);
+    /* an odd address writes the word byte-swapped into its even word */
+    cmd(m, 1, 0x0101);
+    rg__gen_vdp_data_write(m, 0x5678);
+    assert_int_equal(v->vram[0x0100], 0x78);
+    assert_int_equal(v->vram[0x0101], 0x56);
+    /* reads back */
+    cmd(m, 0, 0xC000);
+    assert_int_equal(rg__gen_vdp_data_read(m), 0x1234);
+    assert_int_equal(rg__gen_vdp_data_read(m), 0xABCD);
+
+    /* CRAM keeps ----BBB-GGG-RRR-; VSRAM 11 bits; both read back */
+    cmd(m, 3, 0x0002);
+    rg__gen_vdp_data_write(m, 0xFFFF);
+    assert_int_equal(v->cram[1], 0x0EEE);
+    cmd(m, 8, 0x0002);
+    assert_int_equal(rg__gen_vdp_data_read(m), 0x0EEE);
+    cmd(m, 5, 0x0000);
+    rg__gen_vdp_data_write(m, 0xFFFF);
+    rg__gen_vdp_data_write(m, 0x0123);
+    assert_int_equal(v->vsram[0], 0x07FF);
+    assert_int_equal(v->vsram[1], 0x0123);
+    cmd(m, 4, 0x0002);
+    assert_int_equal(rg__gen_vdp_data_read(m), 0x0123);
+
+    /* half a command, then a status read: the next control word starts a new command */
+    rg__gen_vdp_ctrl_write(m, 0x4000);
+    assert_int_equal(v->pending, 1);
+    uint16_t st = rg__gen_vdp_status(m);
+    assert_int_equal(v->pending, 0);
+    assert_int_equal(st & 0x0200u, 0x0200u); /* FIFO empty */
+    reg(m, 7, 0x21);
+    assert_int_equal(v->reg[7], 0x21);
+
+    /* a DMA command with DMA disabled (register 1 bit 4 clear) is a plain command */
+    reg(m, 19, 4);
+    reg(m, 23, 0x80);
+    cmd(m, 0x21, 0x2000);
+    assert_int_equal(v->fill, 0);
+    assert_int_equal(v->reg[19], 4);
+    free(m);
+}
+
+static void test_vdp_dma(void **s)
+{
+    (void)s;
+    rg__gen_machine *m = vdp_machine();
+    rg__gen_vdp *v = &m->st.vdp;
+    reg(m, 1, 0x54); /* display on, DMA on */
+    reg(m, 15, 2);
+
+    /* 68000 -> VRAM from work RAM $FF1000: 8 words */
+    for (unsigned i = 0; i < 16; i++)
+        m->st.ram[(0x1000u + i) ^ 1u] = (uint8_t)(0xA0u + i);
+    unsigned src = 0xFF1000u >> 1;
+    reg(m, 19, 8), reg(m, 20, 0);
+    reg(m, 21, src & 0xFFu), reg(m, 22, (src >> 8) & 0xFFu), reg(m, 23, (src >> 16) & 0x7Fu);
+    cmd(m, 0x21, 0x4000);
+    for (unsigned i = 0; i < 16; i++)
+        assert_int_equal(v->vram[0x4000u + i], 0xA0u + i);
+    assert_int_equal(v->vram[0x4010], 0);
+    assert_int_equal(v->addr, 0x4010);
+    assert_int_equal(v->reg[19] | v->reg[20] << 8, 0);          /* the length counts down to 0 */
+    assert_int_equal(v->reg[21] | v->reg[22] << 8, (src + 8u) & 0xFFFFu); /* the source moved on */
+
+    /* 68000 -> CRAM from ROM */
+    g_rom[0x300] = 0x0E, g_rom[0x301] = 0xEE, g_rom[0x302] = 0x00, g_rom[0x303] = 0x0E;
+    reg(m, 19, 2), reg(m, 20, 0), reg(m, 21, 0x80), reg(m, 22, 0x01), reg(m, 23, 0);
+    cmd(m, 0x23, 0x0004);
+    assert_int_equal(v->cram[2], 0x0EEE);
+    assert_int_equal(v->cram[3], 0x000E);
+
+    /* fill: the data write is done, then the high byte goes to length bytes at address ^ 1 */
+    reg(m, 15, 1);
+    reg(m, 19, 6), reg(m, 20, 0), reg(m, 23, 0x80);
+    cmd(m, 0x21, 0x8000);
+    assert_int_equal(v->fill, 1);
+    assert_int_equal(v->vram[0x8000], 0);
+    rg__gen_vdp_data_write(m, 0x5A00);
+    assert_int_equal(v->fill, 0);
+    /* the word write puts $5A,$00 at $8000; then bytes at $8001^1, $8002^1, ... $8006^1 */
+    static const uint8_t want[9] = {0x5A, 0x00, 0x5A, 0x5A, 0x5A, 0x5A, 0x00, 0x5A, 0x00};
+    assert_memory_equal(&v->vram[0x8000], want, sizeof want);
+    assert_int_equal(v->addr, 0x8007);
+
+    /* copy: 16 bytes from $4000 to $9000 */
+    reg(m, 19, 16), reg(m, 20, 0), reg(m, 21, 0x00), reg(m, 22, 0x40), reg(m, 23, 0xC0);
+    cmd(m, 0x20 | 0x10, 0x9000); /* copy uses code bits 5 and 4 (CD5 CD4) */
+    assert_memory_equal(&v->vram[0x9000], &v->vram[0x4000], 16);
+    assert_int_equal(v->vram[0x9010], 0);
+    assert_int_equal(v->reg[21] | v->reg[22] << 8, 0x4010);
+
+    /* the 68000 bus reaches the ports: a word write to $C00004 sets a register, $C00000 writes data */
+    uint16_t hv = rg__gen_read16(m, 0xC00008);
+    assert_int_equal(hv >> 8, 0); /* line 0 */
+    free(m);
+}
+
+/* --- a 68000 program of our own */
+
+static void put16(uint8_t *p, uint32_t a, uint16_t v)
+{
+    p[a] = (uint8_t)(v >> 8);
+    p[a + 1] = (uint8_t)v;
+}
+
+/* Counts V interrupts in $FF0000 (word) and stores the pad's TH-high and TH-low reads at $FF0002/$FF0003. */
+static void make_program(uint8_t *rom, size_t size)
+{
+    memset(rom, 0, size);
+    put16(rom, 0, 0x00FF), put16(rom, 2, 0xFFF0); /* ssp */
+    put16(rom, 4, 0x0000), put16(rom, 6, 0x0200); /* pc */
+    put16(rom, 0x78, 0x0000), put16(rom, 0x7A, 0x0300); /* level 6 autovector */
+    static const uint16_t boot[] = {
+        0x33FC, 0x8164, 0x00C0, 0x0004, /* move.w #$8164,$C00004: display on, V interrupt on */
+        0x13FC, 0x0040, 0x00A1, 0x0009, /* move.b #$40,$A10009: TH is an output */
+        0x46FC, 0x2000,                 /* move.w #$2000,sr */
+        0x60FE,                         /* bra.s * */
+    };
+    for (size_t i = 0; i < sizeof boot / 2; i++)
+        put16(rom, 0x200 + 2 * (uint32_t)i, boot[i]);
+    static const uint16_t irq[] = {
+        0x5279, 0x00FF, 0x0000,         /* addq.w #1,$FF0000 */
+        0x13FC, 0x0040, 0x00A1, 0x0003, /* move.b #$40,$A10003 (TH high) */
+        0x13F9, 0x00A1, 0x0003, 0x00FF, 0x0002, /* move.b $A10003,$FF0002 */
+        0x13FC, 0x0000, 0x00A1, 0x0003, /* move.b #0,$A10003 (TH low) */
+        0x13F9, 0x00A1, 0x0003, 0x00FF, 0x0003, /* move.b $A10003,$FF0003 */
+        0x4E73,                         /* rte */
+    };
+    for (size_t i = 0; i < sizeof irq / 2; i++)
+        put16(rom, 0x300 + 2 * (uint32_t)i, irq[i]);
+}
+
+static const char *tmp_file(const char *name, char *buf, size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, cap, "%s/%s", dir && *dir ? dir : "/tmp", name);
+    return buf;
+}
+
+static void write_file(const char *path, const void *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, n, f), n);
+    fclose(f);
+}
+
+static rg_emu *open_gen(const char *rom, const char *core)
+{
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.core = core;
+    o.system = "Genesis";
+    o.log = test_quiet_log;
+    rg_emu *emu = NULL;
+    if (rg_emu_open(&emu, rom, &o) != RG_OK)
+        fail_msg("cannot open %s in core %s: %s", rom, core, rg_error_last());
+    return emu;
+}
+
+static void test_program(void **s)
+{
+    (void)s;
+    static uint8_t rom[0x1000];
+    char path[1024];
+    make_program(rom, sizeof rom);
+    write_file(tmp_file("rg_gen_prog.md", path, sizeof path), rom, sizeof rom);
+    rg_emu *emu = open_gen(path, "genesis");
+    assert_string_equal(rg_emu_core_name(emu), "genesis");
+    rg_emu_set_buttons(emu, 0, (1u << 0) | (1u << 3) | (1u << 4)); /* B, START, UP */
+    for (unsigned i = 0; i < 10; i++)
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+    /* RAM as the systems file reads it: 16-bit words in host order (ram_base $FF0000, overlay) */
+    size_t n = rg_emu_ram_size(emu);
+    assert_int_equal(n, 0x10000);
+    static uint8_t ram[0x10000];
+    assert_int_equal(rg_emu_ram_copy(emu, ram, sizeof ram), RG_OK);
+    unsigned count = ram[0] | ram[1] << 8;
+    assert_int_equal(count, 10); /* one V interrupt per frame */
+    assert_int_equal(ram[3], 0x40 | (0x3F ^ (0x10 | 0x01))); /* $FF0002, TH high: 1 C B R L D U, B and UP low */
+    assert_int_equal(ram[2], 0x3F ^ (0x20 | 0x01) ^ 0x0C); /* $FF0003, TH low: 0 S A 0 0 D U, START and UP low */
+    rg_frame f;
+    assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
+    assert_int_equal(f.width, 320); /* register 12 never set: our power-on H40 */
+    assert_int_equal(f.height, 224);
+    assert_int_equal(f.format, RG_PIXEL_XRGB8888);
+    rg_emu_free(emu);
+    remove(path);
+}
+
+static void test_bad_roms(void **s)
+{
+    (void)s;
+    static uint8_t rom[2048];
+    char path[1024];
+    tmp_file("rg_gen_bad.md", path, sizeof path);
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.core = "genesis";
+    o.system = "Genesis";
+    o.log = test_quiet_log;
+    rg_emu *emu = NULL;
+    write_file(path, rom, 1001); /* odd */
+    assert_int_equal(rg_emu_open(&emu, path, &o), RG_EINVAL);
+    assert_null(emu);
+    assert_non_null(strstr(rg_error_last(), "even number"));
+    uint8_t *big = calloc(1, (4u << 20) + 2u); /* over 4 MiB */
+    assert_non_null(big);
+    write_file(path, big, (4u << 20) + 2u);
+    free(big);
+    assert_int_equal(rg_emu_open(&emu, path, &o), RG_EINVAL);
+    assert_null(emu);
+    assert_non_null(strstr(rg_error_last(), "4 MiB"));
+    /* an interleaved SMD image (512-byte header with $AA $BB at 8) */
+    static uint8_t smd[16384 + 512];
+    smd[8] = 0xAA, smd[9] = 0xBB;
+    write_file(path, smd, sizeof smd);
+    assert_int_equal(rg_emu_open(&emu, path, &o), RG_EINVAL);
+    assert_non_null(strstr(rg_error_last(), "SMD"));
+    remove(path);
+}
+
+static void test_hostile_states(void **s)
+{
+    (void)s;
+    static uint8_t rom[0x1000];
+    char path[1024];
+    make_program(rom, sizeof rom);
+    write_file(tmp_file("rg_gen_state.md", path, sizeof path), rom, sizeof rom);
+    rg_emu *emu = open_gen(path, "genesis");
+    for (unsigned i = 0; i < 5; i++)
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+    size_t n = 0, wr = 0;
+    assert_int_equal(rg_emu_state_size(emu, &n), RG_OK);
+    uint8_t *good = malloc(n), *bad = malloc(n);
+    assert_non_null(good);
+    assert_non_null(bad);
+    assert_int_equal(rg_emu_state_save(emu, good, n, &wr), RG_OK);
+    uint64_t ram0 = test_ram_hash(emu);
+    struct { size_t off; uint8_t val; const char *why; } cases[] = {
+        {0, 'X', "not a genesis state"},
+        {8, 9, "not a genesis state"},                                             /* version */
+        {16, 0x55, "another ROM"},                                                  /* rom hash */
+        {HEADER_SIZE + offsetof(rg__gen_state, vdp) + offsetof(rg__gen_vdp, cram) + 1, 0x10, "vdp.cram"},
+        {HEADER_SIZE + offsetof(rg__gen_state, vdp) + offsetof(rg__gen_vdp, code), 0x40, "vdp.code"},
+        {HEADER_SIZE + offsetof(rg__gen_state, vdp) + offsetof(rg__gen_vdp, line), 7, "vdp.line"},
+        {HEADER_SIZE + offsetof(rg__gen_state, z80_busreq), 2, "z80"},
+        {HEADER_SIZE + offsetof(rg__gen_state, cpu) + offsetof(rg_m68k, ipl), 9, "cpu"},
+        {HEADER_SIZE + offsetof(rg__gen_state, cpu) + offsetof(rg_m68k, cycles) + 3, 0x77, "cycles"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(bad, good, n);
+        bad[cases[i].off] ^= cases[i].val;
+        assert_int_equal(rg_emu_state_load(emu, bad, n), RG_ESTATE);
+        if (!strstr(rg_error_last(), cases[i].why))
+            fail_msg("case %zu: '%s' does not name %s", i, rg_error_last(), cases[i].why);
+        assert_true(test_ram_hash(emu) == ram0);
+    }
+    assert_int_equal(rg_emu_state_load(emu, good, n - 1), RG_ESTATE); /* truncated */
+    assert_int_equal(rg_emu_state_load(emu, good, n), RG_OK);
+    free(good);
+    free(bad);
+    rg_emu_free(emu);
+    remove(path);
+}
+
+/* --- Airstriker-Genesis (stable-retro's wheel) */
+
+static int airstriker(char *out, size_t cap)
+{
+    char pattern[2048];
+    snprintf(pattern, sizeof pattern,
+             "%s/.venv/lib/python3*/site-packages/stable_retro/data/stable/Airstriker-Genesis*/rom.md",
+             RG_SOURCE_DIR);
+    glob_t g;
+    int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    if (found)
+        snprintf(out, cap, "%s", g.gl_pathv[0]);
+    globfree(&g);
+    return found;
+}
+
+/* START pressed for 8 frames in every 40 from frame 350 (the title reads the pad from about frame 354), fire (B) and
+ * moves otherwise */
+static uint16_t script(unsigned f)
+{
+    if (f >= 350u && f < 600u && f % 40u < 8u)
+        return 1u << 3;
+    uint32_t x = (f / 6u + 1u) * 2654435761u;
+    return (uint16_t)((x >> 13) & 0xF0u) | 1u;
+}
+
+static unsigned colours(const rg_emu *emu)
+{
+    rg_frame f;
+    assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
+    uint32_t seen[16];
+    unsigned n = 0;
+    for (unsigned y = 0; y < f.height; y++)
+        for (unsigned x = 0; x < f.width; x++) {
+            uint32_t c = ((const uint32_t *)f.data)[(size_t)y * (f.pitch / 4) + x] & 0xFFFFFFu;
+            unsigned k = 0;
+            while (k < n && seen[k] != c)
+                k++;
+            if (k == n && n < 16)
+                seen[n++] = c;
+        }
+    return n;
+}
+
+static void test_airstriker(void **s)
+{
+    (void)s;
+    char rom[2200];
+    if (!airstriker(rom, sizeof rom)) {
+        print_message("skipped: no Airstriker-Genesis in .venv's stable-retro\n");
+        skip();
+    }
+    rg_emu *emu = open_gen(rom, "genesis");
+    rg_frame f;
+    assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
+    assert_int_equal(f.height, 224);
+    uint64_t hashes[12];
+    unsigned max_colours = 0;
+    for (unsigned i = 0; i < 600; i++) {
+        rg_emu_set_buttons(emu, 0, script(i));
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+        if (i % 50u == 49u) {
+            hashes[i / 50u] = test_frame_hash(emu);
+            print_message("frame %u: %016llx\n", i + 1, (unsigned long long)hashes[i / 50u]);
+            unsigned c = colours(emu);
+            if (c > max_colours)
+                max_colours = c;
+        }
+    }
+    assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
+    assert_int_equal(f.width, 320);
+    print_message("airstriker on genesis: up to %u colours in a frame\n", max_colours);
+    assert_true(max_colours >= 8); /* a drawn picture */
+    unsigned distinct = 0;
+    for (unsigned i = 1; i < 12; i++)
+        distinct += hashes[i] != hashes[i - 1];
+    assert_true(distinct >= 4); /* it moves */
+
+    /* snapshot: the next 60 frames replay identically */
+    size_t n = 0, wr = 0;
+    assert_int_equal(rg_emu_state_size(emu, &n), RG_OK);
+    uint8_t *st = malloc(n);
+    assert_non_null(st);
+    assert_int_equal(rg_emu_state_save(emu, st, n, &wr), RG_OK);
+    uint64_t fr[60], ram[60];
+    for (unsigned i = 0; i < 60; i++) {
+        rg_emu_set_buttons(emu, 0, script(700 + i));
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+        fr[i] = test_frame_hash(emu);
+        ram[i] = test_ram_hash(emu);
+    }
+    assert_int_equal(rg_emu_state_load(emu, st, n), RG_OK);
+    for (unsigned i = 0; i < 60; i++) {
+        rg_emu_set_buttons(emu, 0, script(700 + i));
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+        assert_true(fr[i] == test_frame_hash(emu));
+        assert_true(ram[i] == test_ram_hash(emu));
+    }
+    free(st);
+    rg_emu_free(emu);
+}
+
+/* Against Genesis Plus GX from the same wheel: the share of equal RAM bytes and of equal pixels (within one 3-bit
+ * colour step) at a few frames, printed; not asserted yet (docs/genesis.md). */
+static void test_airstriker_vs_gpgx(void **s)
+{
+    (void)s;
+    char rom[2200], so[2048];
+#if defined(__SANITIZE_ADDRESS__)
+    print_message("skipped: the foreign core is not run under ASan\n");
+    skip();
+#endif
+    test_use_wheel_cores();
+    if (!airstriker(rom, sizeof rom) || !test_wheel_core("genesis_plus_gx", so, sizeof so) ||
+        !test_core_installed("genesis_plus_gx")) {
+        print_message("skipped: no Airstriker-Genesis or genesis_plus_gx in .venv's stable-retro\n");
+        skip();
+    }
+    rg_emu *gx = open_gen(rom, "genesis_plus_gx"), *us = open_gen(rom, "genesis");
+    assert_string_equal(rg_emu_core_name(gx), "genesis_plus_gx");
+    assert_string_equal(rg_emu_core_name(us), "genesis");
+    static uint8_t ra[0x10000], rb[0x10000];
+    for (unsigned i = 0; i < 600; i++) {
+        rg_emu_set_buttons(gx, 0, script(i));
+        rg_emu_set_buttons(us, 0, script(i));
+        assert_int_equal(rg_emu_run(gx), RG_OK);
+        assert_int_equal(rg_emu_run(us), RG_OK);
+        if (i % 100u != 99u)
+            continue;
+        assert_int_equal(rg_emu_mem_read(gx, 0xFF0000, ra, sizeof ra), RG_OK);
+        assert_int_equal(rg_emu_mem_read(us, 0xFF0000, rb, sizeof rb), RG_OK);
+        unsigned eq = 0;
+        for (size_t k = 0; k < sizeof ra; k++)
+            eq += ra[k] == rb[k];
+        rg_frame fa, fb;
+        assert_int_equal(rg_emu_frame(gx, &fa), RG_OK);
+        assert_int_equal(rg_emu_frame(us, &fb), RG_OK);
+        unsigned close = 0, total = 0;
+        if (fa.width == fb.width && fa.height == fb.height) {
+            for (unsigned y = 0; y < fb.height; y++)
+                for (unsigned x = 0; x < fb.width; x++) {
+                    uint32_t pb = ((const uint32_t *)fb.data)[(size_t)y * (fb.pitch / 4) + x];
+                    unsigned r, g, b;
+                    if (fa.format == RG_PIXEL_RGB565) {
+                        uint16_t p = ((const uint16_t *)fa.data)[(size_t)y * (fa.pitch / 2) + x];
+                        r = (p >> 11) << 3, g = ((p >> 5) & 63u) << 2, b = (p & 31u) << 3;
+                    } else {
+                        uint32_t p = ((const uint32_t *)fa.data)[(size_t)y * (fa.pitch / 4) + x];
+                        r = (p >> 16) & 255u, g = (p >> 8) & 255u, b = p & 255u;
+                    }
+                    int dr = (int)r - (int)((pb >> 16) & 255u), dg = (int)g - (int)((pb >> 8) & 255u),
+                        db = (int)b - (int)(pb & 255u);
+                    close += abs(dr) < 40 && abs(dg) < 40 && abs(db) < 40;
+                    total++;
+                }
+        }
+        print_message("frame %u: RAM %.1f%% equal, pixels %.1f%% close (gpgx %ux%u, ours %ux%u)\n", i + 1,
+                      100.0 * eq / sizeof ra, total ? 100.0 * close / total : 0.0, fa.width, fa.height, fb.width,
+                      fb.height);
+    }
+    rg_emu_free(gx);
+    rg_emu_free(us);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vdp_registers_and_ports),
+        cmocka_unit_test(test_vdp_dma),
+        cmocka_unit_test(test_program),
+        cmocka_unit_test(test_bad_roms),
+        cmocka_unit_test(test_hostile_states),
+        cmocka_unit_test(test_airstriker),
+        cmocka_unit_test(test_airstriker_vs_gpgx),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
