@@ -16,7 +16,8 @@ static const rg__native_core k_native[] = {
     /* genesis_plus_gx stays first in systems/Sms.json and GameGear.json, so these run by name (docs/sms.md) */
     {"sms", "retrogym SMS", RG_VERSION_STRING, "sms", "Sms", rg__sms_open},
     {"gamegear", "retrogym Game Gear", RG_VERSION_STRING, "gg", "GameGear", rg__sms_open},
-    /* last in systems/Genesis.json's core list: chosen by name until it matches Genesis Plus GX (docs/genesis.md) */
+    /* not in systems/Genesis.json's core list: chosen only by name until it matches Genesis Plus GX (docs/genesis.md)
+     */
     {"genesis", "retrogym Genesis", RG_VERSION_STRING, "md|gen", "Genesis", rg__genesis_open},
 };
 

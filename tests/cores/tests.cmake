@@ -76,6 +76,6 @@ endif()
 # --- genesis ---
 # The Genesis core (core "genesis", docs/genesis.md): VDP ports, DMA fill/copy/68000 transfers on synthetic data, a
 # 68000 program of ours (V interrupts, the pad's TH protocol), bad ROMs and hostile states, and Airstriker-Genesis
-# from .venv's stable-retro (boots to the game, snapshot replay, closeness to genesis_plus_gx printed); the ROM parts
-# skip without the wheel.
+# from .venv's stable-retro (boots and draws the title and menus, snapshot replay, closeness to genesis_plus_gx
+# printed); the ROM parts skip without the wheel.
 rg_test(genesis_core cores/genesis/test_genesis_core.c)

@@ -91,5 +91,8 @@ unsigned rg__gen_vdp_ipl(const rg__gen_vdp *v);
 
 /* Renderer (genesis_render.c): draws line y (0-223) into m->fb. */
 void rg__gen_render_line(rg__gen_machine *m, unsigned y);
+/* What a line does to the state without drawing it (a frame nobody observes): the sprite overflow and collision
+ * flags, exactly as rg__gen_render_line sets them. */
+void rg__gen_sprite_line(rg__gen_machine *m, unsigned y);
 
 #endif

@@ -61,7 +61,9 @@ static int run_frame(void *core)
     rg__core_io *io = c->io;
     c->m.pad[0] = io->buttons[0];
     c->m.pad[1] = io->buttons[1];
-    c->m.video = io->video_enabled != 0;
+    /* every frame is drawn for now: skipping the drawing made det_env's frame-skip test differ (not yet understood;
+     * docs/genesis.md), so io->video_enabled is not used yet */
+    c->m.video = 1;
     rg__gen_run_frame(&c->m);
     publish(c);
     io->audio_frames = 0; /* YM2612 and PSG are silent for now (docs/genesis.md) */

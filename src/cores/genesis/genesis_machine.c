@@ -204,6 +204,8 @@ void rg__gen_run_frame(rg__gen_machine *m)
         if (line < RG__GEN_HEIGHT) {
             if (m->video)
                 rg__gen_render_line(m, line);
+            else
+                rg__gen_sprite_line(m, line);
         } else if (line == RG__GEN_HEIGHT) {
             v->vint = 1;
             v->vflag = 1;

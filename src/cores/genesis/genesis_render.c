@@ -116,6 +116,17 @@ static inline uint32_t colour(const rg__gen_vdp *v, unsigned idx)
     return (uint32_t)(r << 16 | g << 8 | b);
 }
 
+void rg__gen_sprite_line(rg__gen_machine *m, unsigned y)
+{
+    rg__gen_vdp *v = &m->st.vdp;
+    if (!(v->reg[1] & 0x40u))
+        return;
+    int wide = (v->reg[12] & 1u) != 0;
+    uint8_t s[320];
+    memset(s, 0, sizeof s);
+    draw_sprites(v, s, wide ? 320u : 256u, y, wide);
+}
+
 void rg__gen_render_line(rg__gen_machine *m, unsigned y)
 {
     rg__gen_vdp *v = &m->st.vdp;
@@ -123,6 +134,8 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y)
     unsigned w = wide ? 320u : 256u;
     uint32_t *dst = m->fb + (size_t)y * RG__GEN_WIDTH;
     uint32_t back = colour(v, v->reg[7] & 0x3Fu);
+    for (unsigned x = w; x < RG__GEN_WIDTH; x++) /* H32: the rest of the row is black, whatever was drawn before */
+        dst[x] = 0;
     if (!(v->reg[1] & 0x40u)) {
         for (unsigned x = 0; x < w; x++)
             dst[x] = back;

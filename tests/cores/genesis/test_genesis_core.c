@@ -1,9 +1,10 @@
 /* The Genesis core (src/cores/genesis): the VDP's register, data-port and DMA semantics on synthetic data (through
  * its internal API), a tiny 68000 program of our own that counts V interrupts and reads the pad through the TH
  * protocol, bad ROMs and hostile states refused with the machine unchanged, and stable-retro's Airstriker-Genesis
- * ROM (skipped when .venv has no stable-retro): it boots to the game with START pressed, its pictures are drawn
- * and change, a snapshot replays the same frames and RAM, and (when the wheel's genesis_plus_gx is there) how
- * close RAM and pictures are to Genesis Plus GX is printed (docs/genesis.md; not asserted yet). */
+ * ROM (skipped when .venv has no stable-retro): it boots and runs its intro, title and menus with START pressed,
+ * its pictures are drawn and change, a snapshot replays the same frames and RAM, and (when the wheel's
+ * genesis_plus_gx is there) how close RAM and pictures are to Genesis Plus GX is printed (docs/genesis.md; not
+ * asserted yet). */
 #include "test_support.h"
 
 #include "base/base.h"
