@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "emu/core_iface.h"
 
@@ -17,6 +18,56 @@ static inline uint64_t rg__native_rom_hash(const uint8_t *p, size_t n)
     for (size_t i = 0; i < n; i++)
         h = (h ^ p[i]) * 1099511628211u;
     return h;
+}
+
+/* The header before the plain-data state in our cores' snapshots: magic (up to 7 characters, NUL padded), the
+ * core's state version, sizeof its state struct, and the hash of the ROM the state was made with. */
+typedef struct rg__native_state_header {
+    char magic[8];
+    uint32_t version;
+    uint32_t size;
+    uint64_t rom_hash;
+} rg__native_state_header;
+
+/* Writes a snapshot into dst: the header, then the n bytes of st. `what` names the core with its article in errors
+ * ("a nes"). */
+static inline int rg__native_state_save(void *dst, size_t cap, const char *magic, uint32_t version, uint64_t rom_hash,
+                                        const void *st, size_t n, const char *what)
+{
+    rg__native_state_header h;
+    if (cap < sizeof h + n)
+        return rg__error(RG_ERANGE, "%s state needs %zu bytes, the buffer has %zu", what, sizeof h + n, cap);
+    memset(&h, 0, sizeof h);
+    for (size_t i = 0; i + 1 < sizeof h.magic && magic[i]; i++)
+        h.magic[i] = magic[i];
+    h.version = version;
+    h.size = (uint32_t)n;
+    h.rom_hash = rom_hash;
+    memcpy(dst, &h, sizeof h);
+    memcpy((uint8_t *)dst + sizeof h, st, n);
+    return RG_OK;
+}
+
+/* Checks that src (len bytes) is a snapshot of this core, version and ROM holding n bytes of state (`what` as for
+ * rg__native_state_save). The state itself starts sizeof(rg__native_state_header) bytes in; the core checks it field
+ * by field. */
+static inline int rg__native_state_header_check(const void *src, size_t len, const char *magic, uint32_t version,
+                                                uint64_t rom_hash, size_t n, const char *what)
+{
+    rg__native_state_header h;
+    char want[sizeof h.magic] = {0};
+    if (len != sizeof h + n)
+        return rg__error(RG_ESTATE, "the state is %zu bytes; %s state is %zu", len, what, sizeof h + n);
+    memcpy(&h, src, sizeof h);
+    for (size_t i = 0; i + 1 < sizeof want && magic[i]; i++)
+        want[i] = magic[i];
+    if (memcmp(h.magic, want, sizeof want) != 0 || h.version != version || h.size != n)
+        return rg__error(RG_ESTATE, "not %s state of this version", what);
+    if (h.rom_hash != rom_hash) {
+        const char *noun = strchr(what, ' ');
+        return rg__error(RG_ESTATE, "the %s state was made with another ROM", noun ? noun + 1 : what);
+    }
+    return RG_OK;
 }
 
 /* Publishes n mono samples as io->audio (each copied to both channels), growing it as needed. io->audio_frames is n

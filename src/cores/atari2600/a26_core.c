@@ -22,13 +22,6 @@
 #define STATE_VERSION 1u
 #define FB_PIXELS ((size_t)RG__A26_WIDTH * RG__A26_MAX_HEIGHT)
 
-typedef struct a26_state_header {
-    char magic[8];
-    uint32_t version;
-    uint32_t size;       /* sizeof(rg__a26_state) */
-    uint64_t rom_hash;   /* the state only fits the ROM it was made with */
-} a26_state_header;
-
 typedef struct a26_core {
     rg__a26_machine m;
     rg__core_io *io;
@@ -192,25 +185,15 @@ static int reset_soft(void *core)
 static int state_size(void *core, size_t *out)
 {
     (void)core;
-    *out = sizeof(a26_state_header) + sizeof(rg__a26_state);
+    *out = sizeof(rg__native_state_header) + sizeof(rg__a26_state);
     return RG_OK;
 }
 
 static int state_save(void *core, void *dst, size_t cap)
 {
     a26_core *c = core;
-    size_t need = sizeof(a26_state_header) + sizeof(rg__a26_state);
-    if (cap < need)
-        return rg__error(RG_ERANGE, "an atari2600 state needs %zu bytes, the buffer has %zu", need, cap);
-    a26_state_header h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, STATE_MAGIC, sizeof STATE_MAGIC);
-    h.version = STATE_VERSION;
-    h.size = (uint32_t)sizeof(rg__a26_state);
-    h.rom_hash = c->rom_hash;
-    memcpy(dst, &h, sizeof h);
-    memcpy((uint8_t *)dst + sizeof h, &c->m.st, sizeof c->m.st);
-    return RG_OK;
+    return rg__native_state_save(dst, cap, STATE_MAGIC, STATE_VERSION, c->rom_hash, &c->m.st, sizeof c->m.st,
+                                 "an atari2600");
 }
 
 /* A Stella 3.9.3 state (stable-retro's Atari integrations start from them). Stella is reloaded before one is loaded,
@@ -231,20 +214,14 @@ static int state_load_stella(a26_core *c, const void *src, size_t len)
 static int state_load(void *core, const void *src, size_t len)
 {
     a26_core *c = core;
-    a26_state_header h;
     if (rg__a26_stella_state_sniff(src, len))
         return state_load_stella(c, src, len);
-    if (len != sizeof h + sizeof(rg__a26_state))
-        return rg__error(RG_ESTATE, "the state is %zu bytes; an atari2600 state is %zu", len,
-                         sizeof h + sizeof(rg__a26_state));
-    memcpy(&h, src, sizeof h);
-    if (memcmp(h.magic, STATE_MAGIC, sizeof STATE_MAGIC) != 0 || h.version != STATE_VERSION ||
-        h.size != sizeof(rg__a26_state))
-        return rg__error(RG_ESTATE, "not an atari2600 state of this version");
-    if (h.rom_hash != c->rom_hash)
-        return rg__error(RG_ESTATE, "the atari2600 state was made with another ROM");
+    int hrc = rg__native_state_header_check(src, len, STATE_MAGIC, STATE_VERSION, c->rom_hash, sizeof(rg__a26_state),
+                                            "an atari2600");
+    if (hrc != RG_OK)
+        return hrc;
     rg__a26_state st;
-    memcpy(&st, (const uint8_t *)src + sizeof h, sizeof st);
+    memcpy(&st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof st);
     if (st.cart.type != c->m.st.cart.type)
         return rg__error(RG_ESTATE, "the atari2600 state has another cartridge layout");
     int rc = rg__a26_state_check(&st, c->rom, c->rom_size);

@@ -17,13 +17,6 @@
 #define FB_PIXELS ((size_t)RG__GEN_WIDTH * RG__GEN_HEIGHT)
 #define GEN_FPS (RG__GEN_MCLK / RG__GEN_FRAME_MCLK)
 
-typedef struct gen_state_header {
-    char magic[8];
-    uint32_t version;
-    uint32_t size;       /* sizeof(rg__gen_state) */
-    uint64_t rom_hash;   /* the state only fits the ROM it was made with */
-} gen_state_header;
-
 typedef struct gen_core {
     rg__gen_machine m;
     rg__core_io *io;
@@ -85,44 +78,28 @@ static int reset_soft(void *core)
 static int state_size(void *core, size_t *out)
 {
     (void)core;
-    *out = sizeof(gen_state_header) + sizeof(rg__gen_state);
+    *out = sizeof(rg__native_state_header) + sizeof(rg__gen_state);
     return RG_OK;
 }
 
 static int state_save(void *core, void *dst, size_t cap)
 {
     gen_core *c = core;
-    size_t need = sizeof(gen_state_header) + sizeof(rg__gen_state);
-    if (cap < need)
-        return rg__error(RG_ERANGE, "a genesis state needs %zu bytes, the buffer has %zu", need, cap);
-    gen_state_header h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, STATE_MAGIC, sizeof STATE_MAGIC);
-    h.version = STATE_VERSION;
-    h.size = (uint32_t)sizeof(rg__gen_state);
-    h.rom_hash = c->rom_hash;
-    memcpy(dst, &h, sizeof h);
-    memcpy((uint8_t *)dst + sizeof h, &c->m.st, sizeof c->m.st);
-    return RG_OK;
+    return rg__native_state_save(dst, cap, STATE_MAGIC, STATE_VERSION, c->rom_hash, &c->m.st, sizeof c->m.st,
+                                 "a genesis");
 }
 
 static int state_load(void *core, const void *src, size_t len)
 {
     gen_core *c = core;
-    gen_state_header h;
-    if (len != sizeof h + sizeof(rg__gen_state))
-        return rg__error(RG_ESTATE, "the state is %zu bytes; a genesis state is %zu", len,
-                         sizeof h + sizeof(rg__gen_state));
-    memcpy(&h, src, sizeof h);
-    if (memcmp(h.magic, STATE_MAGIC, sizeof STATE_MAGIC) != 0 || h.version != STATE_VERSION ||
-        h.size != sizeof(rg__gen_state))
-        return rg__error(RG_ESTATE, "not a genesis state of this version");
-    if (h.rom_hash != c->rom_hash)
-        return rg__error(RG_ESTATE, "the genesis state was made with another ROM");
+    int hrc = rg__native_state_header_check(src, len, STATE_MAGIC, STATE_VERSION, c->rom_hash, sizeof(rg__gen_state),
+                                            "a genesis");
+    if (hrc != RG_OK)
+        return hrc;
     rg__gen_state *st = malloc(sizeof *st);
     if (!st)
         return rg__error(RG_ENOMEM, "out of memory loading a genesis state");
-    memcpy(st, (const uint8_t *)src + sizeof h, sizeof *st);
+    memcpy(st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof *st);
     int rc = rg__gen_state_check(st);
     if (rc == RG_OK) {
         c->m.st = *st;

@@ -19,13 +19,6 @@
 /* NTSC: 236250000 / 11 Hz master clock / 4 per dot, 341 x 262 - 0.5 dots per frame */
 #define NES_FPS (39375000.0 / 655171.0)
 
-typedef struct nes_state_header {
-    char magic[8];
-    uint32_t version;
-    uint32_t size;       /* sizeof(rg__nes_state) */
-    uint64_t rom_hash;   /* the state only fits the ROM it was made with */
-} nes_state_header;
-
 typedef struct nes_core {
     rg__nes_machine m;
     rg__core_io *io;
@@ -143,45 +136,30 @@ static int reset_soft(void *core)
 static int state_size(void *core, size_t *out)
 {
     (void)core;
-    *out = sizeof(nes_state_header) + sizeof(rg__nes_state);
+    *out = sizeof(rg__native_state_header) + sizeof(rg__nes_state);
     return RG_OK;
 }
 
 static int state_save(void *core, void *dst, size_t cap)
 {
     nes_core *c = core;
-    size_t need = sizeof(nes_state_header) + sizeof(rg__nes_state);
-    if (cap < need)
-        return rg__error(RG_ERANGE, "a nes state needs %zu bytes, the buffer has %zu", need, cap);
-    nes_state_header h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, STATE_MAGIC, sizeof STATE_MAGIC);
-    h.version = STATE_VERSION;
-    h.size = (uint32_t)sizeof(rg__nes_state);
-    h.rom_hash = c->rom_hash;
-    memcpy(dst, &h, sizeof h);
-    memcpy((uint8_t *)dst + sizeof h, &c->m.st, sizeof c->m.st);
-    return RG_OK;
+    return rg__native_state_save(dst, cap, STATE_MAGIC, STATE_VERSION, c->rom_hash, &c->m.st, sizeof c->m.st,
+                                 "a nes");
 }
 
 static int state_load(void *core, const void *src, size_t len)
 {
     nes_core *c = core;
-    nes_state_header h;
     if (rg__nes_fceumm_sniff(src, len)) /* an FCEUmm state (stable-retro's start states), converted */
         return rg__nes_fceumm_load(&c->m, src, len);
-    if (len != sizeof h + sizeof(rg__nes_state))
-        return rg__error(RG_ESTATE, "the state is %zu bytes; a nes state is %zu", len, sizeof h + sizeof(rg__nes_state));
-    memcpy(&h, src, sizeof h);
-    if (memcmp(h.magic, STATE_MAGIC, sizeof STATE_MAGIC) != 0 || h.version != STATE_VERSION ||
-        h.size != sizeof(rg__nes_state))
-        return rg__error(RG_ESTATE, "not a nes state of this version");
-    if (h.rom_hash != c->rom_hash)
-        return rg__error(RG_ESTATE, "the nes state was made with another ROM");
+    int hrc = rg__native_state_header_check(src, len, STATE_MAGIC, STATE_VERSION, c->rom_hash, sizeof(rg__nes_state),
+                                            "a nes");
+    if (hrc != RG_OK)
+        return hrc;
     rg__nes_state *st = malloc(sizeof *st);
     if (!st)
         return rg__error(RG_ENOMEM, "out of memory loading a nes state");
-    memcpy(st, (const uint8_t *)src + sizeof h, sizeof *st);
+    memcpy(st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof *st);
     int rc = rg__nes_state_check(st, &c->m);
     if (rc == RG_OK) {
         c->m.st = *st;

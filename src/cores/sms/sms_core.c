@@ -18,13 +18,6 @@
 #define SMS_FPS (RG__SMS_CLOCK / RG__SMS_FRAME_T)
 #define ROM_MAX (4u << 20)
 
-typedef struct sms_state_header {
-    char magic[8];
-    uint32_t version;
-    uint32_t size;       /* sizeof(rg__sms_state) */
-    uint64_t rom_hash;   /* the state only fits the ROM it was made with */
-} sms_state_header;
-
 typedef struct sms_core {
     rg__sms_machine m;
     rg__core_io *io;
@@ -140,44 +133,28 @@ static int reset_soft(void *core)
 static int state_size(void *core, size_t *out)
 {
     (void)core;
-    *out = sizeof(sms_state_header) + sizeof(rg__sms_state);
+    *out = sizeof(rg__native_state_header) + sizeof(rg__sms_state);
     return RG_OK;
 }
 
 static int state_save(void *core, void *dst, size_t cap)
 {
     sms_core *c = core;
-    size_t need = sizeof(sms_state_header) + sizeof(rg__sms_state);
-    if (cap < need)
-        return rg__error(RG_ERANGE, "an sms state needs %zu bytes, the buffer has %zu", need, cap);
-    sms_state_header h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, STATE_MAGIC, sizeof STATE_MAGIC);
-    h.version = STATE_VERSION;
-    h.size = (uint32_t)sizeof(rg__sms_state);
-    h.rom_hash = c->rom_hash;
-    memcpy(dst, &h, sizeof h);
-    memcpy((uint8_t *)dst + sizeof h, &c->m.st, sizeof c->m.st);
-    return RG_OK;
+    return rg__native_state_save(dst, cap, STATE_MAGIC, STATE_VERSION, c->rom_hash, &c->m.st, sizeof c->m.st,
+                                 "an sms");
 }
 
 static int state_load(void *core, const void *src, size_t len)
 {
     sms_core *c = core;
-    sms_state_header h;
-    if (len != sizeof h + sizeof(rg__sms_state))
-        return rg__error(RG_ESTATE, "the state is %zu bytes; an sms state is %zu", len,
-                         sizeof h + sizeof(rg__sms_state));
-    memcpy(&h, src, sizeof h);
-    if (memcmp(h.magic, STATE_MAGIC, sizeof STATE_MAGIC) != 0 || h.version != STATE_VERSION ||
-        h.size != sizeof(rg__sms_state))
-        return rg__error(RG_ESTATE, "not an sms state of this version");
-    if (h.rom_hash != c->rom_hash)
-        return rg__error(RG_ESTATE, "the sms state was made with another ROM");
+    int hrc = rg__native_state_header_check(src, len, STATE_MAGIC, STATE_VERSION, c->rom_hash, sizeof(rg__sms_state),
+                                            "an sms");
+    if (hrc != RG_OK)
+        return hrc;
     rg__sms_state *st = malloc(sizeof *st);
     if (!st)
         return rg__error(RG_ENOMEM, "out of memory loading an sms state");
-    memcpy(st, (const uint8_t *)src + sizeof h, sizeof *st);
+    memcpy(st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof *st);
     int rc = rg__sms_state_check(st, &c->m);
     if (rc == RG_OK)
         c->m.st = *st;
