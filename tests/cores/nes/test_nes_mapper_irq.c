@@ -11,6 +11,7 @@
  *   byte for byte like the first; hostile register values and a counter ahead of the CPU are refused. */
 #include "nes_harness.h"
 #include "test_support.h"
+#include "nes_banked_image.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -29,24 +30,6 @@ static void add(wlist *w, uint16_t addr, uint8_t v)
     w->addr[w->n] = addr;
     w->val[w->n] = v;
     w->n++;
-}
-
-static uint8_t *image(unsigned mapper, unsigned prg16, unsigned chr8, uint8_t flags6, size_t *len)
-{
-    size_t prg = (size_t)prg16 * 16384, chr = (size_t)chr8 * 8192, n = 16 + prg + chr;
-    uint8_t *img = calloc(1, n);
-    assert_non_null(img);
-    memcpy(img, "NES\x1A", 4);
-    img[4] = (uint8_t)prg16;
-    img[5] = (uint8_t)chr8;
-    img[6] = (uint8_t)((mapper & 15u) << 4 | flags6);
-    img[7] = (uint8_t)(mapper & 0xF0u);
-    for (size_t i = 0; i < prg; i++)
-        img[16 + i] = (uint8_t)(i / 8192);
-    for (size_t i = 0; i < chr; i++)
-        img[16 + prg + i] = (uint8_t)(i / 1024);
-    *len = n;
-    return img;
 }
 
 static size_t emit_writes(uint8_t *p, const wlist *w)
@@ -120,44 +103,17 @@ static void put_program(uint8_t *bank, const wlist *setup, const wlist *ack, int
 static void open_program(nes_harness *h, unsigned mapper, const wlist *setup, const wlist *ack, int sled)
 {
     size_t len;
-    uint8_t *img = image(mapper, 16, 32, 0, &len);
+    uint8_t *img = nes_banked_image(mapper, 16, 32, 0, &len);
     put_program(img + 16 + CODE_BANK_OFF(16u * 16384u), setup, ack, sled);
     if (nes_harness_open_bytes(h, img, len) != RG_OK)
         fail_msg("mapper %u: %s", mapper, rg_error_last());
     free(img);
 }
 
-static void open_image(nes_harness *h, unsigned mapper, unsigned prg16, unsigned chr8, uint8_t flags6)
-{
-    size_t len;
-    uint8_t *img = image(mapper, prg16, chr8, flags6, &len);
-    if (nes_harness_open_bytes(h, img, len) != RG_OK)
-        fail_msg("mapper %u: %s", mapper, rg_error_last());
-    free(img);
-}
-
-static void wr(nes_harness *h, uint16_t addr, uint8_t v)
-{
-    h->m->st.cycles += 2;
-    rg__nes_cart_write(h->m, addr, v);
-}
-
-static unsigned prg_at(nes_harness *h, uint16_t addr)
-{
-    return rg__nes_cart_read(h->m, addr);
-}
-
 /* the 1 KiB CHR bank in pattern window `slot` */
 static size_t chr_bank(nes_harness *h, unsigned slot)
 {
     return (size_t)(h->m->chr_map[slot] - h->m->chr) / 1024u;
-}
-
-static void expect_nt(nes_harness *h, unsigned a, unsigned b, unsigned c, unsigned d)
-{
-    unsigned want[4] = {a, b, c, d};
-    for (int i = 0; i < 4; i++)
-        assert_int_equal((size_t)(h->m->nt_map[i] - h->m->st.cart.vram) / 1024u, want[i]);
 }
 
 /* --- the IRQ programs per mapper: the counter set to raise its IRQ in cycle W + d (W: the last write) */
@@ -276,10 +232,10 @@ static void vrc4_scanline_mode(void **state)
     }
     /* three clocks in 341 cycles: 114 + 114 + 113 */
     nes_harness h;
-    open_image(&h, 25, 16, 32, 0);
-    wr(&h, 0xF000, 0x0D);
-    wr(&h, 0xF002, 0x0F); /* latch $FD */
-    wr(&h, 0xF001, 0x02);
+    nes_open_banked(&h, 25, 16, 32, 0);
+    nes_cart_wr(&h, 0xF000, 0x0D);
+    nes_cart_wr(&h, 0xF002, 0x0F); /* latch $FD */
+    nes_cart_wr(&h, 0xF001, 0x02);
     uint64_t w = h.m->st.cycles;
     rg__nes_cart_clock(h.m, w + 340);
     assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, 0);
@@ -288,7 +244,7 @@ static void vrc4_scanline_mode(void **state)
     assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, RG__NES_IRQ_MAPPER);
     assert_int_equal(h.m->st.cart.regs[6], 0xFD); /* reloaded */
     assert_int_equal(h.m->st.cart.counters[0], 341);
-    wr(&h, 0xF003, 0); /* acknowledge; A (0) moves to E: stopped */
+    nes_cart_wr(&h, 0xF003, 0); /* acknowledge; A (0) moves to E: stopped */
     assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, 0);
     rg__nes_cart_clock(h.m, h.m->st.cycles + 100000);
     assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, 0);
@@ -300,13 +256,13 @@ static void ss88006_counter_width(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 18, 16, 32, 0);
-    wr(&h, 0xE000, 2);
-    wr(&h, 0xE001, 3);
-    wr(&h, 0xE002, 2);
-    wr(&h, 0xE003, 1);
-    wr(&h, 0xF000, 0);
-    wr(&h, 0xF001, 0x09); /* 4-bit, counting */
+    nes_open_banked(&h, 18, 16, 32, 0);
+    nes_cart_wr(&h, 0xE000, 2);
+    nes_cart_wr(&h, 0xE001, 3);
+    nes_cart_wr(&h, 0xE002, 2);
+    nes_cart_wr(&h, 0xE003, 1);
+    nes_cart_wr(&h, 0xF000, 0);
+    nes_cart_wr(&h, 0xF001, 0x09); /* 4-bit, counting */
     uint64_t w = h.m->st.cycles;
     rg__nes_cart_clock(h.m, w + 2);
     assert_int_equal(h.m->st.cart.counters[0], 0x1230);
@@ -314,7 +270,7 @@ static void ss88006_counter_width(void **state)
     rg__nes_cart_clock(h.m, w + 3);
     assert_int_equal(h.m->st.cart.counters[0], 0x123F);
     assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, RG__NES_IRQ_MAPPER);
-    wr(&h, 0xF001, 0x05); /* 8-bit; acknowledges */
+    nes_cart_wr(&h, 0xF001, 0x05); /* 8-bit; acknowledges */
     assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, 0);
     nes_harness_free(&h);
 }
@@ -325,36 +281,36 @@ static void vrc4_windows(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 25, 16, 64, 0); /* 256 KiB PRG, 512 KiB CHR (9-bit banks) */
-    wr(&h, 0x8000, 5);
-    wr(&h, 0xA000, 0x27); /* 5 bits: 7 */
-    assert_int_equal(prg_at(&h, 0x8000), 5);
-    assert_int_equal(prg_at(&h, 0xA000), 7);
-    assert_int_equal(prg_at(&h, 0xC000), 30);
-    assert_int_equal(prg_at(&h, 0xE000), 31);
-    wr(&h, 0x9001, 2); /* VRC4b ($9001: chip A1): swap mode */
-    assert_int_equal(prg_at(&h, 0x8000), 30);
-    assert_int_equal(prg_at(&h, 0xC000), 5);
-    wr(&h, 0x9004, 0); /* VRC4d ($9004: chip A1) */
-    assert_int_equal(prg_at(&h, 0x8000), 5);
-    wr(&h, 0x9000, 1);
-    expect_nt(&h, 0, 0, 1, 1);
-    wr(&h, 0x9000, 2);
-    expect_nt(&h, 0, 0, 0, 0);
-    wr(&h, 0x9000, 3);
-    expect_nt(&h, 1, 1, 1, 1);
-    wr(&h, 0x9000, 0);
-    expect_nt(&h, 0, 1, 0, 1);
-    wr(&h, 0xB000, 0x05); /* bank 0 low nibble */
-    wr(&h, 0xB002, 0x13); /* VRC4b: bank 0 high bits */
+    nes_open_banked(&h, 25, 16, 64, 0); /* 256 KiB PRG, 512 KiB CHR (9-bit banks) */
+    nes_cart_wr(&h, 0x8000, 5);
+    nes_cart_wr(&h, 0xA000, 0x27); /* 5 bits: 7 */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 5);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 7);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 30);
+    assert_int_equal(nes_prg_at(&h, 0xE000), 31);
+    nes_cart_wr(&h, 0x9001, 2); /* VRC4b ($9001: chip A1): swap mode */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 30);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 5);
+    nes_cart_wr(&h, 0x9004, 0); /* VRC4d ($9004: chip A1) */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 5);
+    nes_cart_wr(&h, 0x9000, 1);
+    nes_expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0x9000, 2);
+    nes_expect_nt(&h, 0, 0, 0, 0);
+    nes_cart_wr(&h, 0x9000, 3);
+    nes_expect_nt(&h, 1, 1, 1, 1);
+    nes_cart_wr(&h, 0x9000, 0);
+    nes_expect_nt(&h, 0, 1, 0, 1);
+    nes_cart_wr(&h, 0xB000, 0x05); /* bank 0 low nibble */
+    nes_cart_wr(&h, 0xB002, 0x13); /* VRC4b: bank 0 high bits */
     assert_int_equal(chr_bank(&h, 0), 0x135);
-    wr(&h, 0xB004, 0x02); /* VRC4d $B004 = chip A1: bank 1 low */
-    wr(&h, 0xB00C, 0x01); /* bank 1 high */
+    nes_cart_wr(&h, 0xB004, 0x02); /* VRC4d $B004 = chip A1: bank 1 low */
+    nes_cart_wr(&h, 0xB00C, 0x01); /* bank 1 high */
     assert_int_equal(chr_bank(&h, 1), 0x12);
-    wr(&h, 0xE001, 0x0F); /* VRC4b: bank 7 low */
-    wr(&h, 0xE003, 0x1F); /* bank 7 high */
+    nes_cart_wr(&h, 0xE001, 0x0F); /* VRC4b: bank 7 low */
+    nes_cart_wr(&h, 0xE003, 0x1F); /* bank 7 high */
     assert_int_equal(chr_bank(&h, 7), 0x1FF);
-    wr(&h, 0x6000, 0x5A); /* PRG-RAM */
+    nes_cart_wr(&h, 0x6000, 0x5A); /* PRG-RAM */
     assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 0x5A);
     nes_harness_free(&h);
 }
@@ -363,54 +319,54 @@ static void sunsoft_windows(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 67, 8, 16, 0); /* 128 KiB PRG, 128 KiB CHR */
-    wr(&h, 0xF800, 3);
-    assert_int_equal(prg_at(&h, 0x8000), 6);
-    assert_int_equal(prg_at(&h, 0xA000), 7);
-    assert_int_equal(prg_at(&h, 0xC000), 14);
-    assert_int_equal(prg_at(&h, 0xE000), 15);
-    wr(&h, 0x8800, 5);
-    wr(&h, 0xB800, 2);
+    nes_open_banked(&h, 67, 8, 16, 0); /* 128 KiB PRG, 128 KiB CHR */
+    nes_cart_wr(&h, 0xF800, 3);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 6);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 7);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 14);
+    assert_int_equal(nes_prg_at(&h, 0xE000), 15);
+    nes_cart_wr(&h, 0x8800, 5);
+    nes_cart_wr(&h, 0xB800, 2);
     assert_int_equal(chr_bank(&h, 0), 10);
     assert_int_equal(chr_bank(&h, 1), 11);
     assert_int_equal(chr_bank(&h, 6), 4);
-    wr(&h, 0xE800, 1);
-    expect_nt(&h, 0, 0, 1, 1);
-    wr(&h, 0xE800, 3);
-    expect_nt(&h, 1, 1, 1, 1);
-    wr(&h, 0x9000, 7); /* A11 clear: only an acknowledge */
+    nes_cart_wr(&h, 0xE800, 1);
+    nes_expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0xE800, 3);
+    nes_expect_nt(&h, 1, 1, 1, 1);
+    nes_cart_wr(&h, 0x9000, 7); /* A11 clear: only an acknowledge */
     assert_int_equal(chr_bank(&h, 2), 0);
     nes_harness_free(&h);
 
-    open_image(&h, 69, 16, 32, 0);
-    wr(&h, 0x8000, 9);
-    wr(&h, 0xA000, 7);
-    wr(&h, 0x8000, 11);
-    wr(&h, 0xA000, 0x49); /* 6 bits: 9 */
-    assert_int_equal(prg_at(&h, 0x8000), 7);
-    assert_int_equal(prg_at(&h, 0xC000), 9);
-    assert_int_equal(prg_at(&h, 0xE000), 31);
-    wr(&h, 0x8000, 0);
-    wr(&h, 0xA000, 0x21);
-    wr(&h, 0x8000, 7);
-    wr(&h, 0xA000, 0xF0);
+    nes_open_banked(&h, 69, 16, 32, 0);
+    nes_cart_wr(&h, 0x8000, 9);
+    nes_cart_wr(&h, 0xA000, 7);
+    nes_cart_wr(&h, 0x8000, 11);
+    nes_cart_wr(&h, 0xA000, 0x49); /* 6 bits: 9 */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 7);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 9);
+    assert_int_equal(nes_prg_at(&h, 0xE000), 31);
+    nes_cart_wr(&h, 0x8000, 0);
+    nes_cart_wr(&h, 0xA000, 0x21);
+    nes_cart_wr(&h, 0x8000, 7);
+    nes_cart_wr(&h, 0xA000, 0xF0);
     assert_int_equal(chr_bank(&h, 0), 0x21);
     assert_int_equal(chr_bank(&h, 7), 0xF0);
-    wr(&h, 0x8000, 8); /* $6000: ROM bank 3 (power-on: ROM bank 0) */
-    wr(&h, 0xA000, 3);
+    nes_cart_wr(&h, 0x8000, 8); /* $6000: ROM bank 3 (power-on: ROM bank 0) */
+    nes_cart_wr(&h, 0xA000, 3);
     assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 3);
-    wr(&h, 0x6000, 0x77); /* ROM: not written */
+    nes_cart_wr(&h, 0x6000, 0x77); /* ROM: not written */
     assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 3);
-    wr(&h, 0xA000, 0xC0); /* RAM, enabled */
-    wr(&h, 0x6000, 0x77);
+    nes_cart_wr(&h, 0xA000, 0xC0); /* RAM, enabled */
+    nes_cart_wr(&h, 0x6000, 0x77);
     assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 0x77);
-    wr(&h, 0xA000, 0x40); /* RAM, disabled: open bus */
+    nes_cart_wr(&h, 0xA000, 0x40); /* RAM, disabled: open bus */
     assert_null(h.m->prg_ram_map);
-    wr(&h, 0x8000, 12);
-    wr(&h, 0xA000, 1);
-    expect_nt(&h, 0, 0, 1, 1);
-    wr(&h, 0xA000, 2);
-    expect_nt(&h, 0, 0, 0, 0);
+    nes_cart_wr(&h, 0x8000, 12);
+    nes_cart_wr(&h, 0xA000, 1);
+    nes_expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0xA000, 2);
+    nes_expect_nt(&h, 0, 0, 0, 0);
     nes_harness_free(&h);
 }
 
@@ -418,53 +374,53 @@ static void irem_jaleco_windows(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 65, 16, 32, 0);
-    assert_int_equal(prg_at(&h, 0x8000), 0); /* power-on: 0 and 1 */
-    assert_int_equal(prg_at(&h, 0xA000), 1);
-    wr(&h, 0x8000, 4);
-    assert_int_equal(prg_at(&h, 0x8000), 4);
-    assert_int_equal(prg_at(&h, 0xC000), 30);
-    wr(&h, 0x9000, 0x80);
-    assert_int_equal(prg_at(&h, 0x8000), 30);
-    assert_int_equal(prg_at(&h, 0xC000), 4);
-    wr(&h, 0x9001, 0x80);
-    expect_nt(&h, 0, 0, 1, 1);
-    wr(&h, 0x9001, 0x40);
-    expect_nt(&h, 0, 0, 0, 0);
-    wr(&h, 0x9001, 0x00);
-    expect_nt(&h, 0, 1, 0, 1);
-    wr(&h, 0xB003, 9);
+    nes_open_banked(&h, 65, 16, 32, 0);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 0); /* power-on: 0 and 1 */
+    assert_int_equal(nes_prg_at(&h, 0xA000), 1);
+    nes_cart_wr(&h, 0x8000, 4);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 4);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 30);
+    nes_cart_wr(&h, 0x9000, 0x80);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 30);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 4);
+    nes_cart_wr(&h, 0x9001, 0x80);
+    nes_expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0x9001, 0x40);
+    nes_expect_nt(&h, 0, 0, 0, 0);
+    nes_cart_wr(&h, 0x9001, 0x00);
+    nes_expect_nt(&h, 0, 1, 0, 1);
+    nes_cart_wr(&h, 0xB003, 9);
     assert_int_equal(chr_bank(&h, 3), 9);
     nes_harness_free(&h);
 
-    open_image(&h, 18, 16, 32, 0);
-    wr(&h, 0x8000, 5);
-    wr(&h, 0x8001, 1);
-    wr(&h, 0x8002, 6);
-    wr(&h, 0x9000, 8);
-    wr(&h, 0x9001, 1);
-    assert_int_equal(prg_at(&h, 0x8000), 0x15);
-    assert_int_equal(prg_at(&h, 0xA000), 6);
-    assert_int_equal(prg_at(&h, 0xC000), 0x18);
-    assert_int_equal(prg_at(&h, 0xE000), 31);
-    wr(&h, 0xB002, 4); /* bank 3 */
-    wr(&h, 0xB003, 2);
-    wr(&h, 0xD002, 0xF); /* bank 7 */
-    wr(&h, 0xD003, 0xF);
+    nes_open_banked(&h, 18, 16, 32, 0);
+    nes_cart_wr(&h, 0x8000, 5);
+    nes_cart_wr(&h, 0x8001, 1);
+    nes_cart_wr(&h, 0x8002, 6);
+    nes_cart_wr(&h, 0x9000, 8);
+    nes_cart_wr(&h, 0x9001, 1);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 0x15);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 6);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 0x18);
+    assert_int_equal(nes_prg_at(&h, 0xE000), 31);
+    nes_cart_wr(&h, 0xB002, 4); /* bank 3 */
+    nes_cart_wr(&h, 0xB003, 2);
+    nes_cart_wr(&h, 0xD002, 0xF); /* bank 7 */
+    nes_cart_wr(&h, 0xD003, 0xF);
     assert_int_equal(chr_bank(&h, 3), 0x24);
     assert_int_equal(chr_bank(&h, 7), 0xFF);
-    wr(&h, 0xF002, 0);
-    expect_nt(&h, 0, 0, 1, 1);
-    wr(&h, 0xF002, 1);
-    expect_nt(&h, 0, 1, 0, 1);
-    wr(&h, 0xF002, 3);
-    expect_nt(&h, 1, 1, 1, 1);
+    nes_cart_wr(&h, 0xF002, 0);
+    nes_expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0xF002, 1);
+    nes_expect_nt(&h, 0, 1, 0, 1);
+    nes_cart_wr(&h, 0xF002, 3);
+    nes_expect_nt(&h, 1, 1, 1, 1);
     assert_null(h.m->prg_ram_map); /* power-on: PRG-RAM off */
-    wr(&h, 0x9002, 3);
-    wr(&h, 0x6001, 0x42);
+    nes_cart_wr(&h, 0x9002, 3);
+    nes_cart_wr(&h, 0x6001, 0x42);
     assert_int_equal(rg__nes_cart_read(h.m, 0x6001), 0x42);
-    wr(&h, 0x9002, 1); /* read-only */
-    wr(&h, 0x6001, 0x43);
+    nes_cart_wr(&h, 0x9002, 1); /* read-only */
+    nes_cart_wr(&h, 0x6001, 0x43);
     assert_int_equal(rg__nes_cart_read(h.m, 0x6001), 0x42);
     nes_harness_free(&h);
 }
@@ -473,47 +429,47 @@ static void namco163_windows(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 19, 16, 32, 0); /* 256 KiB CHR: 256 banks */
-    wr(&h, 0x8000, 5);
+    nes_open_banked(&h, 19, 16, 32, 0); /* 256 KiB CHR: 256 banks */
+    nes_cart_wr(&h, 0x8000, 5);
     assert_int_equal(chr_bank(&h, 0), 5);
-    wr(&h, 0x8800, 0xE1); /* the console's page 1 */
+    nes_cart_wr(&h, 0x8800, 0xE1); /* the console's page 1 */
     assert_ptr_equal(h.m->chr_map[1], h.m->st.cart.vram + 1024);
     assert_true(h.m->chr_writable & 2u);
-    wr(&h, 0xE800, 0x40); /* CIRAM off for $0000-$0FFF: bank $E1 of the ROM */
+    nes_cart_wr(&h, 0xE800, 0x40); /* CIRAM off for $0000-$0FFF: bank $E1 of the ROM */
     assert_int_equal(chr_bank(&h, 1), 0xE1);
     assert_false(h.m->chr_writable & 2u);
-    wr(&h, 0xC000, 0xE0);
-    wr(&h, 0xC800, 0xE1);
-    wr(&h, 0xD000, 0xE0);
-    wr(&h, 0xD800, 0xE1);
-    expect_nt(&h, 0, 1, 0, 1);
+    nes_cart_wr(&h, 0xC000, 0xE0);
+    nes_cart_wr(&h, 0xC800, 0xE1);
+    nes_cart_wr(&h, 0xD000, 0xE0);
+    nes_cart_wr(&h, 0xD800, 0xE1);
+    nes_expect_nt(&h, 0, 1, 0, 1);
     assert_int_equal(h.m->nt_readonly, 0);
-    wr(&h, 0xC000, 3); /* a CHR-ROM nametable, read-only */
+    nes_cart_wr(&h, 0xC000, 3); /* a CHR-ROM nametable, read-only */
     assert_ptr_equal(h.m->nt_map[0], h.m->chr + 3 * 1024);
     assert_int_equal(h.m->nt_readonly, 1);
-    wr(&h, 0xE000, 4);
-    wr(&h, 0xE800, 0x45);
-    wr(&h, 0xF000, 6);
-    assert_int_equal(prg_at(&h, 0x8000), 4);
-    assert_int_equal(prg_at(&h, 0xA000), 5);
-    assert_int_equal(prg_at(&h, 0xC000), 6);
-    assert_int_equal(prg_at(&h, 0xE000), 31);
+    nes_cart_wr(&h, 0xE000, 4);
+    nes_cart_wr(&h, 0xE800, 0x45);
+    nes_cart_wr(&h, 0xF000, 6);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 4);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 5);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 6);
+    assert_int_equal(nes_prg_at(&h, 0xE000), 31);
     /* chip RAM through $4800, the address auto-incremented by $F800 bit 7 */
-    wr(&h, 0xF800, 0x90);
-    wr(&h, 0x4800, 0xAB);
-    wr(&h, 0x4800, 0xCD);
-    wr(&h, 0xF800, 0x10);
+    nes_cart_wr(&h, 0xF800, 0x90);
+    nes_cart_wr(&h, 0x4800, 0xAB);
+    nes_cart_wr(&h, 0x4800, 0xCD);
+    nes_cart_wr(&h, 0xF800, 0x10);
     assert_int_equal(rg__nes_cart_read(h.m, 0x4800), 0xAB);
     assert_int_equal(rg__nes_cart_read(h.m, 0x4800), 0xAB);
-    wr(&h, 0xF800, 0x91);
+    nes_cart_wr(&h, 0xF800, 0x91);
     assert_int_equal(rg__nes_cart_read(h.m, 0x4800), 0xCD);
     /* the counter reads back; it counts only when enabled */
-    wr(&h, 0x5000, 0x34);
-    wr(&h, 0x5800, 0x12);
+    nes_cart_wr(&h, 0x5000, 0x34);
+    nes_cart_wr(&h, 0x5800, 0x12);
     h.m->st.cycles += 100;
     assert_int_equal(rg__nes_cart_read(h.m, 0x5000), 0x34);
     assert_int_equal(rg__nes_cart_read(h.m, 0x5800), 0x12);
-    wr(&h, 0x5800, 0x92);
+    nes_cart_wr(&h, 0x5800, 0x92);
     h.m->st.cycles += 100;
     assert_int_equal(rg__nes_cart_read(h.m, 0x5000), 0x34 + 100);
     assert_int_equal(rg__nes_cart_read(h.m, 0x5800), 0x92);
@@ -583,7 +539,7 @@ static void hostile_registers(void **state)
     assert_non_null(st);
     for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
         nes_harness h;
-        open_image(&h, k_cases[i].mapper, 16, 32, 0);
+        nes_open_banked(&h, k_cases[i].mapper, 16, 32, 0);
         *st = h.m->st;
         assert_int_equal(rg__nes_state_check(st, h.m), RG_OK);
         st->cart.regs[k_cases[i].reg] = k_cases[i].bad;
@@ -592,7 +548,7 @@ static void hostile_registers(void **state)
         nes_harness_free(&h);
     }
     nes_harness h;
-    open_image(&h, 25, 16, 32, 0);
+    nes_open_banked(&h, 25, 16, 32, 0);
     *st = h.m->st;
     st->cart.counters[0] = 0; /* the prescaler runs 1..341 */
     assert_int_equal(rg__nes_state_check(st, h.m), RG_ESTATE);

@@ -5,83 +5,33 @@
  * a power cycle, and mapper registers a loaded state may not hold. */
 #include "nes_harness.h"
 #include "test_support.h"
+#include "nes_banked_image.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint8_t *image(unsigned mapper, unsigned prg16, unsigned chr8, uint8_t flags6, size_t *len)
-{
-    size_t prg = (size_t)prg16 * 16384, chr = (size_t)chr8 * 8192, n = 16 + prg + chr;
-    uint8_t *img = calloc(1, n);
-    assert_non_null(img);
-    memcpy(img, "NES\x1A", 4);
-    img[4] = (uint8_t)prg16;
-    img[5] = (uint8_t)chr8;
-    img[6] = (uint8_t)((mapper & 15u) << 4 | flags6);
-    img[7] = (uint8_t)(mapper & 0xF0u);
-    for (size_t i = 0; i < prg; i++)
-        img[16 + i] = (uint8_t)(i / 8192);
-    for (size_t i = 0; i < chr; i++)
-        img[16 + prg + i] = (uint8_t)(i / 1024);
-    /* the vectors of the last bank: $E000 (the last bank's first byte is its number: a harmless opcode or not, the
-     * machine is never run here) */
-    img[16 + prg - 6] = img[16 + prg - 4] = img[16 + prg - 2] = 0x00;
-    img[16 + prg - 5] = img[16 + prg - 3] = img[16 + prg - 1] = 0xE0;
-    *len = n;
-    return img;
-}
-
-static void open_image(nes_harness *h, unsigned mapper, unsigned prg16, unsigned chr8, uint8_t flags6)
-{
-    size_t len;
-    uint8_t *img = image(mapper, prg16, chr8, flags6, &len);
-    if (nes_harness_open_bytes(h, img, len) != RG_OK)
-        fail_msg("mapper %u: %s", mapper, rg_error_last());
-    free(img);
-}
-
-static void wr(nes_harness *h, uint16_t addr, uint8_t v)
-{
-    h->m->st.cycles += 2; /* writes on consecutive cycles are a case of their own (MMC1) */
-    rg__nes_cart_write(h->m, addr, v);
-}
-
-/* the 8 KiB PRG bank at $8000/$A000/$C000/$E000 (the bytes hold their bank number; the vectors aside) */
-static unsigned prg_at(nes_harness *h, uint16_t addr)
-{
-    return rg__nes_cart_read(h->m, addr);
-}
 
 static unsigned chr_at(nes_harness *h, unsigned slot)
 {
     return h->m->chr_map[slot][0];
 }
 
-/* which of the 1 KiB nametable pages each of the four windows shows */
-static void expect_nt(nes_harness *h, unsigned a, unsigned b, unsigned c, unsigned d)
-{
-    unsigned want[4] = {a, b, c, d};
-    for (int i = 0; i < 4; i++)
-        assert_int_equal((size_t)(h->m->nt_map[i] - h->m->st.cart.vram) / 1024u, want[i]);
-}
-
 static void nrom(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 0, 1, 1, 0x01); /* 16 KiB, vertical */
-    assert_int_equal(prg_at(&h, 0x8000), 0);
-    assert_int_equal(prg_at(&h, 0xA000), 1);
-    assert_int_equal(prg_at(&h, 0xC000), 0); /* mirrored */
-    expect_nt(&h, 0, 1, 0, 1);
+    nes_open_banked(&h, 0, 1, 1, 0x01); /* 16 KiB, vertical */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 0);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 1);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 0); /* mirrored */
+    nes_expect_nt(&h, 0, 1, 0, 1);
     /* PRG-RAM at $6000 */
-    wr(&h, 0x6123, 0x5A);
+    nes_cart_wr(&h, 0x6123, 0x5A);
     assert_int_equal(rg__nes_cart_read(h.m, 0x6123), 0x5A);
     nes_harness_free(&h);
-    open_image(&h, 0, 2, 1, 0x08); /* 32 KiB, four-screen */
-    assert_int_equal(prg_at(&h, 0xC000), 2);
-    expect_nt(&h, 0, 1, 2, 3);
+    nes_open_banked(&h, 0, 2, 1, 0x08); /* 32 KiB, four-screen */
+    assert_int_equal(nes_prg_at(&h, 0xC000), 2);
+    nes_expect_nt(&h, 0, 1, 2, 3);
     nes_harness_free(&h);
 }
 
@@ -89,30 +39,30 @@ static void uxrom_cnrom_axrom(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 2, 8, 0, 0);
-    wr(&h, 0x8000, 3);
-    assert_int_equal(prg_at(&h, 0x8000), 6);
-    assert_int_equal(prg_at(&h, 0xA000), 7);
-    assert_int_equal(prg_at(&h, 0xC000), 14);
+    nes_open_banked(&h, 2, 8, 0, 0);
+    nes_cart_wr(&h, 0x8000, 3);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 6);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 7);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 14);
     assert_true(h.m->chr_writable == 0xFF); /* CHR-RAM */
-    wr(&h, 0xFFFF, 9); /* wraps at 8 banks */
-    assert_int_equal(prg_at(&h, 0x8000), 2);
+    nes_cart_wr(&h, 0xFFFF, 9); /* wraps at 8 banks */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 2);
     nes_harness_free(&h);
 
-    open_image(&h, 3, 2, 4, 0);
-    wr(&h, 0x8000, 2);
+    nes_open_banked(&h, 3, 2, 4, 0);
+    nes_cart_wr(&h, 0x8000, 2);
     assert_int_equal(chr_at(&h, 0), 16);
     assert_int_equal(chr_at(&h, 7), 23);
     assert_int_equal(h.m->chr_writable, 0);
     nes_harness_free(&h);
 
-    open_image(&h, 7, 16, 0, 0);
-    wr(&h, 0x8000, 0x13);
-    assert_int_equal(prg_at(&h, 0x8000), 12);
-    assert_int_equal(prg_at(&h, 0xE000), 15);
-    expect_nt(&h, 1, 1, 1, 1);
-    wr(&h, 0x8000, 0x01);
-    expect_nt(&h, 0, 0, 0, 0);
+    nes_open_banked(&h, 7, 16, 0, 0);
+    nes_cart_wr(&h, 0x8000, 0x13);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 12);
+    assert_int_equal(nes_prg_at(&h, 0xE000), 15);
+    nes_expect_nt(&h, 1, 1, 1, 1);
+    nes_cart_wr(&h, 0x8000, 0x01);
+    nes_expect_nt(&h, 0, 0, 0, 0);
     nes_harness_free(&h);
 }
 
@@ -120,27 +70,27 @@ static void colordreams_gxrom_camerica(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 11, 8, 8, 0);
-    wr(&h, 0x8000, 0x52);
-    assert_int_equal(prg_at(&h, 0x8000), 8);
+    nes_open_banked(&h, 11, 8, 8, 0);
+    nes_cart_wr(&h, 0x8000, 0x52);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 8);
     assert_int_equal(chr_at(&h, 0), 40);
     nes_harness_free(&h);
 
-    open_image(&h, 66, 8, 4, 0);
-    wr(&h, 0x8000, 0x21);
-    assert_int_equal(prg_at(&h, 0x8000), 8);
+    nes_open_banked(&h, 66, 8, 4, 0);
+    nes_cart_wr(&h, 0x8000, 0x21);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 8);
     assert_int_equal(chr_at(&h, 0), 8);
     nes_harness_free(&h);
 
-    open_image(&h, 71, 8, 0, 0);
-    wr(&h, 0xC000, 5);
-    assert_int_equal(prg_at(&h, 0x8000), 10);
-    assert_int_equal(prg_at(&h, 0xC000), 14);
-    expect_nt(&h, 0, 0, 1, 1); /* the header's horizontal mirroring until $9000 is written */
-    wr(&h, 0x9000, 0x10);
-    expect_nt(&h, 1, 1, 1, 1);
-    wr(&h, 0x8000, 1); /* $8000-$8FFF does nothing */
-    assert_int_equal(prg_at(&h, 0x8000), 10);
+    nes_open_banked(&h, 71, 8, 0, 0);
+    nes_cart_wr(&h, 0xC000, 5);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 10);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 14);
+    nes_expect_nt(&h, 0, 0, 1, 1); /* the header's horizontal mirroring until $9000 is written */
+    nes_cart_wr(&h, 0x9000, 0x10);
+    nes_expect_nt(&h, 1, 1, 1, 1);
+    nes_cart_wr(&h, 0x8000, 1); /* $8000-$8FFF does nothing */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 10);
     nes_harness_free(&h);
 }
 
@@ -148,23 +98,23 @@ static void colordreams_gxrom_camerica(void **state)
 static void mmc1_reg(nes_harness *h, uint16_t addr, uint8_t v)
 {
     for (int i = 0; i < 5; i++)
-        wr(h, addr, (uint8_t)((v >> i) & 1u));
+        nes_cart_wr(h, addr, (uint8_t)((v >> i) & 1u));
 }
 
 static void mmc1(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 1, 16, 16, 0);
+    nes_open_banked(&h, 1, 16, 16, 0);
     /* power-on: PRG mode 3, the last bank at $C000 */
-    assert_int_equal(prg_at(&h, 0xC000), 30);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 30);
     mmc1_reg(&h, 0xE000, 5);
-    assert_int_equal(prg_at(&h, 0x8000), 10);
-    assert_int_equal(prg_at(&h, 0xC000), 30);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 10);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 30);
     mmc1_reg(&h, 0x8000, 0x0B); /* mode 2: first bank fixed at $8000; horizontal mirroring; 8 KiB CHR */
-    assert_int_equal(prg_at(&h, 0x8000), 0);
-    assert_int_equal(prg_at(&h, 0xC000), 10);
-    expect_nt(&h, 0, 0, 1, 1);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 0);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 10);
+    nes_expect_nt(&h, 0, 0, 1, 1);
     mmc1_reg(&h, 0xA000, 5); /* CHR bank 0 in 8 KiB mode: bank 4 (low bit ignored) */
     assert_int_equal(chr_at(&h, 0), 16);
     assert_int_equal(chr_at(&h, 4), 20);
@@ -172,14 +122,14 @@ static void mmc1(void **state)
     mmc1_reg(&h, 0xC000, 3);
     assert_int_equal(chr_at(&h, 0), 20);
     assert_int_equal(chr_at(&h, 4), 12);
-    expect_nt(&h, 0, 1, 0, 1);
-    assert_int_equal(prg_at(&h, 0x8000), 8); /* 32 KiB mode: bank 5 & ~1 */
+    nes_expect_nt(&h, 0, 1, 0, 1);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 8); /* 32 KiB mode: bank 5 & ~1 */
     /* a write with bit 7 resets the shift register and sets PRG mode 3 */
-    wr(&h, 0x8000, 1);
-    wr(&h, 0x8000, 1);
-    wr(&h, 0x8000, 0x80);
+    nes_cart_wr(&h, 0x8000, 1);
+    nes_cart_wr(&h, 0x8000, 1);
+    nes_cart_wr(&h, 0x8000, 0x80);
     assert_int_equal(h.m->st.cart.regs[1], 0);
-    assert_int_equal(prg_at(&h, 0xC000), 30);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 30);
     /* the second of two writes on consecutive cycles is ignored */
     h.m->st.cycles += 5;
     rg__nes_cart_write(h.m, 0x8000, 1);
@@ -187,20 +137,20 @@ static void mmc1(void **state)
     rg__nes_cart_write(h.m, 0x8000, 1);
     assert_int_equal(h.m->st.cart.regs[1], 1);
     /* PRG-RAM disabled by bit 4 of the PRG register */
-    wr(&h, 0x8000, 0x80);
-    wr(&h, 0x6000, 0x77);
+    nes_cart_wr(&h, 0x8000, 0x80);
+    nes_cart_wr(&h, 0x6000, 0x77);
     assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 0x77);
     mmc1_reg(&h, 0xE000, 0x10);
     assert_null(h.m->prg_ram_map);
     nes_harness_free(&h);
 
     /* SUROM: 512 KiB; CHR bank 0 bit 4 selects the 256 KiB half (both windows) */
-    open_image(&h, 1, 32, 0, 0);
-    assert_int_equal(prg_at(&h, 0xC000), 30);
+    nes_open_banked(&h, 1, 32, 0, 0);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 30);
     mmc1_reg(&h, 0xA000, 0x10);
-    assert_int_equal(prg_at(&h, 0xC000), 62);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 62);
     mmc1_reg(&h, 0xE000, 2);
-    assert_int_equal(prg_at(&h, 0x8000), 36);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 36);
     nes_harness_free(&h);
 }
 
@@ -216,40 +166,40 @@ static void mmc3(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 4, 16, 16, 0);
+    nes_open_banked(&h, 4, 16, 16, 0);
     assert_true(h.m->ppu_watch);
-    assert_int_equal(prg_at(&h, 0xC000), 30);
-    assert_int_equal(prg_at(&h, 0xE000), 31);
-    wr(&h, 0x8000, 6);
-    wr(&h, 0x8001, 5);
-    wr(&h, 0x8000, 7);
-    wr(&h, 0x8001, 9);
-    assert_int_equal(prg_at(&h, 0x8000), 5);
-    assert_int_equal(prg_at(&h, 0xA000), 9);
-    wr(&h, 0x8000, 0x40); /* PRG mode 1: R6 at $C000, the second-last bank at $8000 */
-    assert_int_equal(prg_at(&h, 0x8000), 30);
-    assert_int_equal(prg_at(&h, 0xC000), 5);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 30);
+    assert_int_equal(nes_prg_at(&h, 0xE000), 31);
+    nes_cart_wr(&h, 0x8000, 6);
+    nes_cart_wr(&h, 0x8001, 5);
+    nes_cart_wr(&h, 0x8000, 7);
+    nes_cart_wr(&h, 0x8001, 9);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 5);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 9);
+    nes_cart_wr(&h, 0x8000, 0x40); /* PRG mode 1: R6 at $C000, the second-last bank at $8000 */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 30);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 5);
     /* CHR: R0 (2 KiB, low bit ignored) and R2 (1 KiB); inversion swaps the halves */
-    wr(&h, 0x8000, 0);
-    wr(&h, 0x8001, 7);
-    wr(&h, 0x8000, 2);
-    wr(&h, 0x8001, 40);
+    nes_cart_wr(&h, 0x8000, 0);
+    nes_cart_wr(&h, 0x8001, 7);
+    nes_cart_wr(&h, 0x8000, 2);
+    nes_cart_wr(&h, 0x8001, 40);
     assert_int_equal(chr_at(&h, 0), 6);
     assert_int_equal(chr_at(&h, 1), 7);
     assert_int_equal(chr_at(&h, 4), 40);
-    wr(&h, 0x8000, 0x80);
+    nes_cart_wr(&h, 0x8000, 0x80);
     assert_int_equal(chr_at(&h, 4), 6);
     assert_int_equal(chr_at(&h, 0), 40);
-    wr(&h, 0xA000, 1);
-    expect_nt(&h, 0, 0, 1, 1);
-    wr(&h, 0xA000, 0);
-    expect_nt(&h, 0, 1, 0, 1);
+    nes_cart_wr(&h, 0xA000, 1);
+    nes_expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0xA000, 0);
+    nes_expect_nt(&h, 0, 1, 0, 1);
 
     /* the scanline counter: latch 2, reload, enable; clocks on A12 rises after a long enough low */
     uint64_t dot = 1000;
-    wr(&h, 0xC000, 2);
-    wr(&h, 0xC001, 0);
-    wr(&h, 0xE001, 0);
+    nes_cart_wr(&h, 0xC000, 2);
+    nes_cart_wr(&h, 0xC001, 0);
+    nes_cart_wr(&h, 0xE001, 0);
     ppu_rise(&h, &dot, 40); /* reload: 2 */
     ppu_rise(&h, &dot, 40); /* 1 */
     assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, 0);
@@ -258,7 +208,7 @@ static void mmc3(void **state)
     assert_int_equal(h.m->st.cart.regs[12], 1);
     ppu_rise(&h, &dot, 40); /* 0: IRQ */
     assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, RG__NES_IRQ_MAPPER);
-    wr(&h, 0xE000, 0); /* acknowledge and disable */
+    nes_cart_wr(&h, 0xE000, 0); /* acknowledge and disable */
     assert_int_equal(h.m->st.irq & RG__NES_IRQ_MAPPER, 0);
     ppu_rise(&h, &dot, 40);
     ppu_rise(&h, &dot, 40);
@@ -270,14 +220,14 @@ static void mmc2_mmc4(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 9, 8, 16, 0);
-    assert_int_equal(prg_at(&h, 0xA000), 13);
-    wr(&h, 0xA000, 4);
-    assert_int_equal(prg_at(&h, 0x8000), 4);
-    wr(&h, 0xB000, 1); /* $0000 for $FD */
-    wr(&h, 0xC000, 2); /* $0000 for $FE */
-    wr(&h, 0xD000, 3);
-    wr(&h, 0xE000, 4);
+    nes_open_banked(&h, 9, 8, 16, 0);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 13);
+    nes_cart_wr(&h, 0xA000, 4);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 4);
+    nes_cart_wr(&h, 0xB000, 1); /* $0000 for $FD */
+    nes_cart_wr(&h, 0xC000, 2); /* $0000 for $FE */
+    nes_cart_wr(&h, 0xD000, 3);
+    nes_cart_wr(&h, 0xE000, 4);
     assert_int_equal(chr_at(&h, 0), 8); /* latches start at $FE */
     assert_int_equal(chr_at(&h, 4), 16);
     rg__nes_cart_ppu_addr(h.m, 0x0FD8, 10);
@@ -288,15 +238,15 @@ static void mmc2_mmc4(void **state)
     assert_int_equal(chr_at(&h, 0), 8);
     rg__nes_cart_ppu_addr(h.m, 0x1FDD, 40); /* the right table: the range */
     assert_int_equal(chr_at(&h, 4), 12);
-    wr(&h, 0xF000, 1);
-    expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0xF000, 1);
+    nes_expect_nt(&h, 0, 0, 1, 1);
     nes_harness_free(&h);
 
-    open_image(&h, 10, 8, 16, 0);
-    wr(&h, 0xA000, 3);
-    assert_int_equal(prg_at(&h, 0x8000), 6);
-    assert_int_equal(prg_at(&h, 0xC000), 14);
-    wr(&h, 0xB000, 1);
+    nes_open_banked(&h, 10, 8, 16, 0);
+    nes_cart_wr(&h, 0xA000, 3);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 6);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 14);
+    nes_cart_wr(&h, 0xB000, 1);
     rg__nes_cart_ppu_addr(h.m, 0x0FDB, 10); /* MMC4: the range for the left table too */
     assert_int_equal(chr_at(&h, 0), 4);
     nes_harness_free(&h);
@@ -306,13 +256,13 @@ static void battery_and_power(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 0, 2, 1, 0x02); /* battery */
-    wr(&h, 0x6000, 0x42);
+    nes_open_banked(&h, 0, 2, 1, 0x02); /* battery */
+    nes_cart_wr(&h, 0x6000, 0x42);
     rg__nes_power_on(h.m);
     assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 0x42);
     nes_harness_free(&h);
-    open_image(&h, 0, 2, 1, 0x00);
-    wr(&h, 0x6000, 0x42);
+    nes_open_banked(&h, 0, 2, 1, 0x00);
+    nes_cart_wr(&h, 0x6000, 0x42);
     rg__nes_power_on(h.m);
     assert_int_equal(rg__nes_cart_read(h.m, 0x6000), 0);
     nes_harness_free(&h);
@@ -322,7 +272,7 @@ static void hostile_mapper_state(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 1, 8, 0, 0);
+    nes_open_banked(&h, 1, 8, 0, 0);
     rg__nes_state *st = malloc(sizeof *st);
     assert_non_null(st);
     *st = h.m->st;
@@ -334,7 +284,7 @@ static void hostile_mapper_state(void **state)
     st->cart.regs[5] = 0x20;
     assert_int_equal(rg__nes_state_check(st, h.m), RG_ESTATE);
     nes_harness_free(&h);
-    open_image(&h, 4, 8, 8, 0);
+    nes_open_banked(&h, 4, 8, 8, 0);
     *st = h.m->st;
     st->cart.regs[14] = 2;
     assert_int_equal(rg__nes_state_check(st, h.m), RG_ESTATE);
@@ -349,42 +299,42 @@ static void latch6000_boards(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 87, 2, 4, 0); /* 32 KiB CHR: 4 banks */
+    nes_open_banked(&h, 87, 2, 4, 0); /* 32 KiB CHR: 4 banks */
     assert_null(h.m->prg_ram_map); /* the latch, not RAM, answers at $6000 */
     assert_int_equal(chr_at(&h, 0), 24); /* power-on: bank 3 */
-    wr(&h, 0x6000, 0x01);        /* bit 0 is bank bit 1 */
+    nes_cart_wr(&h, 0x6000, 0x01);        /* bit 0 is bank bit 1 */
     assert_int_equal(chr_at(&h, 0), 16);
-    wr(&h, 0x7FFF, 0x02);        /* bit 1 is bank bit 0 */
+    nes_cart_wr(&h, 0x7FFF, 0x02);        /* bit 1 is bank bit 0 */
     assert_int_equal(chr_at(&h, 7), 15);
-    wr(&h, 0x8000, 0x03);        /* not a register */
+    nes_cart_wr(&h, 0x8000, 0x03);        /* not a register */
     assert_int_equal(chr_at(&h, 0), 8);
-    assert_int_equal(prg_at(&h, 0xC000), 2);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 2);
     nes_harness_free(&h);
 
-    open_image(&h, 140, 8, 16, 0);
-    wr(&h, 0x6000, 0x25);
-    assert_int_equal(prg_at(&h, 0x8000), 8);
-    assert_int_equal(prg_at(&h, 0xE000), 11);
+    nes_open_banked(&h, 140, 8, 16, 0);
+    nes_cart_wr(&h, 0x6000, 0x25);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 8);
+    assert_int_equal(nes_prg_at(&h, 0xE000), 11);
     assert_int_equal(chr_at(&h, 0), 40);
     nes_harness_free(&h);
 
-    open_image(&h, 184, 2, 2, 0x01); /* 16 KiB CHR: four 4 KiB banks */
-    wr(&h, 0x6000, 0x21);
+    nes_open_banked(&h, 184, 2, 2, 0x01); /* 16 KiB CHR: four 4 KiB banks */
+    nes_cart_wr(&h, 0x6000, 0x21);
     assert_int_equal(chr_at(&h, 0), 4);
     assert_int_equal(chr_at(&h, 4), 8);
-    wr(&h, 0x6000, 0x73); /* bank 7 wraps to 3 */
+    nes_cart_wr(&h, 0x6000, 0x73); /* bank 7 wraps to 3 */
     assert_int_equal(chr_at(&h, 4), 12);
     assert_int_equal(chr_at(&h, 3), 15);
-    expect_nt(&h, 0, 1, 0, 1);
+    nes_expect_nt(&h, 0, 1, 0, 1);
     nes_harness_free(&h);
 
-    open_image(&h, 185, 2, 1, 0);
-    wr(&h, 0x8000, 0x00); /* key does not match: CHR reads $FF */
+    nes_open_banked(&h, 185, 2, 1, 0);
+    nes_cart_wr(&h, 0x8000, 0x00); /* key does not match: CHR reads $FF */
     assert_int_equal(chr_at(&h, 0), 0xFF);
     assert_int_equal(h.m->chr_writable, 0);
-    wr(&h, 0x8000, 0x21);
+    nes_cart_wr(&h, 0x8000, 0x21);
     assert_int_equal(chr_at(&h, 5), 5);
-    wr(&h, 0x8000, 0x13);
+    nes_cart_wr(&h, 0x8000, 0x13);
     assert_int_equal(chr_at(&h, 5), 0xFF);
     nes_harness_free(&h);
 }
@@ -393,41 +343,41 @@ static void vrc1_vrc2a(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 75, 8, 16, 0);
-    wr(&h, 0x8000, 3);
-    wr(&h, 0xA000, 5);
-    wr(&h, 0xC000, 0x1E); /* 4 bits: 14 */
-    assert_int_equal(prg_at(&h, 0x8000), 3);
-    assert_int_equal(prg_at(&h, 0xA000), 5);
-    assert_int_equal(prg_at(&h, 0xC000), 14);
-    assert_int_equal(prg_at(&h, 0xE000), 15);
-    wr(&h, 0xE000, 2);
-    wr(&h, 0xF000, 1);
-    wr(&h, 0x9000, 0x05); /* horizontal; bit 4 of the $1000 bank */
+    nes_open_banked(&h, 75, 8, 16, 0);
+    nes_cart_wr(&h, 0x8000, 3);
+    nes_cart_wr(&h, 0xA000, 5);
+    nes_cart_wr(&h, 0xC000, 0x1E); /* 4 bits: 14 */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 3);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 5);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 14);
+    assert_int_equal(nes_prg_at(&h, 0xE000), 15);
+    nes_cart_wr(&h, 0xE000, 2);
+    nes_cart_wr(&h, 0xF000, 1);
+    nes_cart_wr(&h, 0x9000, 0x05); /* horizontal; bit 4 of the $1000 bank */
     assert_int_equal(chr_at(&h, 0), 8);
     assert_int_equal(chr_at(&h, 4), 68);
-    expect_nt(&h, 0, 0, 1, 1);
-    wr(&h, 0x9000, 0x00);
-    expect_nt(&h, 0, 1, 0, 1);
+    nes_expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0x9000, 0x00);
+    nes_expect_nt(&h, 0, 1, 0, 1);
     nes_harness_free(&h);
 
-    open_image(&h, 22, 8, 16, 0);
-    wr(&h, 0x8000, 4);
-    wr(&h, 0xA000, 6);
-    assert_int_equal(prg_at(&h, 0x8000), 4);
-    assert_int_equal(prg_at(&h, 0xA000), 6);
-    assert_int_equal(prg_at(&h, 0xC000), 14);
+    nes_open_banked(&h, 22, 8, 16, 0);
+    nes_cart_wr(&h, 0x8000, 4);
+    nes_cart_wr(&h, 0xA000, 6);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 4);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 6);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 14);
     /* CHR bank 1 ($B002/$B003 on VRC2a: A0/A1 swapped, so $B001/$B003 reach it) = 0x2A, mapper 22 drops bit 0 */
-    wr(&h, 0xB001, 0x0A);
-    wr(&h, 0xB003, 0x02);
+    nes_cart_wr(&h, 0xB001, 0x0A);
+    nes_cart_wr(&h, 0xB003, 0x02);
     assert_int_equal(chr_at(&h, 1), 0x15);
-    wr(&h, 0xE003, 0x06); /* bank 7 high nibble */
-    wr(&h, 0xE001, 0x04); /* bank 7 low nibble */
-    wr(&h, 0xE002, 0x01); /* bank 6 high nibble */
+    nes_cart_wr(&h, 0xE003, 0x06); /* bank 7 high nibble */
+    nes_cart_wr(&h, 0xE001, 0x04); /* bank 7 low nibble */
+    nes_cart_wr(&h, 0xE002, 0x01); /* bank 6 high nibble */
     assert_int_equal(chr_at(&h, 7), 0x32);
     assert_int_equal(chr_at(&h, 6), 0x08);
-    wr(&h, 0x9000, 1);
-    expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0x9000, 1);
+    nes_expect_nt(&h, 0, 0, 1, 1);
     nes_harness_free(&h);
 }
 
@@ -435,46 +385,46 @@ static void taito_namco_irem(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 33, 8, 16, 0);
-    wr(&h, 0x8000, 0x45); /* PRG 5, horizontal */
-    wr(&h, 0x8001, 9);
-    assert_int_equal(prg_at(&h, 0x8000), 5);
-    assert_int_equal(prg_at(&h, 0xA000), 9);
-    assert_int_equal(prg_at(&h, 0xC000), 14);
-    expect_nt(&h, 0, 0, 1, 1);
-    wr(&h, 0x8002, 3);
-    wr(&h, 0x8003, 7);
-    wr(&h, 0xA002, 100);
+    nes_open_banked(&h, 33, 8, 16, 0);
+    nes_cart_wr(&h, 0x8000, 0x45); /* PRG 5, horizontal */
+    nes_cart_wr(&h, 0x8001, 9);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 5);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 9);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 14);
+    nes_expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0x8002, 3);
+    nes_cart_wr(&h, 0x8003, 7);
+    nes_cart_wr(&h, 0xA002, 100);
     assert_int_equal(chr_at(&h, 0), 6);
     assert_int_equal(chr_at(&h, 3), 15);
     assert_int_equal(chr_at(&h, 6), 100);
     nes_harness_free(&h);
 
-    open_image(&h, 206, 8, 4, 0x01);
-    assert_int_equal(prg_at(&h, 0xA000), 1);
-    wr(&h, 0x8000, 6);
-    wr(&h, 0x8001, 0x13); /* 4 bits of PRG */
-    assert_int_equal(prg_at(&h, 0x8000), 3);
-    wr(&h, 0x8000, 0xC1); /* MMC3's mode bits do nothing here */
-    wr(&h, 0x8001, 5);    /* 2 KiB: bank 4-5 */
+    nes_open_banked(&h, 206, 8, 4, 0x01);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 1);
+    nes_cart_wr(&h, 0x8000, 6);
+    nes_cart_wr(&h, 0x8001, 0x13); /* 4 bits of PRG */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 3);
+    nes_cart_wr(&h, 0x8000, 0xC1); /* MMC3's mode bits do nothing here */
+    nes_cart_wr(&h, 0x8001, 5);    /* 2 KiB: bank 4-5 */
     assert_int_equal(chr_at(&h, 2), 4);
     assert_int_equal(chr_at(&h, 3), 5);
-    assert_int_equal(prg_at(&h, 0x8000), 3);
-    wr(&h, 0xA000, 0x01); /* no mirroring register */
-    expect_nt(&h, 0, 1, 0, 1);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 3);
+    nes_cart_wr(&h, 0xA000, 0x01); /* no mirroring register */
+    nes_expect_nt(&h, 0, 1, 0, 1);
     nes_harness_free(&h);
 
-    open_image(&h, 32, 8, 16, 0);
-    wr(&h, 0x8000, 3);
-    wr(&h, 0xA000, 4);
-    assert_int_equal(prg_at(&h, 0x8000), 3);
-    assert_int_equal(prg_at(&h, 0xC000), 14);
-    wr(&h, 0x9000, 3); /* PRG mode 1, horizontal */
-    assert_int_equal(prg_at(&h, 0x8000), 14);
-    assert_int_equal(prg_at(&h, 0xC000), 3);
-    assert_int_equal(prg_at(&h, 0xA000), 4);
-    expect_nt(&h, 0, 0, 1, 1);
-    wr(&h, 0xB005, 77);
+    nes_open_banked(&h, 32, 8, 16, 0);
+    nes_cart_wr(&h, 0x8000, 3);
+    nes_cart_wr(&h, 0xA000, 4);
+    assert_int_equal(nes_prg_at(&h, 0x8000), 3);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 14);
+    nes_cart_wr(&h, 0x9000, 3); /* PRG mode 1, horizontal */
+    assert_int_equal(nes_prg_at(&h, 0x8000), 14);
+    assert_int_equal(nes_prg_at(&h, 0xC000), 3);
+    assert_int_equal(nes_prg_at(&h, 0xA000), 4);
+    nes_expect_nt(&h, 0, 0, 1, 1);
+    nes_cart_wr(&h, 0xB005, 77);
     assert_int_equal(chr_at(&h, 5), 77);
     nes_harness_free(&h);
 }
@@ -483,18 +433,18 @@ static void txsrom(void **state)
 {
     (void)state;
     nes_harness h;
-    open_image(&h, 118, 8, 16, 0);
-    wr(&h, 0x8000, 0);
-    wr(&h, 0x8001, 0x80); /* R0: bit 7 set: $2000/$2400 page 1 */
-    wr(&h, 0x8000, 1);
-    wr(&h, 0x8001, 0x02);
-    expect_nt(&h, 1, 1, 0, 0);
+    nes_open_banked(&h, 118, 8, 16, 0);
+    nes_cart_wr(&h, 0x8000, 0);
+    nes_cart_wr(&h, 0x8001, 0x80); /* R0: bit 7 set: $2000/$2400 page 1 */
+    nes_cart_wr(&h, 0x8000, 1);
+    nes_cart_wr(&h, 0x8001, 0x02);
+    nes_expect_nt(&h, 1, 1, 0, 0);
     assert_int_equal(chr_at(&h, 0), 0); /* 128 KiB of CHR: bank $80 is bank 0 */
-    wr(&h, 0xA000, 1); /* the mirroring register does not count */
-    expect_nt(&h, 1, 1, 0, 0);
-    wr(&h, 0x8000, 0x82); /* CHR inversion: R2-R5 name the pages */
-    wr(&h, 0x8001, 0x80);
-    expect_nt(&h, 1, 0, 0, 0);
+    nes_cart_wr(&h, 0xA000, 1); /* the mirroring register does not count */
+    nes_expect_nt(&h, 1, 1, 0, 0);
+    nes_cart_wr(&h, 0x8000, 0x82); /* CHR inversion: R2-R5 name the pages */
+    nes_cart_wr(&h, 0x8001, 0x80);
+    nes_expect_nt(&h, 1, 0, 0, 0);
     nes_harness_free(&h);
 }
 
@@ -509,7 +459,7 @@ static void hostile_new_mappers(void **state)
     assert_non_null(st);
     for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
         nes_harness h;
-        open_image(&h, k_cases[i].mapper, 8, 16, 0);
+        nes_open_banked(&h, k_cases[i].mapper, 8, 16, 0);
         *st = h.m->st;
         assert_int_equal(rg__nes_state_check(st, h.m), RG_OK);
         st->cart.regs[k_cases[i].reg] = k_cases[i].bad;
