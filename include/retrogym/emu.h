@@ -146,6 +146,13 @@ RG_API int rg_emu_screen_size(const rg_emu *emu, unsigned *width, unsigned *heig
 RG_API int rg_emu_screen_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap);
 
 /**
+ * The screen of rg_emu_screen_rgb24 as ALE's grayscale, one byte a pixel (width*height bytes): each pixel's
+ * (299 R + 587 G + 114 B + 500) / 1000 (ALE's grayscale of the NTSC palette; docs/compat.md).
+ * @return RG_OK, RG_EMISUSE before the first frame, RG_ERANGE if cap is too small
+ */
+RG_API int rg_emu_screen_gray(const rg_emu *emu, uint8_t *dst, size_t cap);
+
+/**
  * Converts the last frame to packed RGB24 (width*height*3 bytes, rows top to bottom).
  * RGB565 and 0RGB1555 expand with plain shifts, no bit replication (as stable-retro does).
  * @return RG_OK, RG_EMISUSE before the first frame, RG_ERANGE if cap < width*height*3

@@ -119,7 +119,13 @@ class _AleView:
         return out
 
     def getScreenGrayscale(self, out=None):
-        return _gray(self._env.get_screen(), out)
+        env = self._env
+        env._check_open()
+        if tuple(env._c.crop_info(0)) == (0, 0, 0, 0) and (out is None or (
+                isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.ndim == 2 and out.flags.c_contiguous
+                and out.flags.writeable)):
+            return env._c.get_screen_gray(out)  # in C: the same bytes as _gray of the whole screen
+        return _gray(env.get_screen(), out)
 
     def getRAM(self):
         return self._env.get_ram()

@@ -140,3 +140,34 @@ def test_same_bytes_as_atari_preprocessing(pong_root, ale_gray, monkeypatch, sca
     finally:
         single.close()
         vec.close()
+
+
+def test_ale_view_gray_is_the_c_gray_of_the_screen(pong_root, ale_gray, monkeypatch):
+    """`env.unwrapped.ale.getScreenGrayscale` (what AtariPreprocessing reads every frame) comes from C
+    (rg_emu_screen_gray): the bytes of ALE's formula over the RGB screen and of a real ALEInterface's grayscale of
+    each colour, into the caller's array when given; a wrong `out` is refused."""
+    monkeypatch.setenv("RETROGYM_DATA_PATH", pong_root)
+    env = gym.make("retrogym/Pong-v5", frameskip=1)
+    try:
+        env.reset(seed=3)
+        ale, raw = env.unwrapped.ale, env.unwrapped._c
+        buf = np.empty((210, 160), np.uint8)
+        for i in range(240):
+            env.step(i % env.action_space.n)
+            rgb = env.unwrapped.get_screen().astype(np.float64)
+            want = np.rint(rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114).astype(np.uint8)
+            got = ale.getScreenGrayscale()
+            assert got.shape == (210, 160) and np.array_equal(got, want), i
+            assert ale.getScreenGrayscale(buf) is buf and np.array_equal(buf, want)
+            if i % 40 == 0:
+                keys = (rgb[..., 0].astype(np.int64) << 16) | (rgb[..., 1].astype(np.int64) << 8) | rgb[..., 2].astype(
+                    np.int64)
+                for k in np.unique(keys):
+                    if int(k) in ale_gray:
+                        assert int(got[keys == k][0]) == ale_gray[int(k)], hex(int(k))
+        assert len(np.unique(want)) > 2  # the court, the paddles and the ball: not a blank screen
+        for bad in (np.empty((210, 161), np.uint8), np.empty((210, 160), np.int16), np.empty((160, 210), np.uint8).T):
+            with pytest.raises(ValueError):
+                raw.get_screen_gray(bad)
+    finally:
+        env.close()

@@ -264,6 +264,21 @@ int rg_emu_screen_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
     return RG_OK;
 }
 
+int rg_emu_screen_gray(const rg_emu *emu, uint8_t *dst, size_t cap)
+{
+    if (!emu || !dst)
+        return rg__error(RG_EINVAL, "rg_emu_screen_gray: NULL argument");
+    const rg_frame *f = &emu->io.video;
+    if (!f->data || !emu->screen.width)
+        return rg__error(RG_EMISUSE, "no frame yet: run the emulator first");
+    size_t need = (size_t)emu->screen.width * emu->screen.height;
+    if (cap < need)
+        return rg__error(RG_ERANGE, "a %ux%u gray screen needs %zu bytes, the buffer has %zu", emu->screen.width,
+                         emu->screen.height, need, cap);
+    rg__screen_gray(&emu->screen, f, dst);
+    return RG_OK;
+}
+
 double rg_emu_fps(const rg_emu *emu)
 {
     return emu ? emu->io.fps : 0.0;

@@ -3,6 +3,8 @@
 
 #include "video_convert.h"
 
+#include "base/luma.h"
+
 #include <string.h>
 
 /* Larger sizes are not a console's: such a core is taken at its frames' size. */
@@ -65,4 +67,37 @@ void rg__screen_rgb24(const rg__screen *s, const rg_frame *f, uint8_t *dst)
     }
     if (rows < s->height)
         memset(dst + rows * out_row, 0, (s->height - rows) * out_row);
+}
+
+void rg__screen_gray(const rg__screen *s, const rg_frame *f, uint8_t *dst)
+{
+    enum { CHUNK = 256 };
+    uint8_t rgb[CHUNK * 3];
+    size_t bpp = f->format == RG_PIXEL_XRGB8888 ? 4 : 2;
+    size_t in_pitch = f->pitch / bpp;
+    unsigned cols = s->width < in_pitch ? s->width : (unsigned)in_pitch;
+    unsigned rows = s->height < f->height ? s->height : f->height;
+    rg_frame part = *f;
+    part.height = 1;
+    for (unsigned y = 0; y < rows; y++) {
+        uint8_t *out = dst + (size_t)y * s->width;
+        for (unsigned x = 0; x < cols; x += CHUNK) {
+            unsigned n = cols - x < CHUNK ? cols - x : CHUNK;
+            part.width = n;
+            part.data = (const uint8_t *)f->data + (size_t)y * f->pitch + (size_t)x * bpp;
+            rg__convert_rgb24(&part, rgb);
+            uint32_t last = UINT32_MAX; /* games draw runs of one colour: its gray is computed once per run */
+            uint8_t gray = 0;
+            for (unsigned i = 0; i < n; i++) {
+                const uint8_t *px = rgb + 3 * i;
+                uint32_t key = (uint32_t)px[0] << 16 | (uint32_t)px[1] << 8 | px[2];
+                if (key != last)
+                    last = key, gray = (uint8_t)((rg__luma_sum(px) + 500u) / 1000u);
+                out[x + i] = gray;
+            }
+        }
+        memset(out + cols, 0, s->width - cols);
+    }
+    if (rows < s->height)
+        memset(dst + (size_t)rows * s->width, 0, (size_t)(s->height - rows) * s->width);
 }

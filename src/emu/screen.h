@@ -23,5 +23,8 @@ void rg__screen_settle(rg__screen *s, const rg_frame *f);
  * (columns past the frame's width but within its pitch are the core's buffer as it stands, as in stable-retro);
  * what lies beyond the pitch or below the frame's last row is black. f->data must be set. */
 void rg__screen_rgb24(const rg__screen *s, const rg_frame *f, uint8_t *dst);
+/* The same screen as ALE's grayscale, one byte a pixel: (299 R + 587 G + 114 B + 500) / 1000 of its RGB24
+ * (base/luma.h); padding black as in rg__screen_rgb24. */
+void rg__screen_gray(const rg__screen *s, const rg_frame *f, uint8_t *dst);
 
 #endif

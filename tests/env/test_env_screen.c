@@ -2,7 +2,8 @@
  * fixes it, and every frame is read at that size with the frame's pitch. On our Genesis ROM that switches between 320
  * and 256 pixels (tests/roms/md/modes) with stable-retro's Genesis Plus GX: the observation stays 224x320 (the core's
  * first frame is 256x192), a 256-pixel frame shows the last 320-pixel frame's columns 256-319, a crop cuts the same
- * picture, and the RAM byte the ROM keeps says which width each frame was drawn in. Skipped without stable-retro. */
+ * picture, and the RAM byte the ROM keeps says which width each frame was drawn in; the gray screen
+ * (rg_emu_screen_gray) is ALE's formula of the RGB24 one, pixel for pixel. Skipped without stable-retro. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
 
@@ -61,8 +62,9 @@ static void width_switches_keep_the_shape(void **state)
     assert_int_equal(h, H);
     assert_int_equal(w, W);
     assert_int_equal(rg_env_obs_size(env), (size_t)W * H * 3);
-    uint8_t *obs = malloc((size_t)W * H * 3), last_wide[3] = {0};
+    uint8_t *obs = malloc((size_t)W * H * 3), last_wide[3] = {0}, *gray = malloc((size_t)W * H);
     assert_non_null(obs);
+    assert_non_null(gray);
     assert_int_equal(rg_env_reset(env, 1, 1, obs, (size_t)W * H * 3), RG_OK);
     int64_t action[12] = {0};
     unsigned narrow = 0, wide = 0;
@@ -72,6 +74,14 @@ static void width_switches_keep_the_shape(void **state)
         uint8_t mode;
         assert_int_equal(rg_env_step(env, action, 12, obs, (size_t)W * H * 3, &r), RG_OK);
         assert_int_equal(rg_emu_mem_read(rg_env_emu(env), RAM_MODE, &mode, 1), RG_OK);
+        assert_int_equal(rg_emu_screen_gray(rg_env_emu(env), gray, (size_t)W * H), RG_OK);
+        for (size_t i = 0; i < (size_t)W * H; i++) {
+            const uint8_t *px = obs + 3 * i;
+            unsigned want = (299u * px[0] + 587u * px[1] + 114u * px[2] + 500u) / 1000u;
+            if (gray[i] != want)
+                fail_msg("step %u, pixel %zu: gray %u, RGB24 (%u, %u, %u) gives %u", s, i, gray[i], px[0], px[1], px[2],
+                         want);
+        }
         unsigned fw = frame_width(env);
         if (mode == before) /* the ROM asked for the same width two VBlanks running: the frame has it */
             assert_int_equal(fw, mode ? 256 : 320);
@@ -99,6 +109,8 @@ static void width_switches_keep_the_shape(void **state)
     assert_int_equal(rg_emu_screen_rgb24(rg_env_emu(env), again, (size_t)W * H * 3), RG_OK);
     assert_memory_equal(obs, again, (size_t)W * H * 3);
     assert_int_equal(rg_emu_screen_rgb24(rg_env_emu(env), again, (size_t)W * H * 3 - 1), RG_ERANGE);
+    assert_int_equal(rg_emu_screen_gray(rg_env_emu(env), gray, (size_t)W * H - 1), RG_ERANGE);
+    free(gray);
     free(again);
     free(obs);
     rg_env_free(env);
@@ -155,6 +167,8 @@ static void screen_before_the_first_frame(void **state)
     assert_int_equal(rg_emu_screen_rgb24(emu, px, sizeof px), RG_EMISUSE);
     assert_int_equal(rg_emu_screen_size(emu, NULL, &h), RG_EINVAL);
     assert_int_equal(rg_emu_screen_rgb24(NULL, px, sizeof px), RG_EINVAL);
+    assert_int_equal(rg_emu_screen_gray(emu, px, sizeof px), RG_EMISUSE);
+    assert_int_equal(rg_emu_screen_gray(emu, NULL, sizeof px), RG_EINVAL);
     assert_int_equal(rg_emu_run(emu), RG_OK);
     rg_frame f;
     assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
@@ -167,6 +181,10 @@ static void screen_before_the_first_frame(void **state)
     for (size_t i = (size_t)192 * W * 3; i < (size_t)W * H * 3; i++)
         if (obs[i])
             fail_msg("byte %zu below the frame is not black", i);
+    assert_int_equal(rg_emu_screen_gray(emu, obs, (size_t)W * H), RG_OK);
+    for (size_t i = (size_t)192 * W; i < (size_t)W * H; i++)
+        if (obs[i])
+            fail_msg("gray pixel %zu below the frame is not black", i);
     free(obs);
     rg_emu_free(emu);
 }

@@ -24,6 +24,39 @@ PyObject *rgpy_emu_screen(rg_emu *emu, const char *no_frame)
     return (PyObject *)out;
 }
 
+PyObject *rgpy_emu_screen_gray(rg_emu *emu, PyObject *out, const char *no_frame)
+{
+    rg_frame f;
+    unsigned w = 0, h = 0;
+    int rc = rg_emu_frame(emu, &f);
+    if (rc == RG_OK)
+        rc = rg_emu_screen_size(emu, &w, &h);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    if (!f.data || !w || !h)
+        return PyErr_Format(PyExc_RuntimeError, "%s", no_frame);
+    PyArrayObject *arr;
+    if (out && out != Py_None) {
+        if (!PyArray_Check(out) || PyArray_TYPE((PyArrayObject *)out) != NPY_UINT8 ||
+            PyArray_NDIM((PyArrayObject *)out) != 2 || PyArray_DIM((PyArrayObject *)out, 0) != (npy_intp)h ||
+            PyArray_DIM((PyArrayObject *)out, 1) != (npy_intp)w || !PyArray_IS_C_CONTIGUOUS((PyArrayObject *)out) ||
+            !PyArray_ISWRITEABLE((PyArrayObject *)out))
+            return PyErr_Format(PyExc_ValueError, "out must be a writable C-contiguous uint8 array of shape (%u, %u)",
+                                h, w);
+        arr = (PyArrayObject *)out;
+        Py_INCREF(arr);
+    } else {
+        npy_intp dims[2] = {h, w};
+        if (!(arr = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_UINT8)))
+            return NULL;
+    }
+    if ((rc = rg_emu_screen_gray(emu, PyArray_DATA(arr), (size_t)PyArray_NBYTES(arr))) != RG_OK) {
+        Py_DECREF(arr);
+        return rgpy_raise(rc);
+    }
+    return (PyObject *)arr;
+}
+
 PyObject *rgpy_emu_ram(rg_emu *emu)
 {
     npy_intp n = (npy_intp)rg_emu_ram_size(emu);

@@ -336,6 +336,19 @@ static PyObject *Env_get_screen(rgpy_Env *self, PyObject *unused)
     return rgpy_emu_screen(rg_env_emu(self->env), "the core has not produced a frame yet");
 }
 
+/* get_screen_gray(out=None) -> the screen of get_screen() as ALE's grayscale, (H, W) uint8, written into `out` when
+ * given (ale_py's getScreenGrayscale). */
+static PyObject *Env_get_screen_gray(rgpy_Env *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"out", NULL};
+    PyObject *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:get_screen_gray", kw, &out))
+        return NULL;
+    if (rgpy_env_usable(self))
+        return NULL;
+    return rgpy_emu_screen_gray(rg_env_emu(self->env), out, "the core has not produced a frame yet");
+}
+
 /* ---- states ---- */
 
 /* clone_state() -> bytes: a snapshot of the whole environment (emulator, scenario, random generator, step count). */
@@ -483,6 +496,8 @@ PyMethodDef rgpy_env_data_methods[] = {
     {"memory_blocks", (PyCFunction)Env_memory_blocks, METH_NOARGS, "memory_blocks() -> {base: bytes}"},
     {"get_ram", (PyCFunction)Env_get_ram, METH_NOARGS, "get_ram() -> uint8 array of all memory blocks"},
     {"get_screen", (PyCFunction)Env_get_screen, METH_NOARGS, "get_screen() -> whole frame (H, W, 3) uint8"},
+    {"get_screen_gray", (PyCFunction)(void (*)(void))Env_get_screen_gray, METH_VARARGS | METH_KEYWORDS,
+     "get_screen_gray(out=None) -> whole frame as ALE's grayscale (H, W) uint8, into out when given"},
     {"clone_state", (PyCFunction)Env_clone_state, METH_NOARGS, "clone_state() -> bytes of the whole environment"},
     {"restore_state", (PyCFunction)Env_restore_state, METH_VARARGS, "restore_state(snapshot)"},
     {"set_start_state", (PyCFunction)Env_set_start_state, METH_VARARGS, "set_start_state(name or path, '' = none)"},

@@ -158,6 +158,9 @@ extern PyMethodDef rgpy_search_methods[];
 
 /** The screen as a new (H, W, 3) uint8 array (rg_emu_screen_rgb24); RuntimeError(no_frame) before a frame. */
 PyObject *rgpy_emu_screen(rg_emu *emu, const char *no_frame);
+/** The screen as ALE's grayscale (rg_emu_screen_gray) into `out` (a C-contiguous (H, W) uint8 array; returned with a
+ *  new reference) or, when out is NULL or None, a new (H, W) array. */
+PyObject *rgpy_emu_screen_gray(rg_emu *emu, PyObject *out, const char *no_frame);
 /** Every memory block, ascending by base, as a new uint8 array. */
 PyObject *rgpy_emu_ram(rg_emu *emu);
 /** The core's raw serialized state as bytes; the core serializes without the GIL, with *busy set meanwhile (the
