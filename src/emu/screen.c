@@ -44,12 +44,20 @@ void rg__screen_settle(rg__screen *s, const rg_frame *f)
     s->height = f->height;
 }
 
+/* The part of the screen a frame covers: the columns its pitch holds and the rows it has (the rest is black). */
+static void covered(const rg__screen *s, const rg_frame *f, size_t *bpp, unsigned *cols, unsigned *rows)
+{
+    *bpp = f->format == RG_PIXEL_XRGB8888 ? 4 : 2;
+    size_t in_pitch = f->pitch / *bpp;
+    *cols = s->width < in_pitch ? s->width : (unsigned)in_pitch;
+    *rows = s->height < f->height ? s->height : f->height;
+}
+
 void rg__screen_rgb24(const rg__screen *s, const rg_frame *f, uint8_t *dst)
 {
-    size_t bpp = f->format == RG_PIXEL_XRGB8888 ? 4 : 2;
-    size_t in_pitch = f->pitch / bpp;
-    unsigned cols = s->width < in_pitch ? s->width : (unsigned)in_pitch;
-    unsigned rows = s->height < f->height ? s->height : f->height;
+    size_t bpp;
+    unsigned cols, rows;
+    covered(s, f, &bpp, &cols, &rows);
     size_t out_row = (size_t)s->width * 3;
     rg_frame part = *f;
     if (cols == s->width) { /* the usual case: one call over every row */
@@ -73,10 +81,9 @@ void rg__screen_gray(const rg__screen *s, const rg_frame *f, uint8_t *dst)
 {
     enum { CHUNK = 256 };
     uint8_t rgb[CHUNK * 3];
-    size_t bpp = f->format == RG_PIXEL_XRGB8888 ? 4 : 2;
-    size_t in_pitch = f->pitch / bpp;
-    unsigned cols = s->width < in_pitch ? s->width : (unsigned)in_pitch;
-    unsigned rows = s->height < f->height ? s->height : f->height;
+    size_t bpp;
+    unsigned cols, rows;
+    covered(s, f, &bpp, &cols, &rows);
     rg_frame part = *f;
     part.height = 1;
     for (unsigned y = 0; y < rows; y++) {

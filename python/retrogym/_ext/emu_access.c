@@ -2,17 +2,31 @@
  * (env.em, env.get_ram(), env.get_screen()). The callers check their object is usable first. */
 #include "ext.h"
 
-PyObject *rgpy_emu_screen(rg_emu *emu, const char *no_frame)
+/* The screen's size once the core has produced a frame: 0, or -1 with the exception set (RuntimeError(no_frame)
+ * before the first frame). */
+static int screen_dims(rg_emu *emu, unsigned *w, unsigned *h, const char *no_frame)
 {
     rg_frame f;
-    unsigned w = 0, h = 0;
     int rc = rg_emu_frame(emu, &f);
     if (rc == RG_OK)
-        rc = rg_emu_screen_size(emu, &w, &h);
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    if (!f.data || !w || !h)
-        return PyErr_Format(PyExc_RuntimeError, "%s", no_frame);
+        rc = rg_emu_screen_size(emu, w, h);
+    if (rc != RG_OK) {
+        rgpy_raise(rc);
+        return -1;
+    }
+    if (!f.data || !*w || !*h) {
+        PyErr_Format(PyExc_RuntimeError, "%s", no_frame);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *rgpy_emu_screen(rg_emu *emu, const char *no_frame)
+{
+    unsigned w = 0, h = 0;
+    int rc;
+    if (screen_dims(emu, &w, &h, no_frame))
+        return NULL;
     npy_intp dims[3] = {h, w, 3};
     PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(3, dims, NPY_UINT8);
     if (!out)
@@ -26,15 +40,10 @@ PyObject *rgpy_emu_screen(rg_emu *emu, const char *no_frame)
 
 PyObject *rgpy_emu_screen_gray(rg_emu *emu, PyObject *out, const char *no_frame)
 {
-    rg_frame f;
     unsigned w = 0, h = 0;
-    int rc = rg_emu_frame(emu, &f);
-    if (rc == RG_OK)
-        rc = rg_emu_screen_size(emu, &w, &h);
-    if (rc != RG_OK)
-        return rgpy_raise(rc);
-    if (!f.data || !w || !h)
-        return PyErr_Format(PyExc_RuntimeError, "%s", no_frame);
+    int rc;
+    if (screen_dims(emu, &w, &h, no_frame))
+        return NULL;
     PyArrayObject *arr;
     if (out && out != Py_None) {
         if (!PyArray_Check(out) || PyArray_TYPE((PyArrayObject *)out) != NPY_UINT8 ||
