@@ -112,7 +112,7 @@ typedef struct rg__sms_machine {
     uint64_t line_end;     /* the T-state at which the running line ends */
     uint64_t stop_at;      /* the Z80 runs until this T-state (the line's end, or one instruction) */
     uint16_t *draw;        /* fb while drawing the frame, else NULL */
-    uint16_t *fb;          /* 256x192 colour values: SMS 6-bit, GG 12-bit */
+    uint16_t *fb;          /* 256x192 RGB565 (the GG draws only its 160x144 window) */
     uint8_t video;
     uint8_t audio;
     uint8_t buttons[2];    /* bit 0 up, 1 down, 2 left, 3 right, 4 button 1, 5 button 2 */

@@ -3,6 +3,8 @@
  * file's ram_base), and snapshots (a header plus a copy of the machine state, checked field by field when loaded). */
 #include "cores/sms/sms.h"
 #include "cores/sms/sms_core.h"
+#include "cores/sms/sms_gpgx_state.h"
+#include "cores/gpgx_state/gpgx_state.h"
 
 #include "emu/core_iface.h"
 #include "emu/native_glue.h"
@@ -24,8 +26,7 @@ typedef struct sms_core {
     uint8_t *rom;
     size_t rom_size;
     uint64_t rom_hash;
-    uint16_t *fb;
-    uint16_t *view;
+    uint16_t *fb;          /* the VDP draws RGB565 into it; the frame is its window (vx, vy, vw, vh) */
     unsigned vw, vh, vx, vy;
 } sms_core;
 
@@ -39,10 +40,10 @@ static uint8_t pad_byte(uint16_t b)
 static void publish_video(sms_core *c)
 {
     rg_frame *f = &c->io->video;
-    f->data = c->view;
+    f->data = c->fb + (size_t)c->vy * RG__SMS_WIDTH + c->vx;
     f->width = c->vw;
     f->height = c->vh;
-    f->pitch = c->vw * sizeof(uint16_t);
+    f->pitch = RG__SMS_WIDTH * sizeof(uint16_t);
     f->format = RG_PIXEL_RGB565;
 }
 
@@ -56,32 +57,10 @@ static void publish_memory(sms_core *c)
     io->mem_generation++;
 }
 
-static inline uint16_t rgb565(unsigned r8, unsigned g8, unsigned b8)
-{
-    return (uint16_t)((r8 >> 3) << 11 | (g8 >> 2) << 5 | (b8 >> 3));
-}
-
-static void convert_view(sms_core *c)
-{
-    int gg = c->m.gg;
-    for (unsigned y = 0; y < c->vh; y++) {
-        const uint16_t *s = c->fb + (size_t)(y + c->vy) * RG__SMS_WIDTH + c->vx;
-        uint16_t *d = c->view + (size_t)y * c->vw;
-        for (unsigned x = 0; x < c->vw; x++) {
-            unsigned v = s[x];
-            if (gg)
-                d[x] = rgb565((v & 15u) * 17u, ((v >> 4) & 15u) * 17u, ((v >> 8) & 15u) * 17u);
-            else
-                d[x] = rgb565((v & 3u) * 85u, ((v >> 2) & 3u) * 85u, ((v >> 4) & 3u) * 85u);
-        }
-    }
-}
-
 static void power_on(sms_core *c)
 {
     rg__sms_power_on(&c->m);
     memset(c->fb, 0, FB_PIXELS * sizeof *c->fb);
-    convert_view(c);
     publish_video(c);
     publish_memory(c);
 }
@@ -98,9 +77,7 @@ static int run_frame(void *core)
     c->m.video = io->video_enabled != 0;
     c->m.audio = io->audio_enabled && io->capture_audio;
     rg__sms_run_frame(&c->m);
-    if (c->m.video)
-        convert_view(c);
-    io->video.data = c->view;
+    publish_video(c);
     io->audio_frames = 0;
     if (c->m.audio && c->m.alen && rg__native_publish_audio(io, c->m.abuf, c->m.alen) != RG_OK)
         return RG_ENOMEM;
@@ -147,6 +124,8 @@ static int state_save(void *core, void *dst, size_t cap)
 static int state_load(void *core, const void *src, size_t len)
 {
     sms_core *c = core;
+    if (rg__gpgx_sniff(src, len)) /* a Genesis Plus GX state (stable-retro's start states), converted */
+        return rg__sms_gpgx_load(&c->m, src, len);
     int hrc = rg__native_state_header_check(src, len, STATE_MAGIC, STATE_VERSION, c->rom_hash, sizeof(rg__sms_state),
                                             "an sms");
     if (hrc != RG_OK)
@@ -186,7 +165,6 @@ static void destroy(void *core)
     rg__native_io_detach(c->io);
     free(c->m.abuf);
     free(c->fb);
-    free(c->view);
     free(c->rom);
     free(c);
 }
@@ -230,8 +208,7 @@ int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     size_t padded = plain ? 0xC000u : (size + 0x3FFFu) & ~(size_t)0x3FFF;
     c->rom = calloc(1, padded);
     c->fb = calloc(FB_PIXELS, sizeof *c->fb);
-    c->view = calloc(FB_PIXELS, sizeof *c->view);
-    if (!c->rom || !c->fb || !c->view) {
+    if (!c->rom || !c->fb) {
         c->io = NULL;
         destroy(c);
         return rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", size);

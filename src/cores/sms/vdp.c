@@ -31,27 +31,47 @@ uint8_t rg__sms_vdp_hcounter(unsigned c)
     return (uint8_t)h;
 }
 
-static inline unsigned pixel_of(const uint8_t *row4, unsigned bit)
+/* A pattern row (4 bitplane bytes) as 8 pixels, one a byte, the leftmost in the lowest byte: each plane byte
+ * spread by a table whose entry b has bit (7 - i) of b in byte i. */
+#define SPREAD1(b, i) ((uint64_t)(((b) >> (7 - (i))) & 1u) << (8 * (i)))
+#define SPREAD(b) (SPREAD1(b, 0) | SPREAD1(b, 1) | SPREAD1(b, 2) | SPREAD1(b, 3) | SPREAD1(b, 4) | SPREAD1(b, 5) | \
+                   SPREAD1(b, 6) | SPREAD1(b, 7))
+#define SPREAD4(b) SPREAD(b), SPREAD((b) + 1u), SPREAD((b) + 2u), SPREAD((b) + 3u)
+#define SPREAD16(b) SPREAD4(b), SPREAD4((b) + 4u), SPREAD4((b) + 8u), SPREAD4((b) + 12u)
+#define SPREAD64(b) SPREAD16(b), SPREAD16((b) + 16u), SPREAD16((b) + 32u), SPREAD16((b) + 48u)
+static const uint64_t spread[256] = {SPREAD64(0u), SPREAD64(64u), SPREAD64(128u), SPREAD64(192u)};
+
+static inline uint64_t row_pixels(const uint8_t *row4)
 {
-    return ((row4[0] >> bit) & 1u) | ((row4[1] >> bit) & 1u) << 1 | ((row4[2] >> bit) & 1u) << 2 |
-           ((row4[3] >> bit) & 1u) << 3;
+    return spread[row4[0]] | spread[row4[1]] << 1 | spread[row4[2]] << 2 | spread[row4[3]] << 3;
 }
+
+/* Bit-reversed bytes (an opaque-pixel byte, leftmost pixel in bit 7, to dot order, leftmost in bit 0). */
+#define REV(b) ((((b) & 1u) << 7) | (((b) & 2u) << 5) | (((b) & 4u) << 3) | (((b) & 8u) << 1) | (((b) >> 1) & 8u) | \
+                (((b) >> 3) & 4u) | (((b) >> 5) & 2u) | (((b) >> 7) & 1u))
+#define REV4(b) REV(b), REV((b) + 1u), REV((b) + 2u), REV((b) + 3u)
+#define REV16(b) REV4(b), REV4((b) + 4u), REV4((b) + 8u), REV4((b) + 12u)
+#define REV64(b) REV16(b), REV16((b) + 16u), REV16((b) + 32u), REV16((b) + 48u)
+static const uint8_t reverse[256] = {REV64(0u), REV64(64u), REV64(128u), REV64(192u)};
 
 /* Lists the sprites of line `line` + 1 (up to 8; a 9th sets the overflow latch when `line` is an active line). */
 static void parse_sprites(rg__sms_vdp *v, int line)
 {
     unsigned sat = (v->reg[5] & 0x7Eu) << 7;
-    int h = (v->reg[1] & 0x02u) ? 16 : 8;
     unsigned zoom = v->reg[1] & 0x01u;
+    unsigned tall = (v->reg[1] & 0x02u) ? 16u : 8u;
+    unsigned span = tall << zoom;
+    unsigned mask = tall == 16u ? 0xFEu : 0xFFu;
+    const uint8_t *ys = &v->vram[sat];
     unsigned count = 0;
     for (unsigned i = 0; i < 64; i++) {
-        int y = v->vram[sat + i];
+        int y = ys[i];
         if (y == 0xD0)
             break;
         if (y > RG__SMS_HEIGHT + 16)
             y -= 256;
-        int r = line - y;
-        if (r < 0 || (r >> zoom) >= h)
+        unsigned r = (unsigned)(line - y);
+        if (r >= span)
             continue;
         if (count == 8u) {
             if (line >= 0 && line < RG__SMS_HEIGHT)
@@ -61,85 +81,123 @@ static void parse_sprites(rg__sms_vdp *v, int line)
         rg__sms_sprite *o = &v->spr[count++];
         o->row = (uint8_t)(r >> zoom);
         o->x = v->vram[sat + 0x80u + 2u * i];
-        o->pat = v->vram[sat + 0x81u + 2u * i];
-        if (h == 16)
-            o->pat &= 0xFEu;
+        o->pat = (uint8_t)(v->vram[sat + 0x81u + 2u * i] & mask);
     }
     v->spr_count = (uint8_t)count;
 }
 
-static inline uint16_t colour(const rg__sms_vdp *v, unsigned idx, int gg)
+/* The 32 colours as RGB565 (SMS: 2-bit channels x 85; GG: 4-bit channels x 17). */
+static void palette(const rg__sms_vdp *v, int gg, uint16_t pal[32])
 {
-    if (gg)
-        return (uint16_t)((v->cram[2u * idx] | v->cram[2u * idx + 1u] << 8) & 0x0FFFu);
-    return v->cram[idx] & 0x3Fu;
+    for (unsigned i = 0; i < 32; i++) {
+        unsigned r, g, b;
+        if (gg) {
+            unsigned c = v->cram[2u * i] | (v->cram[2u * i + 1u] & 0x0Fu) << 8;
+            r = (c & 15u) * 17u, g = ((c >> 4) & 15u) * 17u, b = ((c >> 8) & 15u) * 17u;
+        } else {
+            unsigned c = v->cram[i];
+            r = (c & 3u) * 85u, g = ((c >> 2) & 3u) * 85u, b = ((c >> 4) & 3u) * 85u;
+        }
+        pal[i] = (uint16_t)((r >> 3) << 11 | (g >> 2) << 5 | (b >> 3));
+    }
 }
 
+#define BYTES_01 0x0101010101010101ull
+
 /* The background of an active line into lb (colour index 0-31, bit 5: priority over sprites), a tile at a time (the
- * tiles start at the fine scroll, so each covers 8 whole pixels). */
-static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[256])
+ * tiles start at the fine scroll, so each covers 8 whole pixels; lb has room for the last one's overhang). */
+static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264])
 {
     unsigned nt = (v->reg[2] & 0x0Eu) << 10;
     unsigned hs = ((v->reg[0] & 0x40u) && y < 16u) ? 0u : v->reg[8];
     unsigned shift = hs & 7u;
     unsigned lock_x = (v->reg[0] & 0x80u) ? 192u + shift : 256u;
     unsigned sy = (y + v->vscroll) % 224u;
-    memset(lb, 0, shift); /* the fine scroll's first pixels are colour 0 */
+    memset(lb, 0, 8); /* the fine scroll's first pixels are colour 0 */
     for (unsigned x = shift; x < 256u; x += 8u) {
         unsigned vy = x >= lock_x ? y : sy;
         unsigned col = ((x - hs) & 0xFFu) >> 3;
         unsigned ea = (nt + ((vy >> 3) * 32u + col) * 2u) & 0x3FFFu;
         unsigned e = v->vram[ea] | v->vram[(ea + 1u) & 0x3FFFu] << 8;
         unsigned row = (e & 0x400u) ? 7u - (vy & 7u) : (vy & 7u);
-        const uint8_t *p = &v->vram[((e & 0x1FFu) * 32u + row * 4u) & 0x3FFFu];
-        unsigned pal = (e & 0x800u) ? 16u : 0u, pri = (e & 0x1000u) ? 0x20u : 0u;
-        unsigned n = 256u - x < 8u ? 256u - x : 8u;
-        for (unsigned i = 0; i < n; i++) {
-            unsigned c = pixel_of(p, (e & 0x200u) ? i : 7u - i);
-            lb[x + i] = (uint8_t)(c | pal | (c ? pri : 0u));
+        uint64_t px = row_pixels(&v->vram[((e & 0x1FFu) * 32u + row * 4u) & 0x3FFFu]);
+        if (e & 0x200u)
+            px = __builtin_bswap64(px);
+        if (px) {
+            if (e & 0x800u)
+                px |= 0x10u * BYTES_01;
+            if (e & 0x1000u) /* priority (bit 5) on the non-zero colours */
+                px |= ((px + 0x7Fu * BYTES_01) & 0x80u * BYTES_01) >> 2;
+        } else if (e & 0x800u) {
+            px = 0x10u * BYTES_01;
         }
+        for (unsigned i = 0; i < 8; i++)
+            lb[x + i] = (uint8_t)(px >> (8u * i));
     }
 }
 
 /* The listed sprites of line y: the overflow latch into the status, collision (status bit 5 and where it happened),
- * and their pixels into lb when drawing. */
+ * and their pixels into lb when drawing. Occupied dots are a bitmap (dot d at bit d + 16), so a line without
+ * drawing costs a few word operations per sprite. */
 static void draw_sprites(rg__sms_vdp *v, unsigned y, uint8_t *lb)
 {
     unsigned pat_hi = (v->reg[6] & 0x04u) ? 0x100u : 0u;
     unsigned zoom = v->reg[1] & 0x01u;
-    int width = 8 << zoom;
-    uint8_t hit[256];
-    memset(hit, 0, sizeof hit);
+    unsigned width = 8u << zoom;
+    uint64_t occ[6] = {0, 0, 0, 0, 0, 0};
     v->status |= v->spr_ovr;
     v->spr_ovr = 0;
     for (unsigned n = 0; n < v->spr_count; n++) {
         const rg__sms_sprite *o = &v->spr[n];
         int x = o->x - (v->reg[0] & 0x08u);
         const uint8_t *row = &v->vram[(((o->pat | pat_hi) * 32u) + o->row * 4u) & 0x3FFFu];
-        for (int d = 0; d < width; d++) {
-            int sx = x + d;
-            if (sx < 0 || sx > 255)
-                continue;
-            unsigned c = pixel_of(row, 7u - (unsigned)(d >> zoom));
-            if (!c)
-                continue;
-            if (hit[sx]) {
-                if (!(v->status & 0x20u)) {
-                    v->status |= 0x20u;
-                    v->spr_col = (uint16_t)(y << 8 | (unsigned)((sx + 13) >> 1));
-                }
-                continue;
+        uint32_t m = reverse[row[0] | row[1] | row[2] | row[3]]; /* opaque dots, dot d in bit d */
+        if (!m)
+            continue;
+        if (zoom) {
+            uint32_t z = 0;
+            for (unsigned d = 0; d < 8; d++)
+                z |= ((m >> d) & 1u) * (3u << (2u * d));
+            m = z;
+        }
+        if (x < 0)
+            m &= ~0u << (unsigned)-x;
+        if (x + (int)width > 256)
+            m &= (1u << (unsigned)(256 - x)) - 1u;
+        if (!m)
+            continue;
+        unsigned p = (unsigned)(x + 16), w = p >> 6, sh = p & 63u;
+        uint64_t seen = occ[w] >> sh;
+        if (sh)
+            seen |= occ[w + 1] << (64u - sh);
+        uint32_t hit = m & (uint32_t)seen;
+        if (hit && !(v->status & 0x20u)) {
+            unsigned sx = (unsigned)x + (unsigned)__builtin_ctz(hit);
+            v->status |= 0x20u;
+            v->spr_col = (uint16_t)(y << 8 | ((sx + 13u) >> 1));
+        }
+        occ[w] |= (uint64_t)m << sh;
+        if (sh)
+            occ[w + 1] |= (uint64_t)m >> (64u - sh);
+        if (lb) {
+            uint64_t px = row_pixels(row);
+            uint32_t draw = m & ~(uint32_t)seen;
+            while (draw) {
+                unsigned d = (unsigned)__builtin_ctz(draw);
+                draw &= draw - 1u;
+                unsigned sx = (unsigned)(x + (int)d);
+                if (!(lb[sx] & 0x20u))
+                    lb[sx] = (uint8_t)(16u + ((px >> (8u * (d >> zoom))) & 0x0Fu));
             }
-            hit[sx] = 1;
-            if (lb && !(lb[sx] & 0x20u))
-                lb[sx] = (uint8_t)(16u + c);
         }
     }
 }
 
 void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
 {
-    uint8_t lb[256];
+    uint8_t lb[264];
+    if (gg && (y < RG__GG_Y || y >= RG__GG_Y + RG__GG_H))
+        fb = NULL; /* outside the Game Gear's window: only the sprite flags */
     uint8_t *l = fb ? lb : NULL;
     if (v->reg[1] & 0x40u) {
         if (l)
@@ -154,12 +212,15 @@ void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
         v->spr_ovr = 0;
         parse_sprites(v, (int)y);
         if (l)
-            memset(l, 16u + (v->reg[7] & 0x0Fu), sizeof lb);
+            memset(l, 16u + (v->reg[7] & 0x0Fu), 256);
     }
     if (fb) {
+        uint16_t pal[32];
+        palette(v, gg, pal);
+        unsigned x0 = gg ? RG__GG_X : 0u, x1 = gg ? RG__GG_X + RG__GG_W : RG__SMS_WIDTH;
         uint16_t *out = fb + (size_t)y * RG__SMS_WIDTH;
-        for (unsigned x = 0; x < 256; x++)
-            out[x] = colour(v, lb[x] & 0x1Fu, gg);
+        for (unsigned x = x0; x < x1; x++)
+            out[x] = pal[lb[x] & 0x1Fu];
     }
 }
 
