@@ -108,6 +108,11 @@ typedef struct rg__sms_machine {
     unsigned pages;        /* rom_size / 16 KiB */
     uint8_t gg;            /* Game Gear */
     uint8_t mapper;        /* RG__SMS_MAPPER_* */
+    /* The Z80's memory map in 1 KiB pages, derived from the state (rebuilt as each frame starts and on mapper
+     * writes; not state): rd for reads, wr for plain RAM writes (NULL: the write goes the slow way, through the
+     * mapper registers, cartridge RAM or a ROM). */
+    const uint8_t *rd[64];
+    uint8_t *wr[64];
 
     uint64_t line_end;     /* the T-state at which the running line ends */
     uint64_t stop_at;      /* the Z80 runs until this T-state (the line's end, or one instruction) */

@@ -19,24 +19,33 @@ static inline const uint8_t *page(const rg__sms_machine *m, unsigned bank)
     return m->rom + (size_t)(bank % m->pages) * 0x4000u;
 }
 
-static inline uint8_t mem_read(rg__sms_machine *m, uint16_t a)
+/* The memory map as 1 KiB pages, from the mapper registers (see "Memory" in docs/sms.md). */
+static void map_update(rg__sms_machine *m)
 {
     rg__sms_state *s = &m->st;
-    if (a >= 0xC000u)
-        return s->ram[a & 0x1FFFu];
-    if (a < 0x4000u) {
-        if (a < 0x400u && m->mapper == RG__SMS_MAPPER_SEGA)
-            return m->rom[a];
-        return page(m, s->bank[0])[a];
+    for (unsigned i = 0; i < 16; i++) {
+        m->rd[i] = page(m, s->bank[0]) + i * 0x400u;
+        m->rd[16 + i] = page(m, s->bank[1]) + i * 0x400u;
+        m->rd[32 + i] = page(m, s->bank[2]) + i * 0x400u;
+        m->rd[48 + i] = m->wr[48 + i] = &s->ram[(i & 7u) * 0x400u];
+        m->wr[i] = m->wr[16 + i] = m->wr[32 + i] = NULL;
     }
-    if (a < 0x8000u)
-        return page(m, s->bank[1])[a & 0x3FFFu];
-    if (m->mapper == RG__SMS_MAPPER_SEGA && (s->mapper_ctl & 0x08u))
-        return s->cart_ram[((s->mapper_ctl & 0x04u) ? 0x4000u : 0u) + (a & 0x3FFFu)];
-    return page(m, s->bank[2])[a & 0x3FFFu];
+    if (m->mapper == RG__SMS_MAPPER_SEGA) {
+        m->rd[0] = m->rom; /* the first 1 KiB is always page 0 */
+        m->wr[63] = NULL;  /* $FFFC-$FFFF: the mapper registers */
+        if (s->mapper_ctl & 0x08u)
+            for (unsigned i = 0; i < 16; i++)
+                m->rd[32 + i] = &s->cart_ram[((s->mapper_ctl & 0x04u) ? 0x4000u : 0u) + i * 0x400u];
+    }
 }
 
-static inline void mem_write(rg__sms_machine *m, uint16_t a, uint8_t v)
+static inline uint8_t mem_read(const rg__sms_machine *m, uint16_t a)
+{
+    return m->rd[a >> 10][a & 0x3FFu];
+}
+
+/* A write that is not to plain RAM: the mapper registers (they are RAM addresses too), cartridge RAM, a ROM. */
+static void mem_write_slow(rg__sms_machine *m, uint16_t a, uint8_t v)
 {
     rg__sms_state *s = &m->st;
     if (a >= 0xC000u) {
@@ -46,20 +55,32 @@ static inline void mem_write(rg__sms_machine *m, uint16_t a, uint8_t v)
                 s->mapper_ctl = v;
             else
                 s->bank[a - 0xFFFDu] = v;
+            map_update(m);
         }
         return;
     }
     if (m->mapper == RG__SMS_MAPPER_NONE)
         return;
     if (m->mapper == RG__SMS_MAPPER_CODEMASTERS) {
-        if (a == 0x0000u || a == 0x4000u || a == 0x8000u)
+        if (a == 0x0000u || a == 0x4000u || a == 0x8000u) {
             s->bank[a >> 14] = v;
+            map_update(m);
+        }
         return;
     }
     if (a >= 0x8000u && (s->mapper_ctl & 0x08u)) {
         s->cart_ram[((s->mapper_ctl & 0x04u) ? 0x4000u : 0u) + (a & 0x3FFFu)] = v;
         s->cart_ram_used = 1;
     }
+}
+
+static inline void mem_write(rg__sms_machine *m, uint16_t a, uint8_t v)
+{
+    uint8_t *p = m->wr[a >> 10];
+    if (p)
+        p[a & 0x3FFu] = v;
+    else
+        mem_write_slow(m, a, v);
 }
 
 static inline void irq_update(rg__sms_machine *m)
@@ -168,15 +189,19 @@ static void io_write(rg__sms_machine *m, uint16_t port, uint8_t v)
     }
 }
 
+/* The T-state count lives in a local (clk_) while the Z80 runs; it is written back to st.cycles before each port
+ * access (the ports look at it) and on return. */
 #define Z80_FN sms_z80_run
 #define Z80_CTX rg__sms_machine
-#define Z80_FETCH(ctx, addr, ir) ((ctx)->st.cycles += 4, mem_read((ctx), (addr)))
-#define Z80_READ(ctx, addr) ((ctx)->st.cycles += 3, mem_read((ctx), (addr)))
-#define Z80_WRITE(ctx, addr, v) ((ctx)->st.cycles += 3, mem_write((ctx), (addr), (v)))
-#define Z80_IN(ctx, port) ((ctx)->st.cycles += 4, io_read((ctx), (port)))
-#define Z80_OUT(ctx, port, v) ((ctx)->st.cycles += 4, io_write((ctx), (port), (v)))
-#define Z80_INTERNAL(ctx, n) ((ctx)->st.cycles += (unsigned)(n))
-#define Z80_STOP(ctx) ((ctx)->st.cycles >= (ctx)->stop_at)
+#define Z80_ENTER(ctx) uint64_t clk_ = (ctx)->st.cycles; const uint64_t stop_ = (ctx)->stop_at
+#define Z80_LEAVE(ctx) ((ctx)->st.cycles = clk_)
+#define Z80_FETCH(ctx, addr, ir) (clk_ += 4, mem_read((ctx), (addr)))
+#define Z80_READ(ctx, addr) (clk_ += 3, mem_read((ctx), (addr)))
+#define Z80_WRITE(ctx, addr, v) (clk_ += 3, mem_write((ctx), (addr), (v)))
+#define Z80_IN(ctx, port) ((ctx)->st.cycles = (clk_ += 4), io_read((ctx), (port)))
+#define Z80_OUT(ctx, port, v) ((ctx)->st.cycles = (clk_ += 4), io_write((ctx), (port), (v)))
+#define Z80_INTERNAL(ctx, n) (clk_ += (unsigned)(n))
+#define Z80_STOP(ctx) (clk_ >= stop_)
 #include "cpu/z80/z80_exec.h"
 
 /* Power-on as Genesis Plus GX without a BIOS: the frame starts at line 192 and the Z80 comes out of reset 52,278
@@ -240,6 +265,7 @@ void rg__sms_run_frame(rg__sms_machine *m)
     uint64_t start = (uint64_t)s->frame * RG__SMS_FRAME_T;
     m->alen = 0;
     m->draw = m->video ? m->fb : NULL;
+    map_update(m); /* the state may have been loaded or changed from outside since the last frame */
     for (unsigned i = 0; i < RG__SMS_LINES; i++, start += RG__SMS_LINE_T) {
         unsigned line = i + RG__SMS_FRAME_LINE;
         if (line >= RG__SMS_LINES)
