@@ -7,9 +7,15 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 CTEST      ?= ctest
+# ccache (Debian's, when installed) under every build tree: the Python package's build (build-python/) compiles the
+# same library sources with the same flags as build/, so after `make build` it is served from the cache instead of
+# compiling everything a second time (about 5 minutes of CPU in a clean CI run). Absolute paths on both sides keep
+# the cache keys equal; so does the compiler: the Python build is told to use the one build/ was configured with.
+CCACHE     ?= $(shell command -v ccache 2>/dev/null)
+CMAKE_LAUNCHER := $(if $(CCACHE),-DCMAKE_C_COMPILER_LAUNCHER=$(CCACHE))
 
 # System packages: build tools and libraries, the Debian libretro cores, libretro.h, the test-ROM toolchains.
-APT_PACKAGES := cmake pkg-config gcc g++ make libjansson-dev libcmocka-dev libpng-dev zlib1g-dev \
+APT_PACKAGES := cmake pkg-config gcc g++ make ccache libjansson-dev libcmocka-dev libpng-dev zlib1g-dev \
   retroarch-dev libretro-nestopia libretro-gambatte libretro-mgba libretro-bsnes-mercury-performance \
   libretro-beetle-pce-fast liblua5.1-0-dev libzip-dev nettle-dev cc65 dasm sdcc binutils-m68k-linux-gnu binutils-arm-none-eabi ffmpeg
 
@@ -106,12 +112,12 @@ venv-rl: venv
 
 # Our own builds treat warnings as errors (RG_WERROR; off by default for whoever builds the sources otherwise).
 build:
-	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DRG_WERROR=ON >/dev/null
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DRG_WERROR=ON $(CMAKE_LAUNCHER) >/dev/null
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 
 asan:
 	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRG_SANITIZE=address,undefined \
-	  -DRG_BUILD_BENCH=OFF -DRG_WERROR=ON >/dev/null
+	  -DRG_BUILD_BENCH=OFF -DRG_WERROR=ON $(CMAKE_LAUNCHER) >/dev/null
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 
 test-c: build
@@ -121,9 +127,13 @@ test-asan: asan
 	$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE no-asan
 
 # The Python package (python/, scikit-build-core + CMake) built and installed into .venv; the CMake build folder
-# build-python/ is kept between runs, so a rebuild compiles only what changed.
-python: deps venv
-	$(PIP) install -q --no-build-isolation -C build-dir=build-python/{wheel_tag} ./
+# build-python/ is kept between runs, so a rebuild compiles only what changed. build/ comes first so that ccache
+# (above) hands this build the objects build/ compiled: same compiler, same flags (RG_WERROR too).
+PY_BUILD_ARGS = -C build-dir=build-python/{wheel_tag} -C cmake.define.RG_WERROR=ON \
+  $(if $(CCACHE),-C cmake.define.CMAKE_C_COMPILER_LAUNCHER=$(CCACHE) \
+    -C cmake.define.CMAKE_C_COMPILER=$$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' $(BUILD)/CMakeCache.txt))
+python: deps venv build
+	$(PIP) install -q --no-build-isolation $(PY_BUILD_ARGS) ./
 
 test-python: python
 	$(VENV)/bin/python -m pytest -q python/tests
@@ -143,7 +153,7 @@ AUDITWHEEL  := PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel
 wheel: python
 	@$(HAVE_MODULES) auditwheel || $(PIP) install -q $(WHEEL_TOOLS)
 	rm -rf $(WHEEL_BUILD)/raw $(WHEEL_BUILD)/dist
-	$(PIP) wheel -q --no-build-isolation --no-deps -C build-dir=build-python/{wheel_tag} -w $(WHEEL_BUILD)/raw ./
+	$(PIP) wheel -q --no-build-isolation --no-deps $(PY_BUILD_ARGS) -w $(WHEEL_BUILD)/raw ./
 	@$(AUDITWHEEL) repair -w $(WHEEL_BUILD)/dist $(WHEEL_BUILD)/raw/*.whl >$(WHEEL_BUILD)/repair.log 2>&1 || \
 	  { cat $(WHEEL_BUILD)/repair.log; exit 1; }
 	@$(AUDITWHEEL) show $(WHEEL_BUILD)/dist/*.whl >$(WHEEL_BUILD)/show.log 2>&1 || { cat $(WHEEL_BUILD)/show.log; exit 1; }

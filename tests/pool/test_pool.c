@@ -9,7 +9,7 @@
 
 #define N 4
 
-static rg_datapaths *paths;
+static rg_integration_paths *paths;
 
 static int setup(void **state)
 {
@@ -448,7 +448,7 @@ static void preprocessing(void **state)
     rg_pool_free(pre);
 }
 
-/* 100,000 environment steps through the pool (RAM observations, frame skip 2, frequent autoresets, async and
+/* 24,000 environment steps through the pool (RAM observations, frame skip 2, frequent autoresets, async and
  * sync calls mixed): run under the sanitizer build, this is the leak and race soak. */
 static void soak(void **state)
 {
@@ -462,7 +462,7 @@ static void soak(void **state)
     int64_t acts[N];
     int32_t ids[N] = {0, 1, 2, 3};
     unsigned long steps = 0, finals = 0;
-    for (unsigned round = 0; steps < 100000; round++) {
+    for (unsigned round = 0; steps < 24000; round++) {
         for (size_t i = 0; i < N; i++)
             acts[i] = action_of(i, round);
         if (round % 2) {

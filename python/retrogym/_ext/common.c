@@ -23,6 +23,7 @@ static void forward(PyObject *log_fn, int log_on, rg_log_level level, const char
 int rgpy_gil_enter(PyInterpreterState *interp, rgpy_gil *g)
 {
     g->own = NULL;
+    g->state = PyGILState_UNLOCKED; /* set for real below; initialised so that no path reads it unset */
     if (interp && interp != PyInterpreterState_Main()) {
         /* The calling thread has no attached thread state here (it released the GIL, or is a pool worker). */
         if (!(g->own = PyThreadState_New(interp)))
