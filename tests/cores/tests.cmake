@@ -67,6 +67,9 @@ rg_test(sms_core cores/sms/test_sms_core.c)
 # Frame by frame against genesis_plus_gx (stable-retro's wheel) from power-on, seeded random input, on the demo
 # ROMs and our VDP-timing ROM: RAM and pixels identical every frame; skipped without ../shared or the wheel.
 rg_test(sms_vs_gpgx cores/sms/test_sms_vs_gpgx.c LABELS no-asan)
+# Genesis Plus GX states (stable-retro's Sms/GameGear start states) into core sms/gamegear: converted field by field,
+# then frame by frame against GPGX from the same state; bad states refused (docs/sms.md, "State import").
+rg_test(sms_gpgx_state cores/sms/test_sms_gpgx_state.c LIBS ZLIB::ZLIB)
 # The standalone sms_libretro.so through our libretro host, frame for frame against the built-in core.
 if(TARGET sms_libretro)
   rg_test(sms_libretro_so cores/sms/test_sms_libretro.c)
