@@ -436,8 +436,9 @@ int rg__emu_state_read_file(rg_emu *emu, const char *path, uint8_t **data, size_
     }
     *gzipped = 1;
     /* Bounded (a gzip bomb stops here) with room to spare: files saved by other builds of a core can be larger
-     * than its own states (stable-retro's Atari states hold 512 bytes where its Stella asks for 481). */
-    rc = rg__gzip_decompress(file, file_size, limit * 2 + 65536, data, size);
+     * than its own states (stable-retro's Atari states hold 512 bytes where its Stella asks for 481; its Genesis
+     * Plus GX states, which our SMS and Genesis cores convert, are 1,036,288 bytes). */
+    rc = rg__gzip_decompress(file, file_size, limit * 2 + (2u << 20), data, size);
     free(file);
     return rc == RG_OK ? RG_OK : rg__error_context(RG_ESTATE, "state %s", path);
 }
