@@ -115,10 +115,10 @@ int main(int argc, char **argv)
     const char *kind = argc > 3 ? argv[3] : "all";
     if (k < 1 || k > 256)
         k = 16;
-    rg_datapaths *paths;
+    rg_integration_paths *paths;
     char *rom;
-    if (rg_datapaths_create(&paths, RG_SOURCE_DIR "/data") != RG_OK ||
-        rg_data_rom_path(paths, game, RG_INTEGRATIONS_ALL, &rom) != RG_OK)
+    if (rg_integration_paths_create(&paths, RG_SOURCE_DIR "/data") != RG_OK ||
+        rg_integration_rom_path(paths, game, RG_INTEGRATIONS_ALL, &rom) != RG_OK)
         return fail();
     rg_env_options eo = RG_ENV_OPTIONS_INIT;
     eo.game = game;
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
     free(obs);
     rg_env_free(v0);
     rg_emu_free(e0);
-    rg_datapaths_free(paths);
+    rg_integration_paths_free(paths);
     free(rom);
     return rc;
 }

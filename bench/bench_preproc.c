@@ -82,7 +82,7 @@ static int make_root(char *root, size_t cap)
     return system(cmd) == 0;
 }
 
-static rg_env_options env_options(rg_datapaths *dp, unsigned frameskip, int max_pool)
+static rg_env_options env_options(rg_integration_paths *dp, unsigned frameskip, int max_pool)
 {
     rg_env_options eo = RG_ENV_OPTIONS_INIT;
     eo.game = GAME;
@@ -99,7 +99,7 @@ static rg_env_options env_options(rg_datapaths *dp, unsigned frameskip, int max_
 
 #define PAIRS 64
 
-static void kernels(rg_datapaths *dp, int simd_ok)
+static void kernels(rg_integration_paths *dp, int simd_ok)
 {
     rg_env_options eo = env_options(dp, 1, 0);
     rg_env *env;
@@ -172,7 +172,7 @@ static void kernels(rg_datapaths *dp, int simd_ok)
 static unsigned n_envs = 8;
 
 /* mode 0: as it is; 1: RG_POOL_RGB_FRAMES=1; 2: RG_PREPROC_SCALAR=1 */
-static double pool_round(rg_datapaths *dp, int mode, unsigned steps)
+static double pool_round(rg_integration_paths *dp, int mode, unsigned steps)
 {
     rg_env_options eo = env_options(dp, 4, 1);
     rg_pool_options po = RG_POOL_OPTIONS_INIT;
@@ -225,8 +225,8 @@ int main(int argc, char **argv)
         printf("bench_preproc: needs ale-py's pong.bin and stable-retro's %s in .venv (make venv)\n", GAME);
         return 0;
     }
-    rg_datapaths *dp;
-    if (rg_datapaths_create(&dp, root) != RG_OK) {
+    rg_integration_paths *dp;
+    if (rg_integration_paths_create(&dp, root) != RG_OK) {
         printf("data root: %s\n", rg_error_last());
         return 1;
     }
@@ -256,7 +256,7 @@ int main(int argc, char **argv)
     qsort(ratio, (size_t)nr, sizeof(double), bench_cmp_double);
     printf("  RGB24 frames / gray planes, per round: median %.3f (min %.3f, max %.3f)\n", ratio[nr / 2], ratio[0],
            ratio[nr - 1]);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     return system(cmd) == 0 ? 0 : 1;

@@ -56,7 +56,7 @@ typedef struct cli_data_args {
 int cli_data_option(cli_data_args *a, int argc, char **argv, int *i);
 /* Opens the data root; custom paths are added as custom integrations (so the default includes them); *flags is
  * --integrations or fallback_flags. Returns 0, or 1 after printing the error. */
-int cli_data_open(const cli_data_args *a, unsigned fallback_flags, rg_datapaths **dp, unsigned *flags);
+int cli_data_open(const cli_data_args *a, unsigned fallback_flags, rg_integration_paths **dp, unsigned *flags);
 /* Whether an argument asks for help. */
 int cli_is_help(const char *arg);
 

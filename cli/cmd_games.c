@@ -57,36 +57,36 @@ static int run_list(list_kind kind, int argc, char **argv)
     }
     if (kind != LIST_GAMES && !game)
         return cli_fail("%s: missing GAME (see retrogym %s --help)", names[kind], names[kind]);
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     unsigned flags;
     if (cli_data_open(&a, RG_INTEGRATIONS_DEFAULT, &dp, &flags) != 0)
         return 1;
     rg_strlist *list = NULL;
     int rc = RG_OK;
     if (long_form) {
-        rg_library *lib;
-        rc = rg_data_library(dp, flags, &lib);
-        rg_datapaths_free(dp);
+        rg_integration_library *lib;
+        rc = rg_integration_library_create(dp, flags, &lib);
+        rg_integration_paths_free(dp);
         if (rc != RG_OK)
             return cli_fail("%s", rg_error_last());
-        for (size_t i = 0; i < rg_library_count(lib); i++) {
-            const rg_library_game *g = rg_library_at(lib, i);
-            fprintf(cli_out, "%-44s %-13s %s\n", g->game, rg_data_origin_name(g->origin), g->rom ? "rom" : "no rom");
+        for (size_t i = 0; i < rg_integration_library_count(lib); i++) {
+            const rg_integration_library_game *g = rg_integration_library_at(lib, i);
+            fprintf(cli_out, "%-44s %-13s %s\n", g->game, rg_integration_origin_name(g->origin), g->rom ? "rom" : "no rom");
         }
-        rg_library_free(lib);
+        rg_integration_library_free(lib);
         return 0;
     }
     if (kind == LIST_GAMES) {
-        rc = rg_data_list_games(dp, flags, &list);
+        rc = rg_integration_list_games(dp, flags, &list);
     } else {
         char *dir = NULL;
-        rc = rg_data_game_folder(dp, game, flags, &dir); /* "unknown game G (searched ...)", as make says */
+        rc = rg_integration_game_folder(dp, game, flags, &dir); /* "unknown game G (searched ...)", as make says */
         free(dir);
         if (rc == RG_OK)
-            rc = kind == LIST_STATES ? rg_data_list_states(dp, game, flags, &list)
-                                     : rg_data_list_scenarios(dp, game, flags, &list);
+            rc = kind == LIST_STATES ? rg_integration_list_states(dp, game, flags, &list)
+                                     : rg_integration_list_scenarios(dp, game, flags, &list);
     }
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     if (rc != RG_OK)
         return cli_fail("%s", rg_error_last());
     for (size_t i = 0; i < rg_strlist_count(list); i++)

@@ -133,21 +133,21 @@ int cmd_import(int argc, char **argv)
     }
     if (n_paths == 0)
         paths[n_paths++] = ".";
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     unsigned flags;
     if (cli_data_open(&a, RG_INTEGRATIONS_ALL, &dp, &flags) != 0)
         return 1;
-    rg_import_options opts = RG_IMPORT_OPTIONS_INIT;
+    rg_integration_import_options opts = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     opts.progress = on_progress;
     opts.warning = on_warning;
     opts.imported = on_imported;
     opts.near = on_near;
     opts.force_game = force;
     opts.user = &ui;
-    rg_import_report rep = {0};
-    int rc = rg_import(dp, paths, n_paths, &opts, &rep);
+    rg_integration_import_report rep = {0};
+    int rc = rg_integration_import(dp, paths, n_paths, &opts, &rep);
     clear_line(&ui);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     fprintf(cli_out, "Imported %zu games\n", rep.imported); /* Gym Retro's wording, whatever the number */
     if (!ui.quiet)
         fprintf(stderr, "retrogym: %zu file%s found, %zu candidate%s hashed, %zu skipped, %zu known hashes, %zu "

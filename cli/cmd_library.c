@@ -81,13 +81,13 @@ int cmd_library(int argc, char **argv)
     const rg_system_info *only = NULL;
     if (a.system && rg_system_find(&only, a.system) != RG_OK)
         return cli_fail("library: %s", rg_error_last());
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     unsigned flags;
     if (cli_data_open(&a.data, RG_INTEGRATIONS_ALL, &dp, &flags) != 0)
         return 1;
-    rg_library *lib;
-    if (rg_data_library(dp, flags, &lib) != RG_OK) {
-        rg_datapaths_free(dp);
+    rg_integration_library *lib;
+    if (rg_integration_library_create(dp, flags, &lib) != RG_OK) {
+        rg_integration_paths_free(dp);
         return cli_fail("%s", rg_error_last());
     }
     size_t cap = 64, n_rows = 0, no_rom = 0;
@@ -95,8 +95,8 @@ int cmd_library(int argc, char **argv)
     if (!a.summary)
         fprintf(cli_out, "%-44s %-10s %-13s %-12s %-4s %-26s %-12s %s\n", "game", "system", "integration", "root",
                 "rom", "core", "core origin", a.check ? "start" : "state");
-    for (size_t i = 0; i < rg_library_count(lib); i++) {
-        const rg_library_game *g = rg_library_at(lib, i);
+    for (size_t i = 0; i < rg_integration_library_count(lib); i++) {
+        const rg_integration_library_game *g = rg_integration_library_at(lib, i);
         if (only && strcmp(g->system, only->name) != 0)
             continue;
         cli_start_result res = {0};
@@ -114,7 +114,7 @@ int cmd_library(int argc, char **argv)
         }
         if (!a.summary)
             fprintf(cli_out, "%-44s %-10s %-13s %-12s %-4s %-26s %-12s %s\n", g->game, *g->system ? g->system : "?",
-                    g->integration, rg_data_origin_name(g->origin), g->rom ? "yes" : "no", core ? core : "-",
+                    g->integration, rg_integration_origin_name(g->origin), g->rom ? "yes" : "no", core ? core : "-",
                     origin, a.check ? res.message : g->state ? g->state : "-");
         if (!g->rom)
             no_rom++;
@@ -146,13 +146,13 @@ int cmd_library(int argc, char **argv)
     fprintf(cli_out, "%-10s %-13s %12zu %9zu %6s\n", "all", "", tot[0], tot[1], start);
     /* What to do for the rest: a core per system without one, then the ROMs. */
     int advice = 0;
-    for (size_t i = 0; i < rg_library_count(lib); i++) {
-        const rg_library_game *g = rg_library_at(lib, i);
+    for (size_t i = 0; i < rg_integration_library_count(lib); i++) {
+        const rg_integration_library_game *g = rg_integration_library_at(lib, i);
         if (g->core || !g->hint || (only && strcmp(g->system, only->name) != 0))
             continue;
         int first = 1;
         for (size_t j = 0; j < i && first; j++) {
-            const rg_library_game *h = rg_library_at(lib, j);
+            const rg_integration_library_game *h = rg_integration_library_at(lib, j);
             if (!h->core && strcmp(h->system, g->system) == 0)
                 first = 0;
         }
@@ -163,11 +163,11 @@ int cmd_library(int argc, char **argv)
     }
     if (no_rom) {
         char roots[2048];
-        rg_datapaths_roots_text(dp, roots, sizeof roots);
+        rg_integration_paths_roots_text(dp, roots, sizeof roots);
         fprintf(cli_out, "%s%zu integration%s without a ROM: import your ROMs with retrogym import PATH (searched %s)\n",
                 advice ? "" : "\n", no_rom, no_rom == 1 ? "" : "s", roots);
     }
-    rg_library_free(lib);
-    rg_datapaths_free(dp);
+    rg_integration_library_free(lib);
+    rg_integration_paths_free(dp);
     return 0;
 }

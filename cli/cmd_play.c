@@ -91,22 +91,22 @@ static void close_game(play_game *g)
     free(g->state);
 }
 
-static int game_file(const rg_datapaths *dp, const char *game, const char *name, const char *ext, unsigned flags,
+static int game_file(const rg_integration_paths *dp, const char *game, const char *name, const char *ext, unsigned flags,
                      char **path)
 {
     char file[512];
     size_t n = strlen(name), e = strlen(ext);
     snprintf(file, sizeof file, "%s%s", name, n > e && strcmp(name + n - e, ext) == 0 ? "" : ext);
-    return rg_data_file_path(dp, game, file, flags, path);
+    return rg_integration_file_path(dp, game, file, flags, path);
 }
 
 /* Opens the game on a core (NULL: the system's preferred installed one). 0; 1 after printing the error; 2 when the
  * start state does not load in that core (nothing printed; the message is rg_error_last()). */
-static int open_game_on(play_game *g, const play_args *a, const rg_datapaths *dp, unsigned flags, const char *core)
+static int open_game_on(play_game *g, const play_args *a, const rg_integration_paths *dp, unsigned flags, const char *core)
 {
     char *rom = NULL, *data = NULL, *scen = NULL, *state = NULL, *state_name = NULL;
     int rc = 1;
-    if (rg_data_rom_path(dp, a->game, flags, &rom) != RG_OK) {
+    if (rg_integration_rom_path(dp, a->game, flags, &rom) != RG_OK) {
         cli_fail("%s", rg_error_last());
         goto out;
     }
@@ -114,7 +114,7 @@ static int open_game_on(play_game *g, const play_args *a, const rg_datapaths *dp
      * metadata.json is an error. */
     const char *want = a->state;
     if (!want) {
-        int drc = rg_data_default_state(dp, a->game, 1, flags, &state_name);
+        int drc = rg_integration_default_state(dp, a->game, 1, flags, &state_name);
         if (drc == RG_OK) {
             want = state_name;
         } else if (drc != RG_ENOTFOUND) {
@@ -128,7 +128,7 @@ static int open_game_on(play_game *g, const play_args *a, const rg_datapaths *dp
     }
     /* No core named: the one that saved the start state, when its file says so (as rg_env_create picks it). */
     const rg_system_info *game_sys;
-    if (!core && state && rg_data_game_system(a->game, &game_sys) == RG_OK)
+    if (!core && state && rg_integration_game_system(a->game, &game_sys) == RG_OK)
         core = rg_core_for_state_file(state, game_sys);
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
     o.core = core;
@@ -184,7 +184,7 @@ out:
 
 /* As rg_env_create: a start state the chosen core refuses (its file names no core we know, or it is damaged) is
  * tried with the system's other installed cores, unless --core names one. */
-static int open_game(play_game *g, const play_args *a, const rg_datapaths *dp, unsigned flags)
+static int open_game(play_game *g, const play_args *a, const rg_integration_paths *dp, unsigned flags)
 {
     int rc = open_game_on(g, a, dp, flags, a->core);
     if (rc != 2)
@@ -333,7 +333,7 @@ int cmd_play(int argc, char **argv)
     int rc = parse_args(&a, argc, argv);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     unsigned flags;
     if (cli_data_open(&a.data, RG_INTEGRATIONS_DEFAULT, &dp, &flags) != 0)
         return 1;
@@ -358,6 +358,6 @@ int cmd_play(int argc, char **argv)
         free(rgb);
     }
     close_game(&g);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return rc;
 }

@@ -365,7 +365,7 @@ int cmd_playback(int argc, char **argv)
             return cli_fail("%s", rg_error_last());
         }
     }
-    rg_datapaths *dp = NULL;
+    rg_integration_paths *dp = NULL;
     unsigned flags;
     rg_env *env = NULL;
     outputs out;
@@ -461,7 +461,7 @@ done:
     rc |= close_outputs(&out, finished);
     free(obs);
     rg_env_free(env);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     rg_movie_scores_free(v.scores);
     rg_movie_free(m);
     return rc ? 1 : 0;

@@ -230,7 +230,7 @@ int cmd_record(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     if (access(a.out, F_OK) != 0 && mkdir(a.out, 0777) != 0)
         return cli_fail("--out %s: cannot create the folder: %s", a.out, strerror(errno));
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     unsigned flags;
     if (cli_data_open(&a.data, RG_INTEGRATIONS_DEFAULT, &dp, &flags) != 0)
         return 1;
@@ -333,6 +333,6 @@ int cmd_record(int argc, char **argv)
 done:
     brute_free(&br);
     rg_env_free(env);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return rc;
 }

@@ -34,11 +34,11 @@ typedef struct state_tally {
 
 /* Loads every state of a game in a child process; prints one line per state (ok lines unless quiet). Returns 0, or
  * 1 after printing a failure to list the states. */
-static int check_states(rg_datapaths *dp, unsigned flags, const char *game, uint64_t frames, uint64_t timeout,
+static int check_states(rg_integration_paths *dp, unsigned flags, const char *game, uint64_t frames, uint64_t timeout,
                         int quiet, state_tally *t)
 {
     char *rom = NULL;
-    if (rg_data_rom_path(dp, game, flags, &rom) != RG_OK) { /* nothing can load its states: one line, no children */
+    if (rg_integration_rom_path(dp, game, flags, &rom) != RG_OK) { /* nothing can load its states: one line, no children */
         t->no_rom++;
         if (!quiet)
             fprintf(cli_out, "%s: states not loaded: no ROM imported\n", game);
@@ -46,7 +46,7 @@ static int check_states(rg_datapaths *dp, unsigned flags, const char *game, uint
     }
     free(rom);
     rg_strlist *states = NULL;
-    if (rg_data_list_states(dp, game, flags, &states) != RG_OK)
+    if (rg_integration_list_states(dp, game, flags, &states) != RG_OK)
         return cli_fail("validate --states %s: %s", game, rg_error_last());
     for (size_t i = 0; i < rg_strlist_count(states); i++) {
         const char *state = rg_strlist_at(states, i);
@@ -77,23 +77,23 @@ static int check_states(rg_datapaths *dp, unsigned flags, const char *game, uint
     return 0;
 }
 
-static void print_diags(const rg_diags *d, size_t from, int quiet)
+static void print_diags(const rg_integration_diags *d, size_t from, int quiet)
 {
-    for (size_t i = from; i < rg_diags_count(d); i++) {
-        const rg_diag *g = rg_diags_at(d, i);
-        if (quiet && g->severity != RG_SEVERITY_ERROR)
+    for (size_t i = from; i < rg_integration_diags_count(d); i++) {
+        const rg_integration_diag *g = rg_integration_diags_at(d, i);
+        if (quiet && g->severity != RG_INTEGRATION_SEVERITY_ERROR)
             continue;
-        fprintf(cli_out, "%s: %s: %s\n", g->file, g->severity == RG_SEVERITY_ERROR ? "error" : "warning",
+        fprintf(cli_out, "%s: %s: %s\n", g->file, g->severity == RG_INTEGRATION_SEVERITY_ERROR ? "error" : "warning",
                 g->message);
     }
 }
 
 /* Checks one target; returns 0, or 1 after printing a failure (the game not found, out of memory). */
-static int check_one(rg_datapaths *dp, unsigned flags, const char *target, rg_diags *d, int quiet,
+static int check_one(rg_integration_paths *dp, unsigned flags, const char *target, rg_integration_diags *d, int quiet,
                      const uint64_t *states_check, state_tally *t)
 {
-    size_t from = rg_diags_count(d);
-    int rc = strchr(target, '/') ? rg_validate_dir(target, d) : rg_validate_game(dp, target, flags, d);
+    size_t from = rg_integration_diags_count(d);
+    int rc = strchr(target, '/') ? rg_integration_validate_dir(target, d) : rg_integration_validate_game(dp, target, flags, d);
     print_diags(d, from, quiet);
     if (rc != RG_OK)
         return cli_fail("validate %s: %s", target, rg_error_last());
@@ -142,18 +142,18 @@ int cmd_validate(int argc, char **argv)
     }
     const uint64_t states_check[2] = {frames, timeout};
     const uint64_t *sc = states ? states_check : NULL;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     unsigned flags;
     if (cli_data_open(&a, n_targets ? RG_INTEGRATIONS_DEFAULT : RG_INTEGRATIONS_ALL, &dp, &flags) != 0)
         return 1;
-    rg_diags *d = NULL;
+    rg_integration_diags *d = NULL;
     rg_strlist *games = NULL;
     int failed = 0;
     size_t checked = 0;
-    if (rg_diags_create(&d) != RG_OK) {
+    if (rg_integration_diags_create(&d) != RG_OK) {
         failed = cli_fail("%s", rg_error_last());
     } else if (n_targets == 0) {
-        if (rg_data_list_games(dp, flags, &games) != RG_OK)
+        if (rg_integration_list_games(dp, flags, &games) != RG_OK)
             failed = cli_fail("%s", rg_error_last());
         for (size_t i = 0; !failed && i < rg_strlist_count(games); i++, checked++)
             failed = check_one(dp, flags, rg_strlist_at(games, i), d, quiet, sc, &t);
@@ -161,8 +161,8 @@ int cmd_validate(int argc, char **argv)
         for (size_t i = 0; i < n_targets; i++, checked++)
             failed |= check_one(dp, flags, targets[i], d, quiet, sc, &t);
     }
-    size_t errors = rg_diags_severity_count(d, RG_SEVERITY_ERROR);
-    size_t warnings = rg_diags_severity_count(d, RG_SEVERITY_WARNING);
+    size_t errors = rg_integration_diags_severity_count(d, RG_INTEGRATION_SEVERITY_ERROR);
+    size_t warnings = rg_integration_diags_severity_count(d, RG_INTEGRATION_SEVERITY_WARNING);
     if (!failed || checked)
         fprintf(cli_out, "%zu game%s checked: %zu error%s, %zu warning%s\n", checked, checked == 1 ? "" : "s",
                 errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
@@ -171,7 +171,7 @@ int cmd_validate(int argc, char **argv)
                 t.checked == 1 ? "" : "s", t.ok, t.refused, t.crashed, t.hung,
                 t.no_rom ? " (games without a ROM skipped)" : "");
     rg_strlist_free(games);
-    rg_diags_free(d);
-    rg_datapaths_free(dp);
+    rg_integration_diags_free(d);
+    rg_integration_paths_free(dp);
     return failed || errors || t.crashed || t.hung ? 1 : 0;
 }

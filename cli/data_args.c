@@ -27,20 +27,20 @@ int cli_data_option(cli_data_args *a, int argc, char **argv, int *i)
     return 1;
 }
 
-int cli_data_open(const cli_data_args *a, unsigned fallback_flags, rg_datapaths **dp, unsigned *flags)
+int cli_data_open(const cli_data_args *a, unsigned fallback_flags, rg_integration_paths **dp, unsigned *flags)
 {
     *dp = NULL;
-    if (rg_datapaths_create(dp, a->data_path) != RG_OK)
+    if (rg_integration_paths_create(dp, a->data_path) != RG_OK)
         return cli_fail("%s", rg_error_last());
     for (size_t i = 0; i < a->n_custom; i++)
-        if (rg_datapaths_add_custom_integration(*dp, a->custom[i]) != RG_OK) {
-            rg_datapaths_free(*dp);
+        if (rg_integration_paths_add_custom_integration(*dp, a->custom[i]) != RG_OK) {
+            rg_integration_paths_free(*dp);
             *dp = NULL;
             return cli_fail("%s", rg_error_last());
         }
     *flags = fallback_flags;
     if (a->integrations && rg_integrations_parse(a->integrations, flags) != RG_OK) {
-        rg_datapaths_free(*dp);
+        rg_integration_paths_free(*dp);
         *dp = NULL;
         return cli_fail("--integrations: %s", rg_error_last());
     }

@@ -92,11 +92,11 @@ static void ask_python(char *out, size_t cap)
 
 void cli_discover(void)
 {
-    if (getenv(RG_STABLE_RETRO_ENV))
+    if (getenv(RG_INTEGRATION_STABLE_RETRO_ENV))
         return; /* set (even empty: discovery turned off) */
     char folder[4096];
     ask_python(folder, sizeof folder);
-    setenv(RG_STABLE_RETRO_ENV, folder, 1);
+    setenv(RG_INTEGRATION_STABLE_RETRO_ENV, folder, 1);
 }
 
 int cli_global_options(int *argc, char **argv)

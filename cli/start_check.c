@@ -16,7 +16,7 @@
 #include "cli.h"
 
 /* In the child: create, reset, run frames; one line to fd: "ok CORE" or "error MESSAGE". */
-static void child_start(int fd, const rg_datapaths *dp, unsigned flags, const char *game, const char *state,
+static void child_start(int fd, const rg_integration_paths *dp, unsigned flags, const char *game, const char *state,
                         uint64_t frames)
 {
     rg_env_options o = RG_ENV_OPTIONS_INIT;
@@ -59,7 +59,7 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void cli_start_check(const rg_datapaths *dp, unsigned flags, const char *game, const char *state, uint64_t frames,
+void cli_start_check(const rg_integration_paths *dp, unsigned flags, const char *game, const char *state, uint64_t frames,
                      uint64_t timeout_s, cli_start_result *res)
 {
     int fds[2];

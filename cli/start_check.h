@@ -23,7 +23,7 @@ typedef struct cli_start_result {
 
 /* Creates an env for game from state (NULL: the default state) in a forked child, resets it and runs frames steps
  * with no buttons; the child is killed after timeout_s seconds. */
-void cli_start_check(const rg_datapaths *dp, unsigned flags, const char *game, const char *state, uint64_t frames,
+void cli_start_check(const rg_integration_paths *dp, unsigned flags, const char *game, const char *state, uint64_t frames,
                      uint64_t timeout_s, cli_start_result *res);
 
 #endif

@@ -55,7 +55,7 @@ typedef struct rg_env_options {
     rg_action_mode actions;     /**< default RG_ACTIONS_FILTERED */
     rg_obs_mode obs;            /**< default RG_OBS_IMAGE */
     unsigned players;           /**< 1 (default) .. RG_SCENARIO_MAX_PLAYERS */
-    const rg_datapaths *paths;  /**< where games are found (borrowed during create); NULL: a default handle */
+    const rg_integration_paths *paths;  /**< where games are found (borrowed during create); NULL: a default handle */
     unsigned integrations;      /**< RG_INTEGRATIONS_* flags; 0: the handle's default */
     const char *core;           /**< NULL: the system's preferred installed core */
     const rg_core_option *core_options;

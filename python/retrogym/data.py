@@ -54,7 +54,7 @@ __all__ = [
 
 PACKAGE_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 STABLE_RETRO_ENV = "RETROGYM_STABLE_RETRO"
-# rg_data_origin values (include/retrogym/integration.h)
+# rg_integration_origin values (include/retrogym/integration.h)
 _ORIGIN_ENV, _ORIGIN_USER, _ORIGIN_OWN, _ORIGIN_STABLE_RETRO = 1, 2, 3, 4
 
 

@@ -22,15 +22,15 @@ static const char *const own_data_dirs[] = {RG_DATA_DIR_FROM_LIB, RG_DATA_DIR_FR
 
 static const char *const origin_names[] = {"given", "env var", "user", "own", "stable-retro"};
 
-const char *rg_data_origin_name(rg_data_origin origin)
+const char *rg_integration_origin_name(rg_integration_origin origin)
 {
     return (unsigned)origin < sizeof origin_names / sizeof origin_names[0] ? origin_names[origin] : "?";
 }
 
-int rg_data_user_root(char *buf, size_t cap)
+int rg_integration_user_root(char *buf, size_t cap)
 {
     if (!buf || cap == 0)
-        return rg__error(RG_EINVAL, "rg_data_user_root: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_user_root: NULL argument");
     const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
     int n;
     if (xdg && xdg[0] == '/')
@@ -45,7 +45,7 @@ int rg_data_user_root(char *buf, size_t cap)
 }
 
 /* Appends a root (trailing slashes dropped). */
-static int push_root(rg_datapaths *dp, const char *path, size_t len, rg_data_origin origin)
+static int push_root(rg_integration_paths *dp, const char *path, size_t len, rg_integration_origin origin)
 {
     while (len > 1 && path[len - 1] == '/')
         len--;
@@ -65,7 +65,7 @@ static int push_root(rg_datapaths *dp, const char *path, size_t len, rg_data_ori
 }
 
 /* Appends each ':'-separated folder of list; each must be a folder (the message says where it came from). */
-static int push_list(rg_datapaths *dp, const char *list, rg_data_origin origin, const char *from)
+static int push_list(rg_integration_paths *dp, const char *list, rg_integration_origin origin, const char *from)
 {
     int rc = RG_OK;
     for (const char *p = list; rc == RG_OK && *p;) {
@@ -86,36 +86,36 @@ static int push_list(rg_datapaths *dp, const char *list, rg_data_origin origin, 
 }
 
 /* The default roots: $RETROGYM_DATA_PATH, the user root, our own data (rg__own_dir), stable-retro's data. */
-static int push_defaults(rg_datapaths *dp)
+static int push_defaults(rg_integration_paths *dp)
 {
-    const char *env = getenv(RG_DATA_PATH_ENV);
-    int rc = env && *env ? push_list(dp, env, RG_DATA_ORIGIN_ENV, "$" RG_DATA_PATH_ENV) : RG_OK;
+    const char *env = getenv(RG_INTEGRATION_PATH_ENV);
+    int rc = env && *env ? push_list(dp, env, RG_INTEGRATION_ORIGIN_ENV, "$" RG_INTEGRATION_PATH_ENV) : RG_OK;
     char user[4096];
-    if (rc == RG_OK && rg_data_user_root(user, sizeof user) == RG_OK)
-        rc = push_root(dp, user, strlen(user), RG_DATA_ORIGIN_USER);
+    if (rc == RG_OK && rg_integration_user_root(user, sizeof user) == RG_OK)
+        rc = push_root(dp, user, strlen(user), RG_INTEGRATION_ORIGIN_USER);
     char *own = rc == RG_OK ? rg__own_dir(own_data_dirs, sizeof own_data_dirs / sizeof own_data_dirs[0]) : NULL;
     if (own) {
-        rc = push_root(dp, own, strlen(own), RG_DATA_ORIGIN_OWN);
+        rc = push_root(dp, own, strlen(own), RG_INTEGRATION_ORIGIN_OWN);
         free(own);
     }
-    const char *sr = getenv(RG_STABLE_RETRO_ENV);
+    const char *sr = getenv(RG_INTEGRATION_STABLE_RETRO_ENV);
     if (rc == RG_OK && sr && *sr) {
         char *data = rg__path_join(sr, "data");
         if (!data)
             return rg__error(RG_ENOMEM, "out of memory");
         if (rg__is_dir(data))
-            rc = push_root(dp, data, strlen(data), RG_DATA_ORIGIN_STABLE_RETRO);
+            rc = push_root(dp, data, strlen(data), RG_INTEGRATION_ORIGIN_STABLE_RETRO);
         free(data);
     }
     if (rc == RG_OK && dp->n_roots == 0)
-        rc = rg__error(RG_ENOTFOUND, "no data root: set $" RG_DATA_PATH_ENV " or HOME");
+        rc = rg__error(RG_ENOTFOUND, "no data root: set $" RG_INTEGRATION_PATH_ENV " or HOME");
     return rc;
 }
 
-static int finish(rg_datapaths **out, rg_datapaths *dp, int rc)
+static int finish(rg_integration_paths **out, rg_integration_paths *dp, int rc)
 {
     if (rc != RG_OK) {
-        rg_datapaths_free(dp);
+        rg_integration_paths_free(dp);
         return rc;
     }
     dp->deflt = RG_INTEGRATIONS_STABLE;
@@ -123,45 +123,45 @@ static int finish(rg_datapaths **out, rg_datapaths *dp, int rc)
     return RG_OK;
 }
 
-int rg_datapaths_create(rg_datapaths **out, const char *root)
+int rg_integration_paths_create(rg_integration_paths **out, const char *root)
 {
     if (!out)
-        return rg__error(RG_EINVAL, "rg_datapaths_create: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_paths_create: NULL argument");
     *out = NULL;
-    rg_datapaths *dp = calloc(1, sizeof *dp);
+    rg_integration_paths *dp = calloc(1, sizeof *dp);
     if (!dp)
         return rg__error(RG_ENOMEM, "out of memory");
-    int rc = root && *root ? push_list(dp, root, RG_DATA_ORIGIN_GIVEN, "the data root") : push_defaults(dp);
+    int rc = root && *root ? push_list(dp, root, RG_INTEGRATION_ORIGIN_GIVEN, "the data root") : push_defaults(dp);
     if (rc == RG_OK && dp->n_roots == 0)
         rc = rg__error(RG_ENOTFOUND, "the data root \"%s\" names no folder", root);
     return finish(out, dp, rc);
 }
 
-int rg_datapaths_create_roots(rg_datapaths **out, const char *const *roots, const rg_data_origin *origins,
+int rg_integration_paths_create_roots(rg_integration_paths **out, const char *const *roots, const rg_integration_origin *origins,
                               size_t n)
 {
     if (!out || !roots || !origins || n == 0)
-        return rg__error(RG_EINVAL, "rg_datapaths_create_roots: no roots");
+        return rg__error(RG_EINVAL, "rg_integration_paths_create_roots: no roots");
     *out = NULL;
-    rg_datapaths *dp = calloc(1, sizeof *dp);
+    rg_integration_paths *dp = calloc(1, sizeof *dp);
     if (!dp)
         return rg__error(RG_ENOMEM, "out of memory");
     int rc = RG_OK;
     for (size_t i = 0; rc == RG_OK && i < n; i++) {
         if (!roots[i] || !*roots[i])
             rc = rg__error(RG_EINVAL, "data root %zu is empty", i);
-        else if ((unsigned)origins[i] > RG_DATA_ORIGIN_STABLE_RETRO)
+        else if ((unsigned)origins[i] > RG_INTEGRATION_ORIGIN_STABLE_RETRO)
             rc = rg__error(RG_EINVAL, "data root %s: unknown origin %d", roots[i], (int)origins[i]);
-        else if ((origins[i] == RG_DATA_ORIGIN_GIVEN || origins[i] == RG_DATA_ORIGIN_ENV) && !rg__is_dir(roots[i]))
+        else if ((origins[i] == RG_INTEGRATION_ORIGIN_GIVEN || origins[i] == RG_INTEGRATION_ORIGIN_ENV) && !rg__is_dir(roots[i]))
             rc = rg__error(RG_ENOTFOUND, "%s %s is not a folder",
-                           origins[i] == RG_DATA_ORIGIN_ENV ? "$" RG_DATA_PATH_ENV : "the data root", roots[i]);
+                           origins[i] == RG_INTEGRATION_ORIGIN_ENV ? "$" RG_INTEGRATION_PATH_ENV : "the data root", roots[i]);
         else
             rc = push_root(dp, roots[i], strlen(roots[i]), origins[i]);
     }
     return finish(out, dp, rc);
 }
 
-void rg_datapaths_free(rg_datapaths *dp)
+void rg_integration_paths_free(rg_integration_paths *dp)
 {
     if (!dp)
         return;
@@ -172,48 +172,48 @@ void rg_datapaths_free(rg_datapaths *dp)
     free(dp);
 }
 
-const char *rg_datapaths_root(const rg_datapaths *dp)
+const char *rg_integration_paths_root(const rg_integration_paths *dp)
 {
     return dp && dp->n_roots ? dp->roots[0].path : NULL;
 }
 
-size_t rg_datapaths_root_count(const rg_datapaths *dp)
+size_t rg_integration_paths_root_count(const rg_integration_paths *dp)
 {
     return dp ? dp->n_roots : 0;
 }
 
-const char *rg_datapaths_root_at(const rg_datapaths *dp, size_t i)
+const char *rg_integration_paths_root_at(const rg_integration_paths *dp, size_t i)
 {
     return dp && i < dp->n_roots ? dp->roots[i].path : NULL;
 }
 
-rg_data_origin rg_datapaths_root_origin(const rg_datapaths *dp, size_t i)
+rg_integration_origin rg_integration_paths_root_origin(const rg_integration_paths *dp, size_t i)
 {
-    return dp && i < dp->n_roots ? dp->roots[i].origin : RG_DATA_ORIGIN_GIVEN;
+    return dp && i < dp->n_roots ? dp->roots[i].origin : RG_INTEGRATION_ORIGIN_GIVEN;
 }
 
-size_t rg_datapaths_roots_text(const rg_datapaths *dp, char *buf, size_t cap)
+size_t rg_integration_paths_roots_text(const rg_integration_paths *dp, char *buf, size_t cap)
 {
     size_t used = 0;
     if (buf && cap)
         buf[0] = '\0';
     for (size_t i = 0; dp && i < dp->n_roots; i++) {
         int n = snprintf(buf && used < cap ? buf + used : NULL, buf && used < cap ? cap - used : 0, "%s%s (%s)",
-                         i ? ", " : "", dp->roots[i].path, rg_data_origin_name(dp->roots[i].origin));
+                         i ? ", " : "", dp->roots[i].path, rg_integration_origin_name(dp->roots[i].origin));
         used += n > 0 ? (size_t)n : 0;
     }
     return used;
 }
 
-const char *rg_datapaths_write_root(const rg_datapaths *dp)
+const char *rg_integration_paths_write_root(const rg_integration_paths *dp)
 {
     for (size_t i = 0; dp && i < dp->n_roots; i++)
-        if (dp->roots[i].origin == RG_DATA_ORIGIN_USER)
+        if (dp->roots[i].origin == RG_INTEGRATION_ORIGIN_USER)
             return dp->roots[i].path;
     return NULL;
 }
 
-size_t rg__root_of(const rg_datapaths *dp, const char *path)
+size_t rg__root_of(const rg_integration_paths *dp, const char *path)
 {
     size_t best = dp->n_roots, best_len = 0;
     for (size_t i = 0; i < dp->n_roots; i++) {
@@ -251,28 +251,28 @@ int rg__mkdirs(const char *path)
     return rc;
 }
 
-int rg_datapaths_add_custom_path(rg_datapaths *dp, const char *path)
+int rg_integration_paths_add_custom_path(rg_integration_paths *dp, const char *path)
 {
     if (!dp || !path || !*path)
         return rg__error(RG_EINVAL, "add_custom_path: NULL or empty path");
     return rg__strlist_push(&dp->custom, path);
 }
 
-void rg_datapaths_clear_custom_paths(rg_datapaths *dp)
+void rg_integration_paths_clear_custom_paths(rg_integration_paths *dp)
 {
     if (dp)
         rg__strlist_clear(&dp->custom);
 }
 
-int rg_datapaths_add_custom_integration(rg_datapaths *dp, const char *path)
+int rg_integration_paths_add_custom_integration(rg_integration_paths *dp, const char *path)
 {
-    int rc = rg_datapaths_add_custom_path(dp, path);
+    int rc = rg_integration_paths_add_custom_path(dp, path);
     if (rc == RG_OK)
         dp->deflt |= RG_INTEGRATIONS_CUSTOM_ONLY;
     return rc;
 }
 
-int rg_datapaths_add_integrations(rg_datapaths *dp, unsigned flags)
+int rg_integration_paths_add_integrations(rg_integration_paths *dp, unsigned flags)
 {
     if (!dp || (flags & ~(unsigned)RG_INTEGRATIONS_ALL))
         return rg__error(RG_EINVAL, "add_integrations: bad flags 0x%x", flags);
@@ -280,19 +280,19 @@ int rg_datapaths_add_integrations(rg_datapaths *dp, unsigned flags)
     return RG_OK;
 }
 
-void rg_datapaths_reset_default(rg_datapaths *dp)
+void rg_integration_paths_reset_default(rg_integration_paths *dp)
 {
     if (dp)
         dp->deflt = RG_INTEGRATIONS_STABLE;
 }
 
-unsigned rg_datapaths_default(const rg_datapaths *dp)
+unsigned rg_integration_paths_default(const rg_integration_paths *dp)
 {
     return dp ? dp->deflt : RG_INTEGRATIONS_STABLE;
 }
 
 /* The folders of flags as written, in priority order. */
-static int dirs_as_written(const rg_datapaths *dp, unsigned flags, rg_strlist *out)
+static int dirs_as_written(const rg_integration_paths *dp, unsigned flags, rg_strlist *out)
 {
     if (!dp || (flags & ~(unsigned)RG_INTEGRATIONS_ALL))
         return rg__error(RG_EINVAL, "bad integration flags 0x%x", flags);
@@ -313,10 +313,10 @@ static int dirs_as_written(const rg_datapaths *dp, unsigned flags, rg_strlist *o
     return rc;
 }
 
-int rg_datapaths_dirs(const rg_datapaths *dp, unsigned flags, rg_strlist **out)
+int rg_integration_paths_dirs(const rg_integration_paths *dp, unsigned flags, rg_strlist **out)
 {
     if (!out)
-        return rg__error(RG_EINVAL, "rg_datapaths_dirs: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_paths_dirs: NULL argument");
     *out = NULL;
     rg_strlist *l;
     int rc = rg__strlist_new(&l);
@@ -328,7 +328,7 @@ int rg_datapaths_dirs(const rg_datapaths *dp, unsigned flags, rg_strlist **out)
     return rc;
 }
 
-int rg__data_dirs(const rg_datapaths *dp, unsigned flags, rg_strlist *out)
+int rg__data_dirs(const rg_integration_paths *dp, unsigned flags, rg_strlist *out)
 {
     rg_strlist names = {0};
     int rc = dirs_as_written(dp, flags, &names);
@@ -359,7 +359,7 @@ char *rg__game_alias(const char *game)
     return rg__asprintf("%s-v0", game);
 }
 
-int rg__game_dirs(const rg_datapaths *dp, const char *game, unsigned flags, int only_existing, rg_strlist *out)
+int rg__game_dirs(const rg_integration_paths *dp, const char *game, unsigned flags, int only_existing, rg_strlist *out)
 {
     rg_strlist dirs = {0};
     int rc = rg__data_dirs(dp, flags, &dirs);
@@ -449,11 +449,11 @@ const char *rg_integrations_name(unsigned flags, char *buf, size_t cap)
     return buf;
 }
 
-char *rg__roots_message(const rg_datapaths *dp)
+char *rg__roots_message(const rg_integration_paths *dp)
 {
-    size_t n = rg_datapaths_roots_text(dp, NULL, 0);
+    size_t n = rg_integration_paths_roots_text(dp, NULL, 0);
     char *t = malloc(n + 1);
     if (t)
-        rg_datapaths_roots_text(dp, t, n + 1);
+        rg_integration_paths_roots_text(dp, t, n + 1);
     return t;
 }

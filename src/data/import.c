@@ -26,12 +26,12 @@ void rg__import_warn(rg__import *im, const char *fmt, ...)
 /* The folder a game's ROM is written to: the game's own folder, or for a game of an installed package's root (our
  * own games, stable-retro's) the same place under the user root, which a reinstall does not replace. NULL when out
  * of memory. */
-static char *dest_dir(const rg_datapaths *dp, const char *game_dir)
+static char *dest_dir(const rg_integration_paths *dp, const char *game_dir)
 {
     size_t r = rg__root_of(dp, game_dir);
-    const char *user = rg_datapaths_write_root(dp);
+    const char *user = rg_integration_paths_write_root(dp);
     if (r == dp->n_roots || !user ||
-        (dp->roots[r].origin != RG_DATA_ORIGIN_OWN && dp->roots[r].origin != RG_DATA_ORIGIN_STABLE_RETRO))
+        (dp->roots[r].origin != RG_INTEGRATION_ORIGIN_OWN && dp->roots[r].origin != RG_INTEGRATION_ORIGIN_STABLE_RETRO))
         return rg__asprintf("%s", game_dir);
     return rg__asprintf("%s%s", user, game_dir + strlen(dp->roots[r].path));
 }
@@ -70,8 +70,8 @@ static int write_rom(rg__import *im, const rg__known *k, const uint8_t *data, si
 
 int rg__import_candidate(rg__import *im, const char *name, const uint8_t *data, size_t size)
 {
-    char sha[RG_SHA1_HEX + 1];
-    int rc = rg_rom_sha1(data, size, name, sha);
+    char sha[RG_INTEGRATION_SHA1_HEX + 1];
+    int rc = rg_integration_rom_sha1(data, size, name, sha);
     if (rc != RG_OK)
         return rc;
     im->report->scanned++;
@@ -208,16 +208,16 @@ static int collect(rg__import *im, const char *const *paths, size_t n, rg_strlis
     return rc;
 }
 
-static void fill_defaults(rg_import_options *o, const rg_import_options *given)
+static void fill_defaults(rg_integration_import_options *o, const rg_integration_import_options *given)
 {
-    rg_import_options d = RG_IMPORT_OPTIONS_INIT;
+    rg_integration_import_options d = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     *o = d;
     if (given && given->version == 1) /* the fields before `near` */
-        memcpy(o, given, offsetof(rg_import_options, near));
+        memcpy(o, given, offsetof(rg_integration_import_options, near));
     else if (given)
         *o = *given;
     if (!o->max_rom_size)
-        o->max_rom_size = RG_ROM_MAX_SIZE;
+        o->max_rom_size = RG_INTEGRATION_ROM_MAX_SIZE;
     if (!o->max_nested_zip_size)
         o->max_nested_zip_size = 128u * 1024u * 1024u;
     if (!o->max_archive_bytes)
@@ -228,14 +228,14 @@ static void fill_defaults(rg_import_options *o, const rg_import_options *given)
         o->max_dir_depth = 64;
 }
 
-int rg_import(const rg_datapaths *dp, const char *const *paths, size_t n_paths, const rg_import_options *opts,
-              rg_import_report *report)
+int rg_integration_import(const rg_integration_paths *dp, const char *const *paths, size_t n_paths, const rg_integration_import_options *opts,
+              rg_integration_import_report *report)
 {
     if (!dp || (!paths && n_paths) || !report)
-        return rg__error(RG_EINVAL, "rg_import: NULL argument");
-    if (opts && opts->version != RG_IMPORT_OPTIONS_VERSION && opts->version != 1)
-        return rg__error(RG_EINVAL, "rg_import: options version %u, expected %u", opts->version,
-                         RG_IMPORT_OPTIONS_VERSION);
+        return rg__error(RG_EINVAL, "rg_integration_import: NULL argument");
+    if (opts && opts->version != RG_INTEGRATION_IMPORT_OPTIONS_VERSION && opts->version != 1)
+        return rg__error(RG_EINVAL, "rg_integration_import: options version %u, expected %u", opts->version,
+                         RG_INTEGRATION_IMPORT_OPTIONS_VERSION);
     memset(report, 0, sizeof *report);
     rg__import im = {.dp = dp, .report = report};
     fill_defaults(&im.opts, opts);

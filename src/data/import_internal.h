@@ -1,4 +1,4 @@
-/* Internal state of rg_import (import.c, import_zip.c, knownhash.c). */
+/* Internal state of rg_integration_import (import.c, import_zip.c, knownhash.c). */
 #ifndef RG_SRC_DATA_IMPORT_INTERNAL_H
 #define RG_SRC_DATA_IMPORT_INTERNAL_H
 
@@ -6,7 +6,7 @@
 
 /* One known hash: where its game lives and the extension its ROM gets. */
 typedef struct rg__known {
-    char sha[RG_SHA1_HEX + 1];
+    char sha[RG_INTEGRATION_SHA1_HEX + 1];
     char *game;      /* "StarCatcher-Nes" */
     char *game_dir;  /* "<integration folder>/<game>": the only folder a ROM is ever written to */
     const char *ext; /* the first extension of the game's system (static) */
@@ -20,9 +20,9 @@ typedef struct rg__known_table {
 } rg__known_table;
 
 typedef struct rg__import {
-    const rg_datapaths *dp;
-    rg_import_options opts;
-    rg_import_report *report;
+    const rg_integration_paths *dp;
+    rg_integration_import_options opts;
+    rg_integration_import_report *report;
     rg__known_table known;
     rg_strlist imported_games;
     int write_rc;            /* last failure to write a ROM */

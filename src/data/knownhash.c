@@ -95,12 +95,12 @@ static int add_game(rg__import *im, const char *game, const char *game_dir, size
     if (rg__path_exists(sha_path)) {
         const rg_system_info *sys = NULL;
         rg_strlist *shas = NULL;
-        if (rg_data_game_system(game, &sys) != RG_OK || sys->n_extensions == 0) {
+        if (rg_integration_game_system(game, &sys) != RG_OK || sys->n_extensions == 0) {
             size_t r = rg__root_of(im->dp, game_dir); /* an installed package's games of other systems: quietly */
-            if (r == im->dp->n_roots || (im->dp->roots[r].origin != RG_DATA_ORIGIN_STABLE_RETRO &&
-                                         im->dp->roots[r].origin != RG_DATA_ORIGIN_OWN))
+            if (r == im->dp->n_roots || (im->dp->roots[r].origin != RG_INTEGRATION_ORIGIN_STABLE_RETRO &&
+                                         im->dp->roots[r].origin != RG_INTEGRATION_ORIGIN_OWN))
                 rg__import_warn(im, "ignoring %s: no known system for its -<System> suffix", game_dir);
-        } else if ((rc = rg_romsha_load(sha_path, &shas)) != RG_OK) {
+        } else if ((rc = rg_integration_romsha_load(sha_path, &shas)) != RG_OK) {
             if (rc != RG_ENOMEM) {
                 rg__import_warn(im, "ignoring %s: %s", sha_path, rg_error_last());
                 rc = RG_OK;
@@ -190,7 +190,7 @@ const rg__known *rg__known_by_file_name(const rg__known_table *t, const char *fi
         return NULL;
     for (size_t i = 0; i < t->count; i++) {
         const rg_system_info *game_sys;
-        if (strcmp(t->items[i].key, key) == 0 && rg_data_game_system(t->items[i].game, &game_sys) == RG_OK &&
+        if (strcmp(t->items[i].key, key) == 0 && rg_integration_game_system(t->items[i].game, &game_sys) == RG_OK &&
             game_sys == file_sys)
             return &t->items[i];
     }

@@ -1,5 +1,5 @@
 /* The game library: every integration over the data roots with its ROM, default state and the core that would run it
- * (rg_data_library; `retrogym library`, retrogym.data.library()). */
+ * (rg_integration_library_create; `retrogym library`, retrogym.data.library()). */
 #define _POSIX_C_SOURCE 200809L
 #include "data_internal.h"
 
@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct rg_library {
-    rg_library_game *items;
+struct rg_integration_library {
+    rg_integration_library_game *items;
     size_t count, cap;
     rg_strlist strings; /* owns every string of the items */
 };
 
 /* A copy owned by the library (NULL stays NULL). */
-static const char *keep(rg_library *lib, const char *s, int *rc)
+static const char *keep(rg_integration_library *lib, const char *s, int *rc)
 {
     if (!s || *rc != RG_OK)
         return NULL;
@@ -60,11 +60,11 @@ static void find_core(sys_core *sc)
     rg_core_install_hint(sc->sys->cores, sc->sys->n_cores, sc->hint, sizeof sc->hint);
 }
 
-static int add_item(rg_library *lib, const rg_library_game *g)
+static int add_item(rg_integration_library *lib, const rg_integration_library_game *g)
 {
     if (lib->count == lib->cap) {
         size_t cap = lib->cap ? lib->cap * 2 : 64;
-        rg_library_game *items = realloc(lib->items, cap * sizeof *items);
+        rg_integration_library_game *items = realloc(lib->items, cap * sizeof *items);
         if (!items)
             return rg__error(RG_ENOMEM, "out of memory");
         lib->items = items;
@@ -76,12 +76,12 @@ static int add_item(rg_library *lib, const rg_library_game *g)
 
 static int cmp_game(const void *a, const void *b)
 {
-    return strcmp(((const rg_library_game *)a)->game, ((const rg_library_game *)b)->game);
+    return strcmp(((const rg_integration_library_game *)a)->game, ((const rg_integration_library_game *)b)->game);
 }
 
 /* The core that saved the game's default state, when its file says so and it is installed: the environment picks
  * it too (src/emu/state_core.c). */
-static void state_core(rg_library *lib, const rg_datapaths *dp, unsigned flags, rg_library_game *g,
+static void state_core(rg_integration_library *lib, const rg_integration_paths *dp, unsigned flags, rg_integration_library_game *g,
                        const rg_system_info *sys, int *rc)
 {
     if (!g->state || *rc != RG_OK)
@@ -89,7 +89,7 @@ static void state_core(rg_library *lib, const rg_datapaths *dp, unsigned flags, 
     char *file = rg__asprintf("%s.state", g->state), *path = NULL;
     const char *core = NULL;
     char core_path[4096];
-    if (file && rg_data_file_path(dp, g->game, file, flags, &path) == RG_OK)
+    if (file && rg_integration_file_path(dp, g->game, file, flags, &path) == RG_OK)
         core = rg_core_for_state_file(path, sys);
     if (core && strcmp(core, g->core) != 0 && rg_core_resolve(core, core_path, sizeof core_path) == RG_OK) {
         g->core = keep(lib, core, rc);
@@ -101,10 +101,10 @@ static void state_core(rg_library *lib, const rg_datapaths *dp, unsigned flags, 
 }
 
 /* One game folder `name` found in data folder `dir`. */
-static int add_game(rg_library *lib, const rg_datapaths *dp, unsigned flags, const char *dir, const char *name,
+static int add_game(rg_integration_library *lib, const rg_integration_paths *dp, unsigned flags, const char *dir, const char *name,
                     sys_core *cores, size_t n_cores)
 {
-    rg_library_game g = {0};
+    rg_integration_library_game g = {0};
     int rc = RG_OK;
     g.game = keep(lib, name, &rc);
     size_t r = rg__root_of(dp, dir);
@@ -114,17 +114,17 @@ static int add_game(rg_library *lib, const rg_datapaths *dp, unsigned flags, con
         const char *rest = dir + strlen(dp->roots[r].path);
         g.integration = keep(lib, *rest == '/' ? rest + 1 : rest, &rc);
     } else {
-        g.origin = RG_DATA_ORIGIN_GIVEN;
+        g.origin = RG_INTEGRATION_ORIGIN_GIVEN;
         g.integration = keep(lib, dir, &rc);
     }
     const rg_system_info *sys = NULL;
-    g.system = keep(lib, rg_data_game_system(name, &sys) == RG_OK ? sys->name : "", &rc);
+    g.system = keep(lib, rg_integration_game_system(name, &sys) == RG_OK ? sys->name : "", &rc);
     char *rom = NULL, *state = NULL;
     if (rc == RG_OK) {
-        int r2 = rg_data_rom_path(dp, name, flags, &rom);
+        int r2 = rg_integration_rom_path(dp, name, flags, &rom);
         if (r2 == RG_ENOMEM)
             rc = r2;
-        r2 = rg_data_default_state(dp, name, 1, flags, &state);
+        r2 = rg_integration_default_state(dp, name, 1, flags, &state);
         if (r2 == RG_ENOMEM)
             rc = r2;
     }
@@ -150,12 +150,12 @@ static int add_game(rg_library *lib, const rg_datapaths *dp, unsigned flags, con
     return rc;
 }
 
-int rg_data_library(const rg_datapaths *dp, unsigned flags, rg_library **out)
+int rg_integration_library_create(const rg_integration_paths *dp, unsigned flags, rg_integration_library **out)
 {
     if (!dp || !out)
-        return rg__error(RG_EINVAL, "rg_data_library: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_library_create: NULL argument");
     *out = NULL;
-    rg_library *lib = calloc(1, sizeof *lib);
+    rg_integration_library *lib = calloc(1, sizeof *lib);
     size_t n_cores = rg_system_count();
     sys_core *cores = calloc(n_cores ? n_cores : 1, sizeof *cores);
     if (!lib || !cores) {
@@ -184,7 +184,7 @@ int rg_data_library(const rg_datapaths *dp, unsigned flags, rg_library **out)
     rg__strlist_clear(&seen);
     free(cores);
     if (rc != RG_OK) {
-        rg_library_free(lib);
+        rg_integration_library_free(lib);
         return rc;
     }
     if (lib->count > 1)
@@ -193,17 +193,17 @@ int rg_data_library(const rg_datapaths *dp, unsigned flags, rg_library **out)
     return RG_OK;
 }
 
-size_t rg_library_count(const rg_library *lib)
+size_t rg_integration_library_count(const rg_integration_library *lib)
 {
     return lib ? lib->count : 0;
 }
 
-const rg_library_game *rg_library_at(const rg_library *lib, size_t i)
+const rg_integration_library_game *rg_integration_library_at(const rg_integration_library *lib, size_t i)
 {
     return lib && i < lib->count ? &lib->items[i] : NULL;
 }
 
-void rg_library_free(rg_library *lib)
+void rg_integration_library_free(rg_integration_library *lib)
 {
     if (!lib)
         return;

@@ -22,10 +22,10 @@ char *rg__find_in(const rg_strlist *dirs, const char *file, int *rc)
     return NULL;
 }
 
-int rg_data_file_path(const rg_datapaths *dp, const char *game, const char *file, unsigned flags, char **path)
+int rg_integration_file_path(const rg_integration_paths *dp, const char *game, const char *file, unsigned flags, char **path)
 {
     if (!dp || !game || !file || !path)
-        return rg__error(RG_EINVAL, "rg_data_file_path: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_file_path: NULL argument");
     *path = NULL;
     rg_strlist dirs = {0};
     int rc = rg__game_dirs(dp, game, flags, 0, &dirs);
@@ -42,10 +42,10 @@ int rg_data_file_path(const rg_datapaths *dp, const char *game, const char *file
     return rc;
 }
 
-int rg_data_game_folder(const rg_datapaths *dp, const char *game, unsigned flags, char **name)
+int rg_integration_game_folder(const rg_integration_paths *dp, const char *game, unsigned flags, char **name)
 {
     if (!dp || !game || !name || !*game)
-        return rg__error(RG_EINVAL, "rg_data_game_folder: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_game_folder: NULL argument");
     *name = NULL;
     rg_strlist dirs = {0};
     int rc = rg__game_dirs(dp, game, flags, 1, &dirs);
@@ -64,10 +64,10 @@ int rg_data_game_folder(const rg_datapaths *dp, const char *game, unsigned flags
     return rc;
 }
 
-int rg_data_game_system(const char *game, const rg_system_info **out)
+int rg_integration_game_system(const char *game, const rg_system_info **out)
 {
     if (!game || !out)
-        return rg__error(RG_EINVAL, "rg_data_game_system: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_game_system: NULL argument");
     *out = NULL;
     /* "<Name>-<System>", optionally followed by a version "-v<digits>" (as stable-retro accepts). */
     const char *end = game + strlen(game);
@@ -109,7 +109,7 @@ static char *find_rom_for(const rg_strlist *dirs, const rg_system_info *sys, int
 char *rg__find_rom_in(const rg_strlist *dirs, const char *game, int *rc)
 {
     const rg_system_info *sys = NULL;
-    if (rg_data_game_system(game, &sys) == RG_OK) {
+    if (rg_integration_game_system(game, &sys) == RG_OK) {
         char *p = find_rom_for(dirs, sys, rc);
         if (p || *rc != RG_OK)
             return p;
@@ -117,10 +117,10 @@ char *rg__find_rom_in(const rg_strlist *dirs, const char *game, int *rc)
     return find_rom_for(dirs, NULL, rc);
 }
 
-int rg_data_rom_path(const rg_datapaths *dp, const char *game, unsigned flags, char **path)
+int rg_integration_rom_path(const rg_integration_paths *dp, const char *game, unsigned flags, char **path)
 {
     if (!dp || !game || !path)
-        return rg__error(RG_EINVAL, "rg_data_rom_path: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_rom_path: NULL argument");
     *path = NULL;
     rg_strlist dirs = {0};
     int rc = rg__game_dirs(dp, game, flags, 1, &dirs);
@@ -238,7 +238,7 @@ int rg__list_scenarios_in(const rg_strlist *dirs, rg_strlist *out)
 }
 
 /* Common shape of the public listings: game folders (or data folders for games), then a listing into a new list. */
-static int list_public(const rg_datapaths *dp, const char *game, unsigned flags,
+static int list_public(const rg_integration_paths *dp, const char *game, unsigned flags,
                        int (*fn)(const char *, const char *, rg_strlist *), rg_strlist **out)
 {
     if (!dp || !out || (fn != add_game && !game))
@@ -260,17 +260,17 @@ static int list_public(const rg_datapaths *dp, const char *game, unsigned flags,
     return RG_OK;
 }
 
-int rg_data_list_games(const rg_datapaths *dp, unsigned flags, rg_strlist **out)
+int rg_integration_list_games(const rg_integration_paths *dp, unsigned flags, rg_strlist **out)
 {
     return list_public(dp, NULL, flags, add_game, out);
 }
 
-int rg_data_list_states(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out)
+int rg_integration_list_states(const rg_integration_paths *dp, const char *game, unsigned flags, rg_strlist **out)
 {
     return list_public(dp, game, flags, add_state, out);
 }
 
-int rg_data_list_scenarios(const rg_datapaths *dp, const char *game, unsigned flags, rg_strlist **out)
+int rg_integration_list_scenarios(const rg_integration_paths *dp, const char *game, unsigned flags, rg_strlist **out)
 {
     return list_public(dp, game, flags, add_scenario, out);
 }

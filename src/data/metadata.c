@@ -11,14 +11,14 @@ typedef struct wl_entry {
     rg_strlist warnings;
 } wl_entry;
 
-struct rg_metadata {
+struct rg_integration_metadata {
     char *default_state;
     rg_strlist player_states;
     wl_entry *whitelist;
     size_t n_whitelist;
 };
 
-void rg_metadata_free(rg_metadata *m)
+void rg_integration_metadata_free(rg_integration_metadata *m)
 {
     if (!m)
         return;
@@ -49,7 +49,7 @@ static int strings_of(const json_t *arr, rg_strlist *out, const char *what)
     return RG_OK;
 }
 
-static int parse_whitelist(rg_metadata *m, const json_t *wl)
+static int parse_whitelist(rg_integration_metadata *m, const json_t *wl)
 {
     if (!json_is_object(wl))
         return rg__error(RG_ECORRUPT, "metadata.json: whitelist must be an object of arrays of strings");
@@ -78,12 +78,12 @@ static int parse_whitelist(rg_metadata *m, const json_t *wl)
     return RG_OK;
 }
 
-int rg__metadata_from_json(rg_metadata **out, const json_t *root)
+int rg__metadata_from_json(rg_integration_metadata **out, const json_t *root)
 {
     *out = NULL;
     if (!json_is_object(root))
         return rg__error(RG_ECORRUPT, "metadata.json must hold an object");
-    rg_metadata *m = calloc(1, sizeof *m);
+    rg_integration_metadata *m = calloc(1, sizeof *m);
     if (!m)
         return rg__error(RG_ENOMEM, "out of memory");
     int rc = RG_OK;
@@ -101,17 +101,17 @@ int rg__metadata_from_json(rg_metadata **out, const json_t *root)
     if (rc == RG_OK && wl && !json_is_null(wl))
         rc = parse_whitelist(m, wl);
     if (rc != RG_OK) {
-        rg_metadata_free(m);
+        rg_integration_metadata_free(m);
         return rc;
     }
     *out = m;
     return RG_OK;
 }
 
-int rg_metadata_parse(rg_metadata **out, const char *text, size_t len)
+int rg_integration_metadata_parse(rg_integration_metadata **out, const char *text, size_t len)
 {
     if (!out || (!text && len))
-        return rg__error(RG_EINVAL, "rg_metadata_parse: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_metadata_parse: NULL argument");
     *out = NULL;
     json_t *j;
     int rc = rg__json_load_text(text ? text : "", len, &j, NULL);
@@ -122,10 +122,10 @@ int rg_metadata_parse(rg_metadata **out, const char *text, size_t len)
     return rc;
 }
 
-int rg_metadata_load(rg_metadata **out, const char *path)
+int rg_integration_metadata_load(rg_integration_metadata **out, const char *path)
 {
     if (!out || !path)
-        return rg__error(RG_EINVAL, "rg_metadata_load: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_metadata_load: NULL argument");
     *out = NULL;
     json_t *j;
     int rc = rg__json_load_file(path, RG__METADATA_MAX_SIZE, &j, NULL);
@@ -138,22 +138,22 @@ int rg_metadata_load(rg_metadata **out, const char *path)
     return rc;
 }
 
-const char *rg_metadata_default_state(const rg_metadata *m)
+const char *rg_integration_metadata_default_state(const rg_integration_metadata *m)
 {
     return m ? m->default_state : NULL;
 }
 
-size_t rg_metadata_player_state_count(const rg_metadata *m)
+size_t rg_integration_metadata_player_state_count(const rg_integration_metadata *m)
 {
     return m ? m->player_states.count : 0;
 }
 
-const char *rg_metadata_player_state(const rg_metadata *m, size_t i)
+const char *rg_integration_metadata_player_state(const rg_integration_metadata *m, size_t i)
 {
     return m ? rg_strlist_at(&m->player_states, i) : NULL;
 }
 
-const char *rg_metadata_state_for_players(const rg_metadata *m, unsigned players)
+const char *rg_integration_metadata_state_for_players(const rg_integration_metadata *m, unsigned players)
 {
     if (!m || players == 0)
         return NULL;
@@ -162,7 +162,7 @@ const char *rg_metadata_state_for_players(const rg_metadata *m, unsigned players
     return m->default_state;
 }
 
-static const wl_entry *wl_find(const rg_metadata *m, const char *file)
+static const wl_entry *wl_find(const rg_integration_metadata *m, const char *file)
 {
     for (size_t i = 0; m && file && i < m->n_whitelist; i++)
         if (strcmp(m->whitelist[i].file, file) == 0)
@@ -170,38 +170,38 @@ static const wl_entry *wl_find(const rg_metadata *m, const char *file)
     return NULL;
 }
 
-size_t rg_metadata_whitelist_count(const rg_metadata *m, const char *file)
+size_t rg_integration_metadata_whitelist_count(const rg_integration_metadata *m, const char *file)
 {
     const wl_entry *e = wl_find(m, file);
     return e ? e->warnings.count : 0;
 }
 
-const char *rg_metadata_whitelist_at(const rg_metadata *m, const char *file, size_t i)
+const char *rg_integration_metadata_whitelist_at(const rg_integration_metadata *m, const char *file, size_t i)
 {
     const wl_entry *e = wl_find(m, file);
     return e ? rg_strlist_at(&e->warnings, i) : NULL;
 }
 
-int rg_data_default_state(const rg_datapaths *dp, const char *game, unsigned players, unsigned flags, char **state)
+int rg_integration_default_state(const rg_integration_paths *dp, const char *game, unsigned players, unsigned flags, char **state)
 {
     if (!dp || !game || !state || players == 0)
-        return rg__error(RG_EINVAL, "rg_data_default_state: NULL argument or 0 players");
+        return rg__error(RG_EINVAL, "rg_integration_default_state: NULL argument or 0 players");
     *state = NULL;
     char *path;
-    int rc = rg_data_file_path(dp, game, "metadata.json", flags, &path);
+    int rc = rg_integration_file_path(dp, game, "metadata.json", flags, &path);
     if (rc != RG_OK)
         return rc;
-    rg_metadata *m;
-    rc = rg_metadata_load(&m, path);
+    rg_integration_metadata *m;
+    rc = rg_integration_metadata_load(&m, path);
     free(path);
     if (rc != RG_OK)
         return rc;
-    const char *s = rg_metadata_state_for_players(m, players);
+    const char *s = rg_integration_metadata_state_for_players(m, players);
     if (!s)
         rc = rg__error(RG_ENOTFOUND, "%s: metadata.json names no default state for %u player%s", game, players,
                        players == 1 ? "" : "s");
     else
         *state = rg__strdup(s, &rc);
-    rg_metadata_free(m);
+    rg_integration_metadata_free(m);
     return rc;
 }

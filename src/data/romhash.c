@@ -8,10 +8,10 @@
 
 #define INES_HEADER 16
 
-int rg_rom_sha1(const void *data, size_t size, const char *name, char hex[RG_SHA1_HEX + 1])
+int rg_integration_rom_sha1(const void *data, size_t size, const char *name, char hex[RG_INTEGRATION_SHA1_HEX + 1])
 {
     if ((!data && size) || !hex)
-        return rg__error(RG_EINVAL, "rg_rom_sha1: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_rom_sha1: NULL argument");
     const uint8_t *p = data;
     if (name && rg__ends_with_ci(name, ".nes")) {
         size_t skip = size < INES_HEADER ? size : INES_HEADER;
@@ -29,22 +29,22 @@ int rg_rom_sha1(const void *data, size_t size, const char *name, char hex[RG_SHA
         hex[2 * i] = digits[digest[i] >> 4];
         hex[2 * i + 1] = digits[digest[i] & 15];
     }
-    hex[RG_SHA1_HEX] = '\0';
+    hex[RG_INTEGRATION_SHA1_HEX] = '\0';
     return RG_OK;
 }
 
-int rg_rom_sha1_file(const char *path, char hex[RG_SHA1_HEX + 1])
+int rg_integration_rom_sha1_file(const char *path, char hex[RG_INTEGRATION_SHA1_HEX + 1])
 {
     if (!path || !hex)
-        return rg__error(RG_EINVAL, "rg_rom_sha1_file: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_rom_sha1_file: NULL argument");
     uint8_t *data;
     size_t size;
-    int rc = rg__read_file(path, RG_ROM_MAX_SIZE, &data, &size);
+    int rc = rg__read_file(path, RG_INTEGRATION_ROM_MAX_SIZE, &data, &size);
     if (rc == RG_ETOOBIG)
-        return rg__error(rc, "ROM is too big: %s is over %u bytes", path, RG_ROM_MAX_SIZE);
+        return rg__error(rc, "ROM is too big: %s is over %u bytes", path, RG_INTEGRATION_ROM_MAX_SIZE);
     if (rc != RG_OK)
         return rc;
-    rc = rg_rom_sha1(data, size, path, hex);
+    rc = rg_integration_rom_sha1(data, size, path, hex);
     free(data);
     return rc;
 }
@@ -65,10 +65,10 @@ static int hexval(int c)
     return -1;
 }
 
-int rg_romsha_parse(const char *text, size_t len, rg_strlist **out)
+int rg_integration_romsha_parse(const char *text, size_t len, rg_strlist **out)
 {
     if (!out || (!text && len))
-        return rg__error(RG_EINVAL, "rg_romsha_parse: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_romsha_parse: NULL argument");
     *out = NULL;
     rg_strlist *l;
     int rc = rg__strlist_new(&l);
@@ -89,14 +89,14 @@ int rg_romsha_parse(const char *text, size_t len, rg_strlist **out)
         pos = end + 1;
         if (a == b)
             continue;
-        char hex[RG_SHA1_HEX + 1];
-        int ok = b - a == RG_SHA1_HEX;
-        for (size_t i = 0; ok && i < RG_SHA1_HEX; i++) {
+        char hex[RG_INTEGRATION_SHA1_HEX + 1];
+        int ok = b - a == RG_INTEGRATION_SHA1_HEX;
+        for (size_t i = 0; ok && i < RG_INTEGRATION_SHA1_HEX; i++) {
             int v = hexval((unsigned char)text[a + i]);
             ok = v >= 0;
             hex[i] = "0123456789abcdef"[v & 15];
         }
-        hex[RG_SHA1_HEX] = '\0';
+        hex[RG_INTEGRATION_SHA1_HEX] = '\0';
         if (!ok) {
             size_t n = b - a;
             char shown[48];
@@ -120,17 +120,17 @@ int rg_romsha_parse(const char *text, size_t len, rg_strlist **out)
     return RG_OK;
 }
 
-int rg_romsha_load(const char *path, rg_strlist **out)
+int rg_integration_romsha_load(const char *path, rg_strlist **out)
 {
     if (!path || !out)
-        return rg__error(RG_EINVAL, "rg_romsha_load: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_romsha_load: NULL argument");
     *out = NULL;
     uint8_t *data;
     size_t size;
     int rc = rg__read_file(path, RG__ROMSHA_MAX_SIZE, &data, &size);
     if (rc != RG_OK)
         return rc;
-    rc = rg_romsha_parse((const char *)data, size, out);
+    rc = rg_integration_romsha_parse((const char *)data, size, out);
     free(data);
     if (rc == RG_ECORRUPT)
         rg__error_context(rc, "%s", path);

@@ -183,20 +183,20 @@ char *rg__printable(const char *s, size_t max)
 
 /* ---- findings ---- */
 
-struct rg_diags {
-    rg_diag *items;
+struct rg_integration_diags {
+    rg_integration_diag *items;
     size_t count, cap;
 };
 
-int rg_diags_create(rg_diags **out)
+int rg_integration_diags_create(rg_integration_diags **out)
 {
     if (!out)
-        return rg__error(RG_EINVAL, "rg_diags_create: NULL argument");
+        return rg__error(RG_EINVAL, "rg_integration_diags_create: NULL argument");
     *out = calloc(1, sizeof **out);
     return *out ? RG_OK : rg__error(RG_ENOMEM, "out of memory");
 }
 
-void rg_diags_free(rg_diags *d)
+void rg_integration_diags_free(rg_integration_diags *d)
 {
     if (!d)
         return;
@@ -208,17 +208,17 @@ void rg_diags_free(rg_diags *d)
     free(d);
 }
 
-size_t rg_diags_count(const rg_diags *d)
+size_t rg_integration_diags_count(const rg_integration_diags *d)
 {
     return d ? d->count : 0;
 }
 
-const rg_diag *rg_diags_at(const rg_diags *d, size_t i)
+const rg_integration_diag *rg_integration_diags_at(const rg_integration_diags *d, size_t i)
 {
     return d && i < d->count ? &d->items[i] : NULL;
 }
 
-size_t rg_diags_severity_count(const rg_diags *d, rg_severity severity)
+size_t rg_integration_diags_severity_count(const rg_integration_diags *d, rg_integration_severity severity)
 {
     size_t n = 0;
     for (size_t i = 0; d && i < d->count; i++)
@@ -226,7 +226,7 @@ size_t rg_diags_severity_count(const rg_diags *d, rg_severity severity)
     return n;
 }
 
-int rg__diag_add(rg_diags *d, const char *file, rg_severity sev, const char *fmt, ...)
+int rg__diag_add(rg_integration_diags *d, const char *file, rg_integration_severity sev, const char *fmt, ...)
 {
     int grown = rg__reserve(&d->items, &d->cap, d->count + 1, sizeof *d->items);
     if (grown != RG_OK)
@@ -259,6 +259,6 @@ int rg__diag_add(rg_diags *d, const char *file, rg_severity sev, const char *fmt
             free(f);
             return RG_OK;
         }
-    d->items[d->count++] = (rg_diag){f, sev, msg};
+    d->items[d->count++] = (rg_integration_diag){f, sev, msg};
     return RG_OK;
 }

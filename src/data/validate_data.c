@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rg__load_metadata_json(const rg__gamectx *ctx, json_t **json, char **path, rg_diags *out)
+int rg__load_metadata_json(const rg__gamectx *ctx, json_t **json, char **path, rg_integration_diags *out)
 {
     *json = NULL;
     if (path)
@@ -26,9 +26,9 @@ int rg__load_metadata_json(const rg__gamectx *ctx, json_t **json, char **path, r
         return rc;
     }
     if (rc != RG_OK)
-        rc = rg__diag_add(out, p, RG_SEVERITY_ERROR, "%s", err ? err : "fail decode");
+        rc = rg__diag_add(out, p, RG_INTEGRATION_SEVERITY_ERROR, "%s", err ? err : "fail decode");
     else if (!json_is_object(j))
-        rc = rg__diag_add(out, p, RG_SEVERITY_ERROR, "fail decode: not a JSON object");
+        rc = rg__diag_add(out, p, RG_INTEGRATION_SEVERITY_ERROR, "fail decode: not a JSON object");
     else
         *json = json_incref(j);
     json_decref(j);
@@ -42,18 +42,18 @@ int rg__load_metadata_json(const rg__gamectx *ctx, json_t **json, char **path, r
 
 /* The whitelist of one file: checked for shape (errors to out), then copied into list (deduplicated). */
 static int whitelist_of(const json_t *meta, const char *meta_path, const char *file_key, rg_strlist *list,
-                        rg_diags *out)
+                        rg_integration_diags *out)
 {
     const json_t *wl = json_object_get(meta, "whitelist");
     if (!wl || json_is_null(wl))
         return RG_OK;
     if (!json_is_object(wl))
-        return rg__diag_add(out, meta_path, RG_SEVERITY_ERROR, "whitelist is not an object");
+        return rg__diag_add(out, meta_path, RG_INTEGRATION_SEVERITY_ERROR, "whitelist is not an object");
     const json_t *arr = json_object_get(wl, file_key);
     if (!arr || json_is_null(arr))
         return RG_OK;
     if (!json_is_array(arr))
-        return rg__diag_add(out, meta_path, RG_SEVERITY_ERROR, "whitelist[\"%s\"] is not an array of strings",
+        return rg__diag_add(out, meta_path, RG_INTEGRATION_SEVERITY_ERROR, "whitelist[\"%s\"] is not an array of strings",
                             file_key);
     int rc = RG_OK;
     size_t i;
@@ -62,7 +62,7 @@ static int whitelist_of(const json_t *meta, const char *meta_path, const char *f
         if (rc != RG_OK)
             break;
         if (!json_is_string(v))
-            rc = rg__diag_add(out, meta_path, RG_SEVERITY_ERROR, "whitelist[\"%s\"][%zu] is not a string",
+            rc = rg__diag_add(out, meta_path, RG_INTEGRATION_SEVERITY_ERROR, "whitelist[\"%s\"][%zu] is not a string",
                               file_key, i);
         else if (!rg__strlist_contains(list, json_string_value(v)))
             rc = rg__strlist_push(list, json_string_value(v));
@@ -71,7 +71,7 @@ static int whitelist_of(const json_t *meta, const char *meta_path, const char *f
 }
 
 int rg__reconcile(const rg__gamectx *ctx, const char *file, const char *file_key, const rg_strlist *warnings,
-                  rg_diags *out)
+                  rg_integration_diags *out)
 {
     json_t *meta = NULL;
     char *meta_path = NULL;
@@ -85,11 +85,11 @@ int rg__reconcile(const rg__gamectx *ctx, const char *file, const char *file_key
             continue;
         rc = rg__strlist_push(&seen, w);
         if (rc == RG_OK && !rg__strlist_contains(&wl, w))
-            rc = rg__diag_add(out, file, RG_SEVERITY_WARNING, "%s", w);
+            rc = rg__diag_add(out, file, RG_INTEGRATION_SEVERITY_WARNING, "%s", w);
     }
     for (size_t i = 0; rc == RG_OK && i < wl.count; i++)
         if (!rg__strlist_contains(&seen, wl.items[i]))
-            rc = rg__diag_add(out, meta_path, RG_SEVERITY_ERROR, "missing warning \"%s/%s: %s\"", ctx->game,
+            rc = rg__diag_add(out, meta_path, RG_INTEGRATION_SEVERITY_ERROR, "missing warning \"%s/%s: %s\"", ctx->game,
                               file_key, wl.items[i]);
     rg__strlist_clear(&wl);
     rg__strlist_clear(&seen);
@@ -112,30 +112,30 @@ static int is_address(const json_t *v)
 
 /* Checks one variable; errors go to out, warnings to the list. */
 static int check_variable(const char *path, const char *name, const json_t *def, rg_strlist *warnings,
-                          rg_diags *out)
+                          rg_integration_diags *out)
 {
     if (!json_is_object(def))
-        return rg__diag_add(out, path, RG_SEVERITY_ERROR, "invalid definition for %s", name);
+        return rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "invalid definition for %s", name);
     int rc = RG_OK;
     const json_t *addr = json_object_get(def, "address");
     if (!addr)
-        rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "missing address for %s", name);
+        rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "missing address for %s", name);
     else if (!is_address(addr))
-        rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "invalid address for %s", name);
+        rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "invalid address for %s", name);
     const json_t *mask = json_object_get(def, "mask");
     if (rc == RG_OK && mask && !json_is_integer(mask))
-        rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "invalid mask for %s", name);
+        rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "invalid mask for %s", name);
     const json_t *type = json_object_get(def, "type");
     if (rc != RG_OK)
         return rc;
     if (!type)
-        return rg__diag_add(out, path, RG_SEVERITY_ERROR, "missing type for %s", name);
+        return rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "missing type for %s", name);
     if (!json_is_string(type))
-        return rg__diag_add(out, path, RG_SEVERITY_ERROR, "invalid type (not a string) for %s", name);
+        return rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "invalid type (not a string) for %s", name);
     const char *t = json_string_value(type);
     int suspicious = 0;
     if (!rg_datatype_is_valid(t, &suspicious))
-        return rg__diag_add(out, path, RG_SEVERITY_ERROR, "invalid type %.32s for %s", t, name);
+        return rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "invalid type %.32s for %s", t, name);
     if (suspicious)
         return rg__strlist_push_own(warnings, rg__asprintf("suspicious type %s for %s", t, name));
     return RG_OK;
@@ -164,7 +164,7 @@ static int check_lives_score(const json_t *info, rg_strlist *warnings)
     return rc;
 }
 
-int rg__check_data(const rg__gamectx *ctx, rg_diags *out)
+int rg__check_data(const rg__gamectx *ctx, rg_integration_diags *out)
 {
     int rc = RG_OK;
     char *path = rg__find_in(&ctx->dirs, "data.json", &rc);
@@ -175,7 +175,7 @@ int rg__check_data(const rg__gamectx *ctx, rg_diags *out)
     rc = rg__json_load_file(path, RG__JSON_MAX_SIZE, &root, &err);
     if (rc != RG_OK) {
         if (rc != RG_ENOMEM)
-            rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "%s", err ? err : "fail decode");
+            rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "%s", err ? err : "fail decode");
         free(err);
         free(path);
         return rc;
@@ -184,11 +184,11 @@ int rg__check_data(const rg__gamectx *ctx, rg_diags *out)
     int checked = 0;
     const json_t *info = json_is_object(root) ? json_object_get(root, "info") : NULL;
     if (!json_is_object(root))
-        rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "fail decode: not a JSON object");
+        rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "fail decode: not a JSON object");
     else if (!info || json_is_null(info) || (json_is_object(info) && json_object_size(info) == 0))
-        rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "missing info");
+        rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "missing info");
     else if (!json_is_object(info))
-        rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "info is not an object");
+        rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "info is not an object");
     else {
         const char *name;
         json_t *def;

@@ -14,12 +14,12 @@ void rg__gamectx_clear(rg__gamectx *ctx)
     ctx->game = NULL;
 }
 
-int rg__gamectx_from_paths(rg__gamectx *ctx, const rg_datapaths *dp, const char *game, unsigned flags)
+int rg__gamectx_from_paths(rg__gamectx *ctx, const rg_integration_paths *dp, const char *game, unsigned flags)
 {
     memset(ctx, 0, sizeof *ctx);
     if (!dp || !game || !*game || (flags & ~(unsigned)RG_INTEGRATIONS_ALL))
         return rg__error(RG_EINVAL, "validate: NULL argument, empty game name or bad flags");
-    unsigned f = flags ? flags : rg_datapaths_default(dp);
+    unsigned f = flags ? flags : rg_integration_paths_default(dp);
     int rc = RG_OK;
     ctx->game = rg__strdup(game, &rc);
     if (rc == RG_OK)
@@ -29,7 +29,7 @@ int rg__gamectx_from_paths(rg__gamectx *ctx, const rg_datapaths *dp, const char 
     if (rc == RG_OK && ctx->dirs.count == 0) {
         char names[64];
         rc = rg__error(RG_ENOTFOUND, "game %s not found in the %s integrations of %s", game,
-                       rg_integrations_name(f, names, sizeof names), rg_datapaths_root(dp));
+                       rg_integrations_name(f, names, sizeof names), rg_integration_paths_root(dp));
     }
     if (rc != RG_OK)
         rg__gamectx_clear(ctx);
@@ -63,10 +63,10 @@ int rg__gamectx_from_dir(rg__gamectx *ctx, const char *dir)
 }
 
 /* default_player_state entries must name existing states too. */
-static int check_player_states(const char *path, const json_t *dps, const rg_strlist *states, rg_diags *out)
+static int check_player_states(const char *path, const json_t *dps, const rg_strlist *states, rg_integration_diags *out)
 {
     if (!json_is_array(dps))
-        return rg__diag_add(out, path, RG_SEVERITY_ERROR, "default_player_state is not an array of strings");
+        return rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "default_player_state is not an array of strings");
     int rc = RG_OK;
     size_t i;
     json_t *v;
@@ -74,15 +74,15 @@ static int check_player_states(const char *path, const json_t *dps, const rg_str
         if (rc != RG_OK)
             break;
         if (!json_is_string(v))
-            rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "default_player_state[%zu] is not a string", i);
+            rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "default_player_state[%zu] is not a string", i);
         else if (!rg__strlist_contains(states, json_string_value(v)))
-            rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "invalid default player state %s",
+            rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "invalid default player state %s",
                               json_string_value(v));
     }
     return rc;
 }
 
-int rg__check_default_state(const rg__gamectx *ctx, rg_diags *out)
+int rg__check_default_state(const rg__gamectx *ctx, rg_integration_diags *out)
 {
     int rc = RG_OK;
     char *path = rg__find_in(&ctx->dirs, "metadata.json", &rc);
@@ -94,17 +94,17 @@ int rg__check_default_state(const rg__gamectx *ctx, rg_diags *out)
     rc = rg__json_load_file(path, RG__METADATA_MAX_SIZE, &meta, &why);
     if (rc != RG_OK) {
         if (rc != RG_ENOMEM)
-            rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "%s", why ? why : "fail decode");
+            rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "%s", why ? why : "fail decode");
     } else if (!json_is_object(meta)) {
-        rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "fail decode: not a JSON object");
+        rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "fail decode: not a JSON object");
     } else if ((rc = rg__list_states_in(&ctx->dirs_stable, &states)) == RG_OK) {
         const json_t *ds = json_object_get(meta, "default_state");
         if (!ds || json_is_null(ds) || (json_is_string(ds) && !*json_string_value(ds)))
-            rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "default state missing");
+            rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "default state missing");
         else if (!json_is_string(ds))
-            rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "invalid default state (not a string)");
+            rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "invalid default state (not a string)");
         else if (!rg__strlist_contains(&states, json_string_value(ds)))
-            rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "invalid default state %s", json_string_value(ds));
+            rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "invalid default state %s", json_string_value(ds));
         const json_t *dps = json_object_get(meta, "default_player_state");
         if (rc == RG_OK && dps && !json_is_null(dps))
             rc = check_player_states(path, dps, &states, out);
@@ -116,7 +116,7 @@ int rg__check_default_state(const rg__gamectx *ctx, rg_diags *out)
     return rc;
 }
 
-int rg__check_missing(const rg__gamectx *ctx, rg_diags *out)
+int rg__check_missing(const rg__gamectx *ctx, rg_integration_diags *out)
 {
     static const char *const files[] = {"data.json", "scenario.json", "metadata.json", NULL, "rom.sha"};
     int rc = RG_OK;
@@ -125,38 +125,38 @@ int rg__check_missing(const rg__gamectx *ctx, rg_diags *out)
             rg_strlist states = {0};
             rc = rg__list_states_in(&ctx->dirs, &states);
             if (rc == RG_OK && states.count == 0)
-                rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "missing *.state");
+                rc = rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "missing *.state");
             rg__strlist_clear(&states);
             continue;
         }
         char *p = rg__find_in(&ctx->dirs, files[i], &rc);
         if (!p && rc == RG_OK)
-            rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "missing %s", files[i]);
+            rc = rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "missing %s", files[i]);
         free(p);
     }
     return rc;
 }
 
-int rg__check_hash(const rg__gamectx *ctx, rg_diags *out)
+int rg__check_hash(const rg__gamectx *ctx, rg_integration_diags *out)
 {
     int rc = RG_OK;
     char *rom = rg__find_rom_in(&ctx->dirs, ctx->game, &rc);
     if (!rom)
-        return rc == RG_OK ? rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "ROM file missing") : rc;
+        return rc == RG_OK ? rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "ROM file missing") : rc;
     char *sha_path = rg__find_in(&ctx->dirs_stable, "rom.sha", &rc);
     rg_strlist *shas = NULL;
-    char hex[RG_SHA1_HEX + 1];
+    char hex[RG_INTEGRATION_SHA1_HEX + 1];
     if (!sha_path) {
         if (rc == RG_OK)
-            rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "missing rom.sha");
-    } else if ((rc = rg_romsha_load(sha_path, &shas)) != RG_OK) {
+            rc = rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "missing rom.sha");
+    } else if ((rc = rg_integration_romsha_load(sha_path, &shas)) != RG_OK) {
         if (rc != RG_ENOMEM)
-            rc = rg__diag_add(out, sha_path, RG_SEVERITY_ERROR, "%s", rg_error_last());
-    } else if ((rc = rg_rom_sha1_file(rom, hex)) != RG_OK) {
+            rc = rg__diag_add(out, sha_path, RG_INTEGRATION_SEVERITY_ERROR, "%s", rg_error_last());
+    } else if ((rc = rg_integration_rom_sha1_file(rom, hex)) != RG_OK) {
         if (rc != RG_ENOMEM)
-            rc = rg__diag_add(out, rom, RG_SEVERITY_ERROR, "%s", rg_error_last());
+            rc = rg__diag_add(out, rom, RG_INTEGRATION_SEVERITY_ERROR, "%s", rg_error_last());
     } else if (!rg__strlist_contains(shas, hex)) {
-        rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "sha mismatch (%s has SHA-1 %s)", rom, hex);
+        rc = rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "sha mismatch (%s has SHA-1 %s)", rom, hex);
     }
     rg_strlist_free(shas);
     free(sha_path);
@@ -165,7 +165,7 @@ int rg__check_hash(const rg__gamectx *ctx, rg_diags *out)
 }
 
 /* Whether metadata.json's whitelist has a key (Gym Retro whitelists a whole ROM check that way). */
-static int whitelisted_key(const rg__gamectx *ctx, const char *key, int *rc, rg_diags *out)
+static int whitelisted_key(const rg__gamectx *ctx, const char *key, int *rc, rg_integration_diags *out)
 {
     json_t *meta = NULL;
     *rc = rg__load_metadata_json(ctx, &meta, NULL, out);
@@ -175,51 +175,51 @@ static int whitelisted_key(const rg__gamectx *ctx, const char *key, int *rc, rg_
     return found;
 }
 
-static int check_genesis(const rg__gamectx *ctx, const char *rom, const char *base, rg_diags *out)
+static int check_genesis(const rg__gamectx *ctx, const char *rom, const char *base, rg_integration_diags *out)
 {
     int rc = RG_OK;
     int bad_ext = !rg__ends_with_ci(rom, ".md");
     if (whitelisted_key(ctx, "rom.md", &rc, out) || rc != RG_OK)
         return rc;
     if (bad_ext)
-        rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "invalid extension for %s", base);
+        rc = rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "invalid extension for %s", base);
     unsigned char header[0x105];
     FILE *f = NULL;
     if (rg__fopen_input(rom, &f) != RG_OK && rc == RG_OK) /* a FIFO or device: an error, never a wait */
-        rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "%s", rg_error_last());
+        rc = rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "%s", rg_error_last());
     size_t got = f ? fread(header, 1, sizeof header, f) : 0;
     if (f)
         fclose(f);
     if (rc == RG_OK && (got < sizeof header || (memcmp(header + 0x100, "SEGA ", 5) != 0 &&
                                                memcmp(header + 0x100, " SEGA", 5) != 0)))
-        rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "invalid genesis rom");
+        rc = rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "invalid genesis rom");
     return rc;
 }
 
-int rg__check_rom(const rg__gamectx *ctx, rg_diags *out)
+int rg__check_rom(const rg__gamectx *ctx, rg_integration_diags *out)
 {
     int rc = RG_OK;
     char *rom = rg__find_rom_in(&ctx->dirs, ctx->game, &rc);
     if (!rom)
-        return rc == RG_OK ? rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "ROM file missing") : rc;
+        return rc == RG_OK ? rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "ROM file missing") : rc;
     const char *slash = strrchr(rom, '/');
     const char *base = slash ? slash + 1 : rom;
     /* The game's system comes from its name's suffix, with or without a -vN version (stable-retro 1.x). */
     const rg_system_info *game_sys = NULL, *rom_sys = NULL;
-    int known = rg_data_game_system(ctx->game, &game_sys) == RG_OK;
+    int known = rg_integration_game_system(ctx->game, &game_sys) == RG_OK;
     if (known && strcmp(game_sys->name, "Genesis") == 0) {
         rc = check_genesis(ctx, rom, base, out);
     } else {
         int ok = known && rg_system_for_path(&rom_sys, rom) == RG_OK && rom_sys == game_sys;
         if (!ok && !whitelisted_key(ctx, base, &rc, out) && rc == RG_OK)
-            rc = rg__diag_add(out, ctx->game, RG_SEVERITY_ERROR, "invalid extension for %s", base);
+            rc = rg__diag_add(out, ctx->game, RG_INTEGRATION_SEVERITY_ERROR, "invalid extension for %s", base);
     }
     free(rom);
     return rc;
 }
 
 /* Every check of one game. */
-static int check_game(const rg__gamectx *ctx, rg_diags *out)
+static int check_game(const rg__gamectx *ctx, rg_integration_diags *out)
 {
     int rc = rg__check_missing(ctx, out);
     if (rc == RG_OK)
@@ -245,8 +245,8 @@ static int check_game(const rg__gamectx *ctx, rg_diags *out)
 }
 
 /* Runs one check on the game's folders over flags. */
-static int with_game(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out, const char *scenario,
-                     int (*check)(const rg__gamectx *, rg_diags *))
+static int with_game(const rg_integration_paths *dp, const char *game, unsigned flags, rg_integration_diags *out, const char *scenario,
+                     int (*check)(const rg__gamectx *, rg_integration_diags *))
 {
     if (!out)
         return rg__error(RG_EINVAL, "validate: NULL findings list");
@@ -259,52 +259,52 @@ static int with_game(const rg_datapaths *dp, const char *game, unsigned flags, r
     return rc;
 }
 
-int rg_validate_data(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out)
+int rg_integration_validate_data(const rg_integration_paths *dp, const char *game, unsigned flags, rg_integration_diags *out)
 {
     return with_game(dp, game, flags, out, NULL, rg__check_data);
 }
 
-int rg_validate_scenario(const rg_datapaths *dp, const char *game, const char *scenario, unsigned flags,
-                         rg_diags *out)
+int rg_integration_validate_scenario(const rg_integration_paths *dp, const char *game, const char *scenario, unsigned flags,
+                         rg_integration_diags *out)
 {
     if (!scenario || !*scenario)
         return rg__error(RG_EINVAL, "validate: NULL or empty scenario name");
     return with_game(dp, game, flags, out, scenario, NULL);
 }
 
-int rg_validate_default_state(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out)
+int rg_integration_validate_default_state(const rg_integration_paths *dp, const char *game, unsigned flags, rg_integration_diags *out)
 {
     return with_game(dp, game, flags, out, NULL, rg__check_default_state);
 }
 
-int rg_validate_hash(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out)
+int rg_integration_validate_hash(const rg_integration_paths *dp, const char *game, unsigned flags, rg_integration_diags *out)
 {
     return with_game(dp, game, flags, out, NULL, rg__check_hash);
 }
 
-int rg_validate_rom(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out)
+int rg_integration_validate_rom(const rg_integration_paths *dp, const char *game, unsigned flags, rg_integration_diags *out)
 {
     return with_game(dp, game, flags, out, NULL, rg__check_rom);
 }
 
-int rg_validate_game(const rg_datapaths *dp, const char *game, unsigned flags, rg_diags *out)
+int rg_integration_validate_game(const rg_integration_paths *dp, const char *game, unsigned flags, rg_integration_diags *out)
 {
     return with_game(dp, game, flags, out, NULL, check_game);
 }
 
-int rg_validate_missing(const rg_datapaths *dp, unsigned flags, rg_diags *out)
+int rg_integration_validate_missing(const rg_integration_paths *dp, unsigned flags, rg_integration_diags *out)
 {
     if (!out)
         return rg__error(RG_EINVAL, "validate: NULL findings list");
     rg_strlist *games = NULL;
-    int rc = rg_data_list_games(dp, flags, &games);
+    int rc = rg_integration_list_games(dp, flags, &games);
     for (size_t i = 0; rc == RG_OK && i < games->count; i++)
         rc = with_game(dp, games->items[i], flags, out, NULL, rg__check_missing);
     rg_strlist_free(games);
     return rc;
 }
 
-int rg_validate_dir(const char *game_dir, rg_diags *out)
+int rg_integration_validate_dir(const char *game_dir, rg_integration_diags *out)
 {
     if (!out)
         return rg__error(RG_EINVAL, "validate: NULL findings list");

@@ -14,12 +14,12 @@ typedef struct scen_check {
     const char *path;      /* the scenario file, for findings */
     const json_t *info;    /* data.json "info", or NULL when it could not be read */
     rg_strlist warnings;
-    rg_diags *out;
+    rg_integration_diags *out;
 } scen_check;
 
 static int err(scen_check *c, const char *fmt, const char *a)
 {
-    return rg__diag_add(c->out, c->path, RG_SEVERITY_ERROR, fmt, a);
+    return rg__diag_add(c->out, c->path, RG_INTEGRATION_SEVERITY_ERROR, fmt, a);
 }
 
 static int warn(scen_check *c, char *msg)
@@ -42,7 +42,7 @@ static int check_reward_presence(scen_check *c, const json_t *scen)
             if (rc != RG_OK)
                 break;
             if (!json_is_object(r)) {
-                rc = rg__diag_add(c->out, c->path, RG_SEVERITY_ERROR, "rewards[%zu] is not an object", i);
+                rc = rg__diag_add(c->out, c->path, RG_INTEGRATION_SEVERITY_ERROR, "rewards[%zu] is not an object", i);
                 continue;
             }
             int has_vars = json_object_get(r, "variables") != NULL, has_script = json_object_get(r, "script") != NULL;
@@ -89,7 +89,7 @@ static int check_reward_vars(scen_check *c, const json_t *reward)
             const json_t *v = json_object_get(def, field);
             double d = json_is_number(v) ? json_number_value(v) : 0.0;
             if (!(d >= -FLT_MAX && d <= FLT_MAX))
-                rc = rg__diag_add(c->out, c->path, RG_SEVERITY_ERROR,
+                rc = rg__diag_add(c->out, c->path, RG_INTEGRATION_SEVERITY_ERROR,
                                   "%s of %s is %g, outside the range of a 32-bit float: rewards would be infinite or "
                                   "NaN",
                                   field, name, d);
@@ -220,7 +220,7 @@ static int check_all(scen_check *c, const json_t *scen)
     return rc;
 }
 
-int rg__check_scenario(const rg__gamectx *ctx, const char *scenario, rg_diags *out)
+int rg__check_scenario(const rg__gamectx *ctx, const char *scenario, rg_integration_diags *out)
 {
     char *file = rg__ends_with_ci(scenario, ".json") ? rg__asprintf("%s", scenario)
                                                      : rg__asprintf("%s.json", scenario);
@@ -238,9 +238,9 @@ int rg__check_scenario(const rg__gamectx *ctx, const char *scenario, rg_diags *o
     scen_check c = {.path = path, .out = out};
     if (rc != RG_OK) {
         if (rc != RG_ENOMEM)
-            rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "%s", why ? why : "fail decode");
+            rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "%s", why ? why : "fail decode");
     } else if (!json_is_object(scen)) {
-        rc = rg__diag_add(out, path, RG_SEVERITY_ERROR, "fail decode: not a JSON object");
+        rc = rg__diag_add(out, path, RG_INTEGRATION_SEVERITY_ERROR, "fail decode: not a JSON object");
     } else {
         c.info = load_info(ctx, &rc);
         if (rc == RG_OK)

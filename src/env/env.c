@@ -78,7 +78,7 @@ int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio)
     /* A start state the chosen core refuses (the state's file names no core we know, or a damaged one) is tried with
      * the other installed cores of the system's list, unless the caller named one. */
     const rg_system_info *sys;
-    if (rc != RG_ESTATE || !opts || opts->core || !opts->game || rg_data_game_system(opts->game, &sys) != RG_OK)
+    if (rc != RG_ESTATE || !opts || opts->core || !opts->game || rg_integration_game_system(opts->game, &sys) != RG_OK)
         return rc;
     char first_error[512];
     snprintf(first_error, sizeof first_error, "%s", rg_error_last());
@@ -128,13 +128,13 @@ static int create_once(rg_env **out, const rg_env_options *opts, int capture_aud
         rg_env_free(env);
         return rc;
     }
-    rg_datapaths *own = NULL;
-    if (!o.paths && (rc = rg_datapaths_create(&own, NULL)) != RG_OK) {
+    rg_integration_paths *own = NULL;
+    if (!o.paths && (rc = rg_integration_paths_create(&own, NULL)) != RG_OK) {
         rg_env_free(env);
         return rc;
     }
     rc = rg__env_open(env, &o, o.paths ? o.paths : own);
-    rg_datapaths_free(own);
+    rg_integration_paths_free(own);
     if (rc != RG_OK) {
         if (tried && cap && env->emu)
             snprintf(tried, cap, "%s", rg_emu_core_name(env->emu));

@@ -18,7 +18,7 @@ static int ends_with(const char *s, const char *suffix)
 
 /* data/scenario: NULL means the default name, whose absence is fine (Gym Retro skips it); a name ending in .json is
  * a path; another name is <name>.json in the game folder. *path NULL: nothing to load. */
-static int resolve_json(const rg_datapaths *dp, const char *game, unsigned flags, const char *given,
+static int resolve_json(const rg_integration_paths *dp, const char *game, unsigned flags, const char *given,
                         const char *fallback, char **path)
 {
     *path = NULL;
@@ -31,7 +31,7 @@ static int resolve_json(const rg_datapaths *dp, const char *game, unsigned flags
     char *file = rg__asprintf("%s.json", name);
     if (!file)
         return rg__error(RG_ENOMEM, "out of memory");
-    int rc = rg_data_file_path(dp, game, file, flags, path);
+    int rc = rg_integration_file_path(dp, game, file, flags, path);
     free(file);
     if (rc == RG_ENOTFOUND && !given)
         return RG_OK;
@@ -42,13 +42,13 @@ static int resolve_json(const rg_datapaths *dp, const char *game, unsigned flags
 
 /* The start state's file: DEFAULT from metadata.json (*path NULL when it names none), NONE (NULL), a name in the
  * game folder or a path. *name is the name it was given by (NULL for a path). */
-static int start_state_path(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state, char **name_out,
+static int start_state_path(rg_env *env, const rg_integration_paths *dp, unsigned flags, const char *state, char **name_out,
                             char **path_out)
 {
     char *name = NULL, *path = NULL;
     int rc = RG_OK;
     if (state == RG_STATE_DEFAULT) {
-        rc = rg_data_default_state(dp, env->game, env->players, flags, &name);
+        rc = rg_integration_default_state(dp, env->game, env->players, flags, &name);
         if (rc == RG_ENOTFOUND)
             rc = RG_OK; /* no default: start from power-on */
         if (rc != RG_OK || !name)
@@ -69,7 +69,7 @@ static int start_state_path(rg_env *env, const rg_datapaths *dp, unsigned flags,
             goto out;
         }
         if (dp) {
-            rc = rg_data_file_path(dp, env->game, file, flags, &path);
+            rc = rg_integration_file_path(dp, env->game, file, flags, &path);
         } else { /* after creation: the folder the game was found in */
             path = rg__asprintf("%s/%s", env->game_dir, file);
             rc = !path ? rg__error(RG_ENOMEM, "out of memory") : rg__check_input(path); /* never waits on a FIFO */
@@ -125,7 +125,7 @@ static int load_start_file(rg_env *env, const char *name, const char *path)
     return rc;
 }
 
-int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state)
+int rg__env_load_start_state(rg_env *env, const rg_integration_paths *dp, unsigned flags, const char *state)
 {
     char *name = NULL, *path = NULL;
     int rc = start_state_path(env, dp, flags, state, &name, &path);
@@ -163,24 +163,24 @@ static int run_reset_sequence(rg_env *env, const uint16_t *seq, size_t n)
 }
 
 /* The ROM over every data root ("no ROM for game G: import yours ..." or "unknown game G", naming the roots searched,
- * from rg_data_rom_path). */
-static int find_rom(const rg_datapaths *dp, const char *game, unsigned flags, char **rom)
+ * from rg_integration_rom_path). */
+static int find_rom(const rg_integration_paths *dp, const char *game, unsigned flags, char **rom)
 {
-    return rg_data_rom_path(dp, game, flags, rom);
+    return rg_integration_rom_path(dp, game, flags, rom);
 }
 
-int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
+int rg__env_open(rg_env *env, const rg_env_options *o, const rg_integration_paths *dp)
 {
     const unsigned flags = o->integrations;
     char *rom = NULL, *data = NULL, *scen = NULL, *state_name = NULL, *state_path = NULL;
     int rc = RG_OK;
     if (o->rom) { /* the caller's ROM; the game's folder, when it has one, still holds its states */
         rom = rg__strdup(o->rom, &rc);
-        if (rc == RG_OK && rg_data_file_path(dp, o->game, "rom.sha", flags, &env->game_dir) != RG_OK)
+        if (rc == RG_OK && rg_integration_file_path(dp, o->game, "rom.sha", flags, &env->game_dir) != RG_OK)
             env->game_dir = rg__strdup(o->rom, &rc);
     } else if ((rc = find_rom(dp, o->game, flags, &rom)) == RG_OK) {
         /* The integration's folder (its rom.sha), where its states are: an imported ROM may sit in the user root. */
-        if (rg_data_file_path(dp, o->game, "rom.sha", flags, &env->game_dir) != RG_OK)
+        if (rg_integration_file_path(dp, o->game, "rom.sha", flags, &env->game_dir) != RG_OK)
             env->game_dir = rg__strdup(rom, &rc);
     }
     if (rc != RG_OK)
@@ -194,7 +194,7 @@ int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp)
     if ((rc = start_state_path(env, dp, flags, o->state, &state_name, &state_path)) != RG_OK)
         goto out;
     const rg_system_info *game_sys;
-    if (!o->core && state_path && rg_data_game_system(o->game, &game_sys) == RG_OK)
+    if (!o->core && state_path && rg_integration_game_system(o->game, &game_sys) == RG_OK)
         eo.core = rg_core_for_state_file(state_path, game_sys);
     eo.core_options = o->core_options;
     eo.n_core_options = o->n_core_options;

@@ -64,9 +64,9 @@ int rg__env_write_obs(const rg_env *env, uint8_t *dst);
 void rg__env_obs_geometry(const unsigned crop[4], unsigned width, unsigned height, unsigned *w, unsigned *h);
 /* Loads a start state (DEFAULT, NONE, name or path) and keeps it serialized; dp NULL: names are looked up in
  * game_dir. */
-int rg__env_load_start_state(rg_env *env, const rg_datapaths *dp, unsigned flags, const char *state);
+int rg__env_load_start_state(rg_env *env, const rg_integration_paths *dp, unsigned flags, const char *state);
 /* Resolves the integration files and opens everything (env_create.c). */
-int rg__env_open(rg_env *env, const rg_env_options *o, const rg_datapaths *dp);
+int rg__env_open(rg_env *env, const rg_env_options *o, const rg_integration_paths *dp);
 /* rg_env_create with the emulator's audio capture on or off (env.c). */
 int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio);
 

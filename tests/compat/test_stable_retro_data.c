@@ -61,7 +61,7 @@ static void every_integration_loads(void **state)
             }
             games++;
             const rg_system_info *sys = NULL;
-            int known_system = rg_data_game_system(e->d_name, &sys) == RG_OK;
+            int known_system = rg_integration_game_system(e->d_name, &sys) == RG_OK;
             DIR *g = opendir(gdir);
             assert_non_null(g);
             struct dirent *f;

@@ -26,8 +26,8 @@ typedef struct entry {
     char name[64];     /* file name and buttons, for messages */
     unsigned frames;
     uint16_t buttons[2];
-    char frame_sha1[RG_SHA1_HEX + 1];
-    char ram_sha1[RG_SHA1_HEX + 1];
+    char frame_sha1[RG_INTEGRATION_SHA1_HEX + 1];
+    char ram_sha1[RG_INTEGRATION_SHA1_HEX + 1];
 } entry;
 
 static entry entries[MAX_ENTRIES];
@@ -54,7 +54,7 @@ static int load_manifest(void **state)
         const char *fs = json_string_value(json_object_get(o, "frame_sha1"));
         const char *rs = json_string_value(json_object_get(o, "ram_sha1"));
         json_t *frames = json_object_get(o, "frames"), *buttons = json_object_get(o, "buttons");
-        if (!rom || !fs || !rs || strlen(fs) != RG_SHA1_HEX || strlen(rs) != RG_SHA1_HEX || !json_is_integer(frames) ||
+        if (!rom || !fs || !rs || strlen(fs) != RG_INTEGRATION_SHA1_HEX || strlen(rs) != RG_INTEGRATION_SHA1_HEX || !json_is_integer(frames) ||
             json_array_size(buttons) != 2)
             fail_msg("%s: entry %zu is malformed", path, i);
         snprintf(e->rom, sizeof e->rom, "%s/%s", bin, rom);
@@ -139,16 +139,16 @@ static void run_native(const entry *e, result *out)
     free(io.audio);
 }
 
-static void sha1(const void *p, size_t n, char hex[RG_SHA1_HEX + 1])
+static void sha1(const void *p, size_t n, char hex[RG_INTEGRATION_SHA1_HEX + 1])
 {
-    assert_int_equal(rg_rom_sha1(p, n, NULL, hex), RG_OK);
+    assert_int_equal(rg_integration_rom_sha1(p, n, NULL, hex), RG_OK);
 }
 
 /* Says what differs from the golden hashes (returns 0 when nothing does). The reference run, when there is one, shows
  * which rows and RAM bytes differ; without it only the hashes can be compared. */
 static int compare(const entry *e, const char *who, const result *r, const result *ref)
 {
-    char fh[RG_SHA1_HEX + 1], rh[RG_SHA1_HEX + 1];
+    char fh[RG_INTEGRATION_SHA1_HEX + 1], rh[RG_INTEGRATION_SHA1_HEX + 1];
     sha1(r->rgb, sizeof r->rgb, fh);
     sha1(r->ram, sizeof r->ram, rh);
     int frame_bad = strcmp(fh, e->frame_sha1) != 0, ram_bad = strcmp(rh, e->ram_sha1) != 0;

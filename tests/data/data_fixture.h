@@ -17,7 +17,7 @@
 typedef struct fixture {
     char tmp[512];
     char root[600];
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
 } fixture;
 
 /* Writes bytes to <base>/<rel>, creating folders. */
@@ -64,12 +64,12 @@ static inline void fx_setup(fixture *fx)
         snprintf(p, sizeof p, "%s/%s", fx->root, dirs[i]);
         test_mkdirs(p);
     }
-    assert_int_equal(rg_datapaths_create(&fx->dp, fx->root), RG_OK);
+    assert_int_equal(rg_integration_paths_create(&fx->dp, fx->root), RG_OK);
 }
 
 static inline void fx_teardown(fixture *fx)
 {
-    rg_datapaths_free(fx->dp);
+    rg_integration_paths_free(fx->dp);
     fx->dp = NULL;
     rg__remove_tree(fx->tmp);
 }
@@ -94,11 +94,11 @@ static inline void fx_game(const fixture *fx, const char *integration, const cha
 }
 
 /* Counts findings with a severity whose message contains text (file too, when non-NULL). */
-static inline size_t fx_count(const rg_diags *d, rg_severity sev, const char *text)
+static inline size_t fx_count(const rg_integration_diags *d, rg_integration_severity sev, const char *text)
 {
     size_t n = 0;
-    for (size_t i = 0; i < rg_diags_count(d); i++) {
-        const rg_diag *g = rg_diags_at(d, i);
+    for (size_t i = 0; i < rg_integration_diags_count(d); i++) {
+        const rg_integration_diag *g = rg_integration_diags_at(d, i);
         if (g->severity == sev && strstr(g->message, text))
             n++;
     }
@@ -106,11 +106,11 @@ static inline size_t fx_count(const rg_diags *d, rg_severity sev, const char *te
 }
 
 /* Prints the findings (for failing assertions). */
-static inline void fx_dump(const rg_diags *d)
+static inline void fx_dump(const rg_integration_diags *d)
 {
-    for (size_t i = 0; i < rg_diags_count(d); i++) {
-        const rg_diag *g = rg_diags_at(d, i);
-        print_message("  %s: %s: %s\n", g->file, g->severity == RG_SEVERITY_ERROR ? "error" : "warning",
+    for (size_t i = 0; i < rg_integration_diags_count(d); i++) {
+        const rg_integration_diag *g = rg_integration_diags_at(d, i);
+        print_message("  %s: %s: %s\n", g->file, g->severity == RG_INTEGRATION_SEVERITY_ERROR ? "error" : "warning",
                       g->message);
     }
 }

@@ -1,4 +1,4 @@
-/* rg_import: files, folders, zips (nested, hostile, broken), precedence of known hashes, and that nothing is ever
+/* rg_integration_import: files, folders, zips (nested, hostile, broken), precedence of known hashes, and that nothing is ever
  * written outside the game folders. Archives are made at run time with libzip. */
 #include "data_fixture.h"
 
@@ -17,7 +17,7 @@ static char src[700]; /* where the files to import are */
 /* ROM contents and their hashes. A NES ROM is 16 header bytes + body; the hash is of the body. */
 static uint8_t nes_rom[16 + 64];
 static uint8_t snes_rom[128];
-static char nes_sha[RG_SHA1_HEX + 1], snes_sha[RG_SHA1_HEX + 1];
+static char nes_sha[RG_INTEGRATION_SHA1_HEX + 1], snes_sha[RG_INTEGRATION_SHA1_HEX + 1];
 
 static int setup(void **state)
 {
@@ -30,8 +30,8 @@ static int setup(void **state)
         nes_rom[i] = (uint8_t)(i * 7);
     for (size_t i = 0; i < sizeof snes_rom; i++)
         snes_rom[i] = (uint8_t)(i * 13 + 1);
-    rg_rom_sha1(nes_rom, sizeof nes_rom, "x.nes", nes_sha);
-    rg_rom_sha1(snes_rom, sizeof snes_rom, "x.sfc", snes_sha);
+    rg_integration_rom_sha1(nes_rom, sizeof nes_rom, "x.nes", nes_sha);
+    rg_integration_rom_sha1(snes_rom, sizeof snes_rom, "x.sfc", snes_sha);
     return 0;
 }
 
@@ -47,7 +47,7 @@ static int reset(void **state)
 {
     (void)state;
     char p[800];
-    rg_datapaths_free(fx.dp);
+    rg_integration_paths_free(fx.dp);
     rg__remove_tree(fx.root);
     rg__remove_tree(src);
     test_mkdirs(src);
@@ -56,7 +56,7 @@ static int reset(void **state)
         snprintf(p, sizeof p, "%s/%s", fx.root, dirs[i]);
         test_mkdirs(p);
     }
-    assert_int_equal(rg_datapaths_create(&fx.dp, fx.root), RG_OK);
+    assert_int_equal(rg_integration_paths_create(&fx.dp, fx.root), RG_OK);
     return 0;
 }
 
@@ -110,9 +110,9 @@ static void dump(const sink *s)
         print_message("  warning: %s\n", s->warnings[i]);
 }
 
-static int run_import(const char *const *paths, size_t n, rg_import_options *opts, rg_import_report *rep, sink *s)
+static int run_import(const char *const *paths, size_t n, rg_integration_import_options *opts, rg_integration_import_report *rep, sink *s)
 {
-    rg_import_options o = RG_IMPORT_OPTIONS_INIT;
+    rg_integration_import_options o = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     if (!opts)
         opts = &o;
     opts->warning = on_warning;
@@ -120,7 +120,7 @@ static int run_import(const char *const *paths, size_t n, rg_import_options *opt
     opts->imported = on_imported;
     opts->user = s;
     memset(s, 0, sizeof *s);
-    return rg_import(fx.dp, paths, n, opts, rep);
+    return rg_integration_import(fx.dp, paths, n, opts, rep);
 }
 
 /* ---- archives ---- */
@@ -235,7 +235,7 @@ static void plain_files_and_folders(void **state)
     char dir_a[800], sky[800];
     snprintf(dir_a, sizeof dir_a, "%s/a", src);
     snprintf(sky, sizeof sky, "%s/sky.sfc", src);
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     assert_int_equal(run_import((const char *[]){dir_a, sky}, 2, NULL, &rep, &s), RG_OK);
     dump(&s);
@@ -265,12 +265,12 @@ static void plain_files_and_folders(void **state)
     expect_added(&before, PATHS(NULL));
     rg__strlist_clear(&before);
     /* The found ROM passes the hash check. */
-    rg_diags *d;
-    assert_int_equal(rg_diags_create(&d), RG_OK);
-    assert_int_equal(rg_validate_hash(fx.dp, "Star-Nes", 0, d), RG_OK);
-    assert_int_equal(rg_validate_hash(fx.dp, "Sky-Snes", 0, d), RG_OK);
-    assert_int_equal(rg_diags_count(d), 0);
-    rg_diags_free(d);
+    rg_integration_diags *d;
+    assert_int_equal(rg_integration_diags_create(&d), RG_OK);
+    assert_int_equal(rg_integration_validate_hash(fx.dp, "Star-Nes", 0, d), RG_OK);
+    assert_int_equal(rg_integration_validate_hash(fx.dp, "Sky-Snes", 0, d), RG_OK);
+    assert_int_equal(rg_integration_diags_count(d), 0);
+    rg_integration_diags_free(d);
 }
 
 static void precedence_and_unknown_systems(void **state)
@@ -286,14 +286,14 @@ static void precedence_and_unknown_systems(void **state)
     char custom[800];
     snprintf(custom, sizeof custom, "%s/custom", fx.tmp);
     test_mkdirs(custom);
-    assert_int_equal(rg_datapaths_add_custom_path(fx.dp, custom), RG_OK);
+    assert_int_equal(rg_integration_paths_add_custom_path(fx.dp, custom), RG_OK);
     fx_text(custom, "Mystery-Foo/rom.sha", "0123456789abcdef0123456789abcdef01234567\n");
     fx_text(custom, "Broken-Nes/rom.sha", "not a hash\n");
     fx_write(src, "dup.nes", nes_rom, sizeof nes_rom);
     fx_write(src, "shared.sfc", snes_rom, sizeof snes_rom);
     rg_strlist before = {0};
     snapshot(&before);
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     assert_int_equal(run_import((const char *[]){src}, 1, NULL, &rep, &s), RG_OK);
     assert_int_equal(rep.imported, 2);
@@ -329,7 +329,7 @@ static void zips_nested_and_slip(void **state)
     free(inner_data);
     rg_strlist before = {0};
     snapshot(&before);
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     assert_int_equal(run_import((const char *[]){outer}, 1, NULL, &rep, &s), RG_OK);
     dump(&s);
@@ -369,7 +369,7 @@ static void nesting_limit(void **state)
     char five[800];
     snprintf(five, sizeof five, "%s/five.zip", fx.tmp);
     assert_int_equal(rename(path, five), 0);
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     assert_int_equal(run_import((const char *[]){five}, 1, NULL, &rep, &s), RG_OK);
     assert_int_equal(rep.imported, 0);
@@ -378,7 +378,7 @@ static void nesting_limit(void **state)
     dump(&s);
     assert_int_equal(rep.imported, 1);
     /* A smaller limit stops earlier. */
-    rg_import_options o = RG_IMPORT_OPTIONS_INIT;
+    rg_integration_import_options o = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     o.max_zip_depth = 1;
     assert_int_equal(run_import((const char *[]){src}, 1, &o, &rep, &s), RG_OK);
     assert_int_equal(rep.imported, 0);
@@ -425,7 +425,7 @@ static void zip_bomb(void **state)
     free(z);
     rg_strlist before = {0};
     snapshot(&before);
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     double t0 = now();
     assert_int_equal(run_import((const char *[]){src}, 1, NULL, &rep, &s), RG_OK);
@@ -440,7 +440,7 @@ static void zip_bomb(void **state)
     expect_added(&before, PATHS("data/stable/Sky-Snes/rom.sfc"));
     rg__strlist_clear(&before);
     /* With a small cap, the liar is refused after cap + 1 inflated bytes, whatever it claims. */
-    rg_import_options o = RG_IMPORT_OPTIONS_INIT;
+    rg_integration_import_options o = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     o.max_rom_size = 4096;
     char liar_only[800];
     snprintf(liar_only, sizeof liar_only, "%s/liar.zip", src);
@@ -453,7 +453,7 @@ static void zip_bomb(void **state)
 /* The child's import of the hostile archive: 0 when it found the ROM. */
 static int import_outer(void *outer)
 {
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     int rc = run_import((const char *[]){outer}, 1, NULL, &rep, &s);
     return rc != RG_OK ? 1 : rep.imported != 1 ? 2 : 0;
@@ -499,7 +499,7 @@ static void nested_zip_memory_bounded(void **state)
     if (code != 0)
         fail_msg("the import under a 40 MiB margin %s", code == 1 ? "failed" : "imported no ROM");
     /* and without the limit, the same import reports the oversized member and finds the ROM */
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     assert_int_equal(run_import((const char *[]){outer}, 1, NULL, &rep, &s), RG_OK);
     assert_int_equal(rep.imported, 1);
@@ -518,9 +518,9 @@ static void archive_budget(void **state)
              (member[]){{"a.bin", junk, sizeof junk}, {"b.bin", junk, sizeof junk}, {"c.bin", junk, sizeof junk},
                         {"sky.sfc", snes_rom, sizeof snes_rom}},
              4);
-    rg_import_options o = RG_IMPORT_OPTIONS_INIT;
+    rg_integration_import_options o = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     o.max_archive_bytes = 500;
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     assert_int_equal(run_import((const char *[]){path}, 1, &o, &rep, &s), RG_OK);
     dump(&s);
@@ -571,7 +571,7 @@ static void broken_inputs(void **state)
     snprintf(missing, sizeof missing, "%s/does-not-exist", src);
     rg_strlist before = {0};
     snapshot(&before);
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     assert_int_equal(run_import((const char *[]){src, missing}, 2, NULL, &rep, &s), RG_OK);
     dump(&s);
@@ -591,11 +591,11 @@ static void broken_inputs(void **state)
     rg__strlist_clear(&before);
     assert_int_equal(rep.files, 6);
     /* Bad arguments. */
-    assert_int_equal(rg_import(NULL, NULL, 0, NULL, &rep), RG_EINVAL);
-    rg_import_options o = RG_IMPORT_OPTIONS_INIT;
+    assert_int_equal(rg_integration_import(NULL, NULL, 0, NULL, &rep), RG_EINVAL);
+    rg_integration_import_options o = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     o.version = 99;
-    assert_int_equal(rg_import(fx.dp, NULL, 0, &o, &rep), RG_EINVAL);
-    assert_int_equal(rg_import(fx.dp, NULL, 0, NULL, &rep), RG_OK);
+    assert_int_equal(rg_integration_import(fx.dp, NULL, 0, &o, &rep), RG_EINVAL);
+    assert_int_equal(rg_integration_import(fx.dp, NULL, 0, NULL, &rep), RG_OK);
     assert_int_equal(rep.files, 0);
 }
 
@@ -609,7 +609,7 @@ static void unwritable_destination(void **state)
     snprintf(p, sizeof p, "%s/stable/Star-Nes/rom.nes", fx.root);
     test_mkdirs(p);
     fx_text(p, "keep", "x");
-    rg_import_report rep;
+    rg_integration_import_report rep;
     sink s;
     assert_int_equal(run_import((const char *[]){src}, 1, NULL, &rep, &s), RG_EIO);
     assert_int_equal(warned(&s, "cannot import Star-Nes"), 1);

@@ -46,25 +46,25 @@ static void games(void **state)
 {
     (void)state;
     rg_strlist *l;
-    assert_int_equal(rg_data_list_games(fx.dp, RG_INTEGRATIONS_STABLE, &l), RG_OK);
+    assert_int_equal(rg_integration_list_games(fx.dp, RG_INTEGRATIONS_STABLE, &l), RG_OK);
     expect_list(l, LIST("Alpha-Nes", "Beta-Snes"));
-    assert_int_equal(rg_data_list_games(fx.dp, RG_INTEGRATIONS_ALL, &l), RG_OK);
+    assert_int_equal(rg_integration_list_games(fx.dp, RG_INTEGRATIONS_ALL, &l), RG_OK);
     expect_list(l, LIST("Alpha-Nes", "Beta-Snes", "Gamma-Genesis"));
-    assert_int_equal(rg_data_list_games(fx.dp, RG_INTEGRATIONS_EXPERIMENTAL_ONLY, &l), RG_OK);
+    assert_int_equal(rg_integration_list_games(fx.dp, RG_INTEGRATIONS_EXPERIMENTAL_ONLY, &l), RG_OK);
     expect_list(l, LIST("Gamma-Genesis"));
-    assert_int_equal(rg_data_list_games(fx.dp, RG_INTEGRATIONS_CUSTOM_ONLY, &l), RG_OK);
+    assert_int_equal(rg_integration_list_games(fx.dp, RG_INTEGRATIONS_CUSTOM_ONLY, &l), RG_OK);
     assert_int_equal(rg_strlist_count(l), 0);
     assert_null(rg_strlist_at(l, 0));
     rg_strlist_free(l);
     rg_strlist_free(NULL);
     assert_int_equal(rg_strlist_count(NULL), 0);
     /* A root without integration folders lists nothing. */
-    rg_datapaths *empty;
-    assert_int_equal(rg_datapaths_create(&empty, fx.tmp), RG_OK);
-    assert_int_equal(rg_data_list_games(empty, RG_INTEGRATIONS_ALL, &l), RG_OK);
+    rg_integration_paths *empty;
+    assert_int_equal(rg_integration_paths_create(&empty, fx.tmp), RG_OK);
+    assert_int_equal(rg_integration_list_games(empty, RG_INTEGRATIONS_ALL, &l), RG_OK);
     assert_int_equal(rg_strlist_count(l), 0);
     rg_strlist_free(l);
-    rg_datapaths_free(empty);
+    rg_integration_paths_free(empty);
 }
 
 static void states(void **state)
@@ -79,13 +79,13 @@ static void states(void **state)
     snprintf(p, sizeof p, "%s/contrib/Alpha-Nes", fx.root);
     fx_write(p, "Contrib.state", "x", 1);
     rg_strlist *l;
-    assert_int_equal(rg_data_list_states(fx.dp, "Alpha-Nes", RG_INTEGRATIONS_STABLE, &l), RG_OK);
+    assert_int_equal(rg_integration_list_states(fx.dp, "Alpha-Nes", RG_INTEGRATIONS_STABLE, &l), RG_OK);
     expect_list(l, LIST("Level2", "Start"));
-    assert_int_equal(rg_data_list_states(fx.dp, "Alpha-Nes", RG_INTEGRATIONS_CONTRIB, &l), RG_OK);
+    assert_int_equal(rg_integration_list_states(fx.dp, "Alpha-Nes", RG_INTEGRATIONS_CONTRIB, &l), RG_OK);
     expect_list(l, LIST("Contrib", "Level2", "Start"));
-    assert_int_equal(rg_data_list_states(fx.dp, "Nobody-Nes", RG_INTEGRATIONS_ALL, &l), RG_OK);
+    assert_int_equal(rg_integration_list_states(fx.dp, "Nobody-Nes", RG_INTEGRATIONS_ALL, &l), RG_OK);
     expect_list(l, (const char *const[]){NULL});
-    assert_int_equal(rg_data_list_states(fx.dp, NULL, RG_INTEGRATIONS_ALL, &l), RG_EINVAL);
+    assert_int_equal(rg_integration_list_states(fx.dp, NULL, RG_INTEGRATIONS_ALL, &l), RG_EINVAL);
 }
 
 static void scenarios(void **state)
@@ -106,7 +106,7 @@ static void scenarios(void **state)
     deep[sizeof deep - 1] = '\0';
     fx_text(p, "deep.json", deep);
     rg_strlist *l;
-    assert_int_equal(rg_data_list_scenarios(fx.dp, "Beta-Snes", RG_INTEGRATIONS_STABLE, &l), RG_OK);
+    assert_int_equal(rg_integration_list_scenarios(fx.dp, "Beta-Snes", RG_INTEGRATIONS_STABLE, &l), RG_OK);
     /* metadata.json and data.json are not scenarios; a null "reward" does not count (Python: `is not None`). */
     expect_list(l, LIST("contest", "scenario", "xpos"));
 }
@@ -116,64 +116,64 @@ static void rom_paths(void **state)
     (void)state;
     char p[800];
     char *rom = NULL;
-    assert_int_equal(rg_data_rom_path(fx.dp, "Alpha-Nes", RG_INTEGRATIONS_STABLE, &rom), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_rom_path(fx.dp, "Alpha-Nes", RG_INTEGRATIONS_STABLE, &rom), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), "no ROM for game Alpha-Nes: import yours with `retrogym import PATH`"));
     snprintf(p, sizeof p, "%s/stable/Beta-Snes", fx.root);
     fx_write(p, "rom.smc", "x", 1);
-    assert_int_equal(rg_data_rom_path(fx.dp, "Beta-Snes", RG_INTEGRATIONS_STABLE, &rom), RG_OK);
+    assert_int_equal(rg_integration_rom_path(fx.dp, "Beta-Snes", RG_INTEGRATIONS_STABLE, &rom), RG_OK);
     assert_non_null(strstr(rom, "/stable/Beta-Snes/rom.smc"));
     free(rom);
     fx_write(p, "rom.sfc", "x", 1); /* the system's first extension comes first */
-    assert_int_equal(rg_data_rom_path(fx.dp, "Beta-Snes", RG_INTEGRATIONS_STABLE, &rom), RG_OK);
+    assert_int_equal(rg_integration_rom_path(fx.dp, "Beta-Snes", RG_INTEGRATIONS_STABLE, &rom), RG_OK);
     assert_non_null(strstr(rom, "/stable/Beta-Snes/rom.sfc"));
     free(rom);
     /* Unknown suffix: every extension is tried. */
     snprintf(p, sizeof p, "%s/stable/Odd-Thing", fx.root);
     fx_write(p, "rom.gb", "x", 1);
-    assert_int_equal(rg_data_rom_path(fx.dp, "Odd-Thing", RG_INTEGRATIONS_STABLE, &rom), RG_OK);
+    assert_int_equal(rg_integration_rom_path(fx.dp, "Odd-Thing", RG_INTEGRATIONS_STABLE, &rom), RG_OK);
     assert_non_null(strstr(rom, "/Odd-Thing/rom.gb"));
     free(rom);
     const rg_system_info *sys;
-    assert_int_equal(rg_data_game_system("StarCatcher-Nes", &sys), RG_OK);
+    assert_int_equal(rg_integration_game_system("StarCatcher-Nes", &sys), RG_OK);
     assert_string_equal(sys->name, "Nes");
-    assert_int_equal(rg_data_game_system("Sonic-The-Hedgehog-Genesis", &sys), RG_OK);
+    assert_int_equal(rg_integration_game_system("Sonic-The-Hedgehog-Genesis", &sys), RG_OK);
     assert_string_equal(sys->name, "Genesis");
-    assert_int_equal(rg_data_game_system("NoSuffix", &sys), RG_ENOTFOUND);
-    assert_int_equal(rg_data_game_system("Game-Nintendo", &sys), RG_ENOTFOUND);
-    assert_int_equal(rg_data_game_system("Game-Snes-v2", &sys), RG_OK);
+    assert_int_equal(rg_integration_game_system("NoSuffix", &sys), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_game_system("Game-Nintendo", &sys), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_game_system("Game-Snes-v2", &sys), RG_OK);
     assert_string_equal(sys->name, "Snes");
-    assert_int_equal(rg_data_game_system("Game-v2", &sys), RG_ENOTFOUND);
-    assert_int_equal(rg_data_game_system("Nes-v", &sys), RG_ENOTFOUND);
-    assert_int_equal(rg_data_game_system("-Nes", &sys), RG_OK);
+    assert_int_equal(rg_integration_game_system("Game-v2", &sys), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_game_system("Nes-v", &sys), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_game_system("-Nes", &sys), RG_OK);
 }
 
 static void metadata_parse(void **state)
 {
     (void)state;
-    rg_metadata *m;
+    rg_integration_metadata *m;
     const char *ok = "{\"default_state\": \"Level1\", \"default_player_state\": [\"P1\", \"P2\"],"
                      " \"whitelist\": {\"data.json\": [\"w1\", \"w2\"], \"scenario.json\": []},"
                      " \"states\": {\"Level1\": {\"runs\": 3}}, \"tags\": [1, 2]}";
-    assert_int_equal(rg_metadata_parse(&m, ok, strlen(ok)), RG_OK);
-    assert_string_equal(rg_metadata_default_state(m), "Level1");
-    assert_int_equal(rg_metadata_player_state_count(m), 2);
-    assert_string_equal(rg_metadata_player_state(m, 1), "P2");
-    assert_null(rg_metadata_player_state(m, 2));
-    assert_string_equal(rg_metadata_state_for_players(m, 1), "P1");
-    assert_string_equal(rg_metadata_state_for_players(m, 2), "P2");
-    assert_string_equal(rg_metadata_state_for_players(m, 3), "Level1");
-    assert_null(rg_metadata_state_for_players(m, 0));
-    assert_int_equal(rg_metadata_whitelist_count(m, "data.json"), 2);
-    assert_string_equal(rg_metadata_whitelist_at(m, "data.json", 1), "w2");
-    assert_int_equal(rg_metadata_whitelist_count(m, "scenario.json"), 0);
-    assert_int_equal(rg_metadata_whitelist_count(m, "nothing.json"), 0);
-    assert_null(rg_metadata_whitelist_at(m, "data.json", 5));
-    rg_metadata_free(m);
-    assert_int_equal(rg_metadata_parse(&m, "{}", 2), RG_OK);
-    assert_null(rg_metadata_default_state(m));
-    assert_null(rg_metadata_state_for_players(m, 1));
-    rg_metadata_free(m);
-    rg_metadata_free(NULL);
+    assert_int_equal(rg_integration_metadata_parse(&m, ok, strlen(ok)), RG_OK);
+    assert_string_equal(rg_integration_metadata_default_state(m), "Level1");
+    assert_int_equal(rg_integration_metadata_player_state_count(m), 2);
+    assert_string_equal(rg_integration_metadata_player_state(m, 1), "P2");
+    assert_null(rg_integration_metadata_player_state(m, 2));
+    assert_string_equal(rg_integration_metadata_state_for_players(m, 1), "P1");
+    assert_string_equal(rg_integration_metadata_state_for_players(m, 2), "P2");
+    assert_string_equal(rg_integration_metadata_state_for_players(m, 3), "Level1");
+    assert_null(rg_integration_metadata_state_for_players(m, 0));
+    assert_int_equal(rg_integration_metadata_whitelist_count(m, "data.json"), 2);
+    assert_string_equal(rg_integration_metadata_whitelist_at(m, "data.json", 1), "w2");
+    assert_int_equal(rg_integration_metadata_whitelist_count(m, "scenario.json"), 0);
+    assert_int_equal(rg_integration_metadata_whitelist_count(m, "nothing.json"), 0);
+    assert_null(rg_integration_metadata_whitelist_at(m, "data.json", 5));
+    rg_integration_metadata_free(m);
+    assert_int_equal(rg_integration_metadata_parse(&m, "{}", 2), RG_OK);
+    assert_null(rg_integration_metadata_default_state(m));
+    assert_null(rg_integration_metadata_state_for_players(m, 1));
+    rg_integration_metadata_free(m);
+    rg_integration_metadata_free(NULL);
 }
 
 static void metadata_hostile(void **state)
@@ -197,8 +197,8 @@ static void metadata_hostile(void **state)
         {"{\"x\": 123456789012345678901234567890}", "invalid JSON"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        rg_metadata *m = (rg_metadata *)&m;
-        int rc = rg_metadata_parse(&m, bad[i].text, strlen(bad[i].text));
+        rg_integration_metadata *m = (rg_integration_metadata *)&m;
+        int rc = rg_integration_metadata_parse(&m, bad[i].text, strlen(bad[i].text));
         if (rc != RG_ECORRUPT || !strstr(rg_error_last(), bad[i].msg))
             fail_msg("%s: rc %d, message \"%s\"", bad[i].text, rc, rg_error_last());
         assert_null(m);
@@ -208,11 +208,11 @@ static void metadata_hostile(void **state)
     char *deep = malloc(n + 1);
     memset(deep, '[', n);
     deep[n] = '\0';
-    rg_metadata *m;
-    assert_int_equal(rg_metadata_parse(&m, deep, n), RG_ECORRUPT);
+    rg_integration_metadata *m;
+    assert_int_equal(rg_integration_metadata_parse(&m, deep, n), RG_ECORRUPT);
     free(deep);
-    assert_int_equal(rg_metadata_parse(NULL, "{}", 2), RG_EINVAL);
-    assert_int_equal(rg_metadata_load(&m, "/nonexistent/metadata.json"), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_metadata_parse(NULL, "{}", 2), RG_EINVAL);
+    assert_int_equal(rg_integration_metadata_load(&m, "/nonexistent/metadata.json"), RG_ENOTFOUND);
 }
 
 static void default_state(void **state)
@@ -222,22 +222,22 @@ static void default_state(void **state)
     snprintf(p, sizeof p, "%s/stable/Beta-Snes", fx.root);
     fx_text(p, "metadata.json", "{\"default_state\": \"Start\", \"default_player_state\": [\"OneP\", \"TwoP\"]}");
     char *s = NULL;
-    assert_int_equal(rg_data_default_state(fx.dp, "Beta-Snes", 1, RG_INTEGRATIONS_STABLE, &s), RG_OK);
+    assert_int_equal(rg_integration_default_state(fx.dp, "Beta-Snes", 1, RG_INTEGRATIONS_STABLE, &s), RG_OK);
     assert_string_equal(s, "OneP");
     free(s);
-    assert_int_equal(rg_data_default_state(fx.dp, "Beta-Snes", 2, RG_INTEGRATIONS_STABLE, &s), RG_OK);
+    assert_int_equal(rg_integration_default_state(fx.dp, "Beta-Snes", 2, RG_INTEGRATIONS_STABLE, &s), RG_OK);
     assert_string_equal(s, "TwoP");
     free(s);
-    assert_int_equal(rg_data_default_state(fx.dp, "Beta-Snes", 3, RG_INTEGRATIONS_STABLE, &s), RG_OK);
+    assert_int_equal(rg_integration_default_state(fx.dp, "Beta-Snes", 3, RG_INTEGRATIONS_STABLE, &s), RG_OK);
     assert_string_equal(s, "Start");
     free(s);
-    assert_int_equal(rg_data_default_state(fx.dp, "Beta-Snes", 0, RG_INTEGRATIONS_STABLE, &s), RG_EINVAL);
-    assert_int_equal(rg_data_default_state(fx.dp, "Nobody-Nes", 1, RG_INTEGRATIONS_ALL, &s), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_default_state(fx.dp, "Beta-Snes", 0, RG_INTEGRATIONS_STABLE, &s), RG_EINVAL);
+    assert_int_equal(rg_integration_default_state(fx.dp, "Nobody-Nes", 1, RG_INTEGRATIONS_ALL, &s), RG_ENOTFOUND);
     fx_text(p, "metadata.json", "{\"tags\": []}");
-    assert_int_equal(rg_data_default_state(fx.dp, "Beta-Snes", 1, RG_INTEGRATIONS_STABLE, &s), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_default_state(fx.dp, "Beta-Snes", 1, RG_INTEGRATIONS_STABLE, &s), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), "no default state"));
     fx_text(p, "metadata.json", "{\"default_state\": [1]}");
-    assert_int_equal(rg_data_default_state(fx.dp, "Beta-Snes", 1, RG_INTEGRATIONS_STABLE, &s), RG_ECORRUPT);
+    assert_int_equal(rg_integration_default_state(fx.dp, "Beta-Snes", 1, RG_INTEGRATIONS_STABLE, &s), RG_ECORRUPT);
     assert_non_null(strstr(rg_error_last(), "metadata.json"));
     assert_null(s);
     fx_text(p, "metadata.json", "{\"default_state\": \"Start\"}");

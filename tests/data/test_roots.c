@@ -32,8 +32,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    unsetenv(RG_DATA_PATH_ENV);
-    unsetenv(RG_STABLE_RETRO_ENV);
+    unsetenv(RG_INTEGRATION_PATH_ENV);
+    unsetenv(RG_INTEGRATION_STABLE_RETRO_ENV);
     unsetenv("XDG_DATA_HOME");
     unsetenv("RETROGYM_CORE_PATH");
     fx_teardown(&fx);
@@ -41,13 +41,13 @@ static int teardown(void **state)
 }
 
 /* A handle over env, user, own and sr with their origins. */
-static rg_datapaths *four_roots(void)
+static rg_integration_paths *four_roots(void)
 {
     const char *roots[] = {r_env, r_user, r_own, r_sr};
-    const rg_data_origin origins[] = {RG_DATA_ORIGIN_ENV, RG_DATA_ORIGIN_USER, RG_DATA_ORIGIN_OWN,
-                                      RG_DATA_ORIGIN_STABLE_RETRO};
-    rg_datapaths *dp = NULL;
-    assert_int_equal(rg_datapaths_create_roots(&dp, roots, origins, 4), RG_OK);
+    const rg_integration_origin origins[] = {RG_INTEGRATION_ORIGIN_ENV, RG_INTEGRATION_ORIGIN_USER, RG_INTEGRATION_ORIGIN_OWN,
+                                      RG_INTEGRATION_ORIGIN_STABLE_RETRO};
+    rg_integration_paths *dp = NULL;
+    assert_int_equal(rg_integration_paths_create_roots(&dp, roots, origins, 4), RG_OK);
     return dp;
 }
 
@@ -58,76 +58,76 @@ static void default_roots(void **state)
     snprintf(xdg, sizeof xdg, "%s/xdg", fx.tmp);
     setenv("XDG_DATA_HOME", xdg, 1);
     snprintf(list, sizeof list, "%s:%s", r_env, r_own); /* two folders in the variable, in order */
-    setenv(RG_DATA_PATH_ENV, list, 1);
-    setenv(RG_STABLE_RETRO_ENV, sr_pkg, 1);
-    rg_datapaths *dp;
-    assert_int_equal(rg_datapaths_create(&dp, NULL), RG_OK);
-    assert_int_equal(rg_datapaths_root_count(dp), 5);
-    assert_string_equal(rg_datapaths_root_at(dp, 0), r_env);
-    assert_int_equal(rg_datapaths_root_origin(dp, 0), RG_DATA_ORIGIN_ENV);
-    assert_string_equal(rg_datapaths_root_at(dp, 1), r_own);
-    assert_int_equal(rg_datapaths_root_origin(dp, 1), RG_DATA_ORIGIN_ENV);
-    assert_string_equal(rg_datapaths_root_at(dp, 2), r_user);
-    assert_int_equal(rg_datapaths_root_origin(dp, 2), RG_DATA_ORIGIN_USER);
-    assert_string_equal(rg_datapaths_root_at(dp, 3), test_source_path("data", want, sizeof want));
-    assert_int_equal(rg_datapaths_root_origin(dp, 3), RG_DATA_ORIGIN_OWN);
-    assert_string_equal(rg_datapaths_root_at(dp, 4), r_sr);
-    assert_int_equal(rg_datapaths_root_origin(dp, 4), RG_DATA_ORIGIN_STABLE_RETRO);
-    assert_null(rg_datapaths_root_at(dp, 5));
-    assert_string_equal(rg_datapaths_write_root(dp), r_user);
+    setenv(RG_INTEGRATION_PATH_ENV, list, 1);
+    setenv(RG_INTEGRATION_STABLE_RETRO_ENV, sr_pkg, 1);
+    rg_integration_paths *dp;
+    assert_int_equal(rg_integration_paths_create(&dp, NULL), RG_OK);
+    assert_int_equal(rg_integration_paths_root_count(dp), 5);
+    assert_string_equal(rg_integration_paths_root_at(dp, 0), r_env);
+    assert_int_equal(rg_integration_paths_root_origin(dp, 0), RG_INTEGRATION_ORIGIN_ENV);
+    assert_string_equal(rg_integration_paths_root_at(dp, 1), r_own);
+    assert_int_equal(rg_integration_paths_root_origin(dp, 1), RG_INTEGRATION_ORIGIN_ENV);
+    assert_string_equal(rg_integration_paths_root_at(dp, 2), r_user);
+    assert_int_equal(rg_integration_paths_root_origin(dp, 2), RG_INTEGRATION_ORIGIN_USER);
+    assert_string_equal(rg_integration_paths_root_at(dp, 3), test_source_path("data", want, sizeof want));
+    assert_int_equal(rg_integration_paths_root_origin(dp, 3), RG_INTEGRATION_ORIGIN_OWN);
+    assert_string_equal(rg_integration_paths_root_at(dp, 4), r_sr);
+    assert_int_equal(rg_integration_paths_root_origin(dp, 4), RG_INTEGRATION_ORIGIN_STABLE_RETRO);
+    assert_null(rg_integration_paths_root_at(dp, 5));
+    assert_string_equal(rg_integration_paths_write_root(dp), r_user);
     char text[4000];
-    size_t n = rg_datapaths_roots_text(dp, text, sizeof text);
+    size_t n = rg_integration_paths_roots_text(dp, text, sizeof text);
     assert_int_equal(n, strlen(text));
     assert_non_null(strstr(text, "(env var)"));
     assert_non_null(strstr(text, "/xdg/retrogym (user)"));
     assert_non_null(strstr(text, "/data (stable-retro)"));
     char small[8];
-    assert_int_equal(rg_datapaths_roots_text(dp, small, sizeof small), n); /* cut, terminated, full length */
+    assert_int_equal(rg_integration_paths_roots_text(dp, small, sizeof small), n); /* cut, terminated, full length */
     assert_int_equal(strlen(small), 7);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     /* An empty RETROGYM_STABLE_RETRO leaves stable-retro out; a relative XDG_DATA_HOME falls back to HOME. */
-    setenv(RG_STABLE_RETRO_ENV, "", 1);
+    setenv(RG_INTEGRATION_STABLE_RETRO_ENV, "", 1);
     setenv("XDG_DATA_HOME", "relative", 1);
-    unsetenv(RG_DATA_PATH_ENV);
-    assert_int_equal(rg_datapaths_create(&dp, NULL), RG_OK);
-    assert_int_equal(rg_datapaths_root_count(dp), 2);
+    unsetenv(RG_INTEGRATION_PATH_ENV);
+    assert_int_equal(rg_integration_paths_create(&dp, NULL), RG_OK);
+    assert_int_equal(rg_integration_paths_root_count(dp), 2);
     char home_root[1024];
     snprintf(home_root, sizeof home_root, "%s/.local/share/retrogym", getenv("HOME"));
-    assert_string_equal(rg_datapaths_root(dp), home_root);
-    rg_datapaths_free(dp);
+    assert_string_equal(rg_integration_paths_root(dp), home_root);
+    rg_integration_paths_free(dp);
     /* A folder of the variable that does not exist is an error naming it. */
     snprintf(list, sizeof list, "%s:%s/missing", r_env, fx.tmp);
-    setenv(RG_DATA_PATH_ENV, list, 1);
-    assert_int_equal(rg_datapaths_create(&dp, NULL), RG_ENOTFOUND);
+    setenv(RG_INTEGRATION_PATH_ENV, list, 1);
+    assert_int_equal(rg_integration_paths_create(&dp, NULL), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), "$RETROGYM_DATA_PATH"));
     assert_non_null(strstr(rg_error_last(), "/missing"));
     /* Given roots: several, ':'-separated, origin "given". */
     snprintf(list, sizeof list, "%s:%s", r_own, r_env);
-    assert_int_equal(rg_datapaths_create(&dp, list), RG_OK);
-    assert_int_equal(rg_datapaths_root_count(dp), 2);
-    assert_string_equal(rg_datapaths_root_at(dp, 1), r_env);
-    assert_int_equal(rg_datapaths_root_origin(dp, 1), RG_DATA_ORIGIN_GIVEN);
-    assert_null(rg_datapaths_write_root(dp));
-    rg_datapaths_free(dp);
-    assert_string_equal(rg_data_origin_name(RG_DATA_ORIGIN_STABLE_RETRO), "stable-retro");
-    assert_string_equal(rg_data_origin_name((rg_data_origin)99), "?");
+    assert_int_equal(rg_integration_paths_create(&dp, list), RG_OK);
+    assert_int_equal(rg_integration_paths_root_count(dp), 2);
+    assert_string_equal(rg_integration_paths_root_at(dp, 1), r_env);
+    assert_int_equal(rg_integration_paths_root_origin(dp, 1), RG_INTEGRATION_ORIGIN_GIVEN);
+    assert_null(rg_integration_paths_write_root(dp));
+    rg_integration_paths_free(dp);
+    assert_string_equal(rg_integration_origin_name(RG_INTEGRATION_ORIGIN_STABLE_RETRO), "stable-retro");
+    assert_string_equal(rg_integration_origin_name((rg_integration_origin)99), "?");
 }
 
 static void explicit_roots(void **state)
 {
     (void)state;
-    rg_datapaths *dp = NULL;
+    rg_integration_paths *dp = NULL;
     const char *missing[] = {"/nonexistent/retrogym-root"};
-    rg_data_origin given = RG_DATA_ORIGIN_GIVEN, user = RG_DATA_ORIGIN_USER, bad = (rg_data_origin)7;
-    assert_int_equal(rg_datapaths_create_roots(&dp, missing, &given, 1), RG_ENOTFOUND);
+    rg_integration_origin given = RG_INTEGRATION_ORIGIN_GIVEN, user = RG_INTEGRATION_ORIGIN_USER, bad = (rg_integration_origin)7;
+    assert_int_equal(rg_integration_paths_create_roots(&dp, missing, &given, 1), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), "/nonexistent/retrogym-root"));
     assert_null(dp);
-    assert_int_equal(rg_datapaths_create_roots(&dp, missing, &user, 1), RG_OK); /* a user root may not exist yet */
-    rg_datapaths_free(dp);
-    assert_int_equal(rg_datapaths_create_roots(&dp, missing, &bad, 1), RG_EINVAL);
+    assert_int_equal(rg_integration_paths_create_roots(&dp, missing, &user, 1), RG_OK); /* a user root may not exist yet */
+    rg_integration_paths_free(dp);
+    assert_int_equal(rg_integration_paths_create_roots(&dp, missing, &bad, 1), RG_EINVAL);
     const char *empty[] = {""};
-    assert_int_equal(rg_datapaths_create_roots(&dp, empty, &user, 1), RG_EINVAL);
-    assert_int_equal(rg_datapaths_create_roots(&dp, missing, &user, 0), RG_EINVAL);
+    assert_int_equal(rg_integration_paths_create_roots(&dp, empty, &user, 1), RG_EINVAL);
+    assert_int_equal(rg_integration_paths_create_roots(&dp, missing, &user, 0), RG_EINVAL);
     assert_null(dp);
 }
 
@@ -144,34 +144,34 @@ static void merged_lookups(void **state)
     fx_text(base, "Start.state", "env");
     snprintf(base, sizeof base, "%s/contrib/Other-Snes", r_own);
     fx_text(base, "rom.sha", "0123456789abcdef0123456789abcdef01234567\n");
-    rg_datapaths *dp = four_roots();
+    rg_integration_paths *dp = four_roots();
     char *p;
-    assert_int_equal(rg_data_file_path(dp, "Merge-Nes", "Start.state", 0, &p), RG_OK);
+    assert_int_equal(rg_integration_file_path(dp, "Merge-Nes", "Start.state", 0, &p), RG_OK);
     assert_true(strncmp(p, r_env, strlen(r_env)) == 0);
     free(p);
-    assert_int_equal(rg_data_file_path(dp, "Merge-Nes", "rom.sha", 0, &p), RG_OK);
+    assert_int_equal(rg_integration_file_path(dp, "Merge-Nes", "rom.sha", 0, &p), RG_OK);
     assert_true(strncmp(p, r_sr, strlen(r_sr)) == 0);
     free(p);
     rg_strlist *l;
-    assert_int_equal(rg_data_list_states(dp, "Merge-Nes", 0, &l), RG_OK);
+    assert_int_equal(rg_integration_list_states(dp, "Merge-Nes", 0, &l), RG_OK);
     assert_int_equal(rg_strlist_count(l), 2);
     rg_strlist_free(l);
-    assert_int_equal(rg_data_list_games(dp, RG_INTEGRATIONS_ALL, &l), RG_OK);
+    assert_int_equal(rg_integration_list_games(dp, RG_INTEGRATIONS_ALL, &l), RG_OK);
     assert_int_equal(rg_strlist_count(l), 2);
     assert_string_equal(rg_strlist_at(l, 0), "Merge-Nes");
     assert_string_equal(rg_strlist_at(l, 1), "Other-Snes");
     rg_strlist_free(l);
     /* Not found: the message names every root searched with its origin. */
-    assert_int_equal(rg_data_file_path(dp, "Merge-Nes", "nothing.json", 0, &p), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_file_path(dp, "Merge-Nes", "nothing.json", 0, &p), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), r_user));
     assert_non_null(strstr(rg_error_last(), "(stable-retro)"));
-    assert_int_equal(rg_data_rom_path(dp, "Merge-Nes", 0, &p), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_rom_path(dp, "Merge-Nes", 0, &p), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), "no ROM for game Merge-Nes: import yours with `retrogym import PATH`"));
     assert_non_null(strstr(rg_error_last(), "(own)"));
-    assert_int_equal(rg_data_rom_path(dp, "Nobody-Nes", 0, &p), RG_ENOTFOUND);
+    assert_int_equal(rg_integration_rom_path(dp, "Nobody-Nes", 0, &p), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), "unknown game Nobody-Nes (searched "));
     /* The directory list goes root by root, each in Gym Retro's order. */
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
 }
 
 /* stable-retro 1.x names folders "<Game>-<System>-v0": both forms find both kinds of folder. */
@@ -184,36 +184,36 @@ static void version_suffix(void **state)
     fx_text(base, "data.json", "{}");
     snprintf(base, sizeof base, "%s/stable/Plain-Nes", r_own);
     fx_text(base, "rom.sha", "0123456789abcdef0123456789abcdef01234567\n");
-    rg_datapaths *dp = four_roots();
+    rg_integration_paths *dp = four_roots();
     char *p, *name;
-    assert_int_equal(rg_data_file_path(dp, "Jet-Genesis", "data.json", 0, &p), RG_OK);
+    assert_int_equal(rg_integration_file_path(dp, "Jet-Genesis", "data.json", 0, &p), RG_OK);
     assert_non_null(strstr(p, "/stable/Jet-Genesis-v0/data.json"));
     free(p);
-    assert_int_equal(rg_data_game_folder(dp, "Jet-Genesis", 0, &name), RG_OK);
+    assert_int_equal(rg_integration_game_folder(dp, "Jet-Genesis", 0, &name), RG_OK);
     assert_string_equal(name, "Jet-Genesis-v0");
     free(name);
-    assert_int_equal(rg_data_game_folder(dp, "Jet-Genesis-v0", 0, &name), RG_OK);
+    assert_int_equal(rg_integration_game_folder(dp, "Jet-Genesis-v0", 0, &name), RG_OK);
     assert_string_equal(name, "Jet-Genesis-v0");
     free(name);
-    assert_int_equal(rg_data_game_folder(dp, "Plain-Nes-v0", 0, &name), RG_OK);
+    assert_int_equal(rg_integration_game_folder(dp, "Plain-Nes-v0", 0, &name), RG_OK);
     assert_string_equal(name, "Plain-Nes");
     free(name);
-    assert_int_equal(rg_data_game_folder(dp, "Plain-Nes-v1", 0, &name), RG_OK); /* any version number */
+    assert_int_equal(rg_integration_game_folder(dp, "Plain-Nes-v1", 0, &name), RG_OK); /* any version number */
     assert_string_equal(name, "Plain-Nes");
     free(name);
-    assert_int_equal(rg_data_game_folder(dp, "Jet-Genesis-v1", 0, &name), RG_ENOTFOUND); /* not -v0 */
+    assert_int_equal(rg_integration_game_folder(dp, "Jet-Genesis-v1", 0, &name), RG_ENOTFOUND); /* not -v0 */
     assert_non_null(strstr(rg_error_last(), "unknown game Jet-Genesis-v1"));
-    assert_int_equal(rg_data_game_folder(dp, "", 0, &name), RG_EINVAL);
+    assert_int_equal(rg_integration_game_folder(dp, "", 0, &name), RG_EINVAL);
     /* The exact name wins over the other form in the same folder. */
     snprintf(base, sizeof base, "%s/stable/Jet-Genesis", r_sr);
     fx_text(base, "rom.sha", "0123456789abcdef0123456789abcdef01234567\n");
-    assert_int_equal(rg_data_game_folder(dp, "Jet-Genesis", 0, &name), RG_OK);
+    assert_int_equal(rg_integration_game_folder(dp, "Jet-Genesis", 0, &name), RG_OK);
     assert_string_equal(name, "Jet-Genesis");
     free(name);
     rg_strlist *l;
-    assert_int_equal(rg_data_list_states(dp, "Jet-Genesis-v0", 0, &l), RG_OK);
+    assert_int_equal(rg_integration_list_states(dp, "Jet-Genesis-v0", 0, &l), RG_OK);
     rg_strlist_free(l);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
 }
 
 /* A ROM for a game of an installed package's root (own, stable-retro) goes under the user root; a game of another
@@ -226,9 +226,9 @@ static void import_into_user_root(void **state)
         rom_a[i] = (uint8_t)(i * 3 + 1);
         rom_b[i] = (uint8_t)(i * 5 + 2);
     }
-    char sha_a[RG_SHA1_HEX + 1], sha_b[RG_SHA1_HEX + 1], line[64], base[900], in[800];
-    rg_rom_sha1(rom_a, sizeof rom_a, "a.md", sha_a);
-    rg_rom_sha1(rom_b, sizeof rom_b, "b.md", sha_b);
+    char sha_a[RG_INTEGRATION_SHA1_HEX + 1], sha_b[RG_INTEGRATION_SHA1_HEX + 1], line[64], base[900], in[800];
+    rg_integration_rom_sha1(rom_a, sizeof rom_a, "a.md", sha_a);
+    rg_integration_rom_sha1(rom_b, sizeof rom_b, "b.md", sha_b);
     snprintf(base, sizeof base, "%s/stable/Alpha-Genesis-v0", r_sr);
     snprintf(line, sizeof line, "%s\n", sha_a);
     fx_text(base, "rom.sha", line);
@@ -238,10 +238,10 @@ static void import_into_user_root(void **state)
     snprintf(in, sizeof in, "%s/in", fx.tmp);
     fx_write(in, "a.md", rom_a, sizeof rom_a);
     fx_write(in, "b.md", rom_b, sizeof rom_b);
-    rg_datapaths *dp = four_roots();
+    rg_integration_paths *dp = four_roots();
     const char *paths[] = {in};
-    rg_import_report rep;
-    assert_int_equal(rg_import(dp, paths, 1, NULL, &rep), RG_OK);
+    rg_integration_import_report rep;
+    assert_int_equal(rg_integration_import(dp, paths, 1, NULL, &rep), RG_OK);
     assert_int_equal(rep.imported, 2);
     assert_true(fx_exists(r_user, "stable/Alpha-Genesis-v0/rom.md"));
     assert_false(fx_exists(r_sr, "stable/Alpha-Genesis-v0/rom.md"));
@@ -249,35 +249,35 @@ static void import_into_user_root(void **state)
     assert_false(fx_exists(r_user, "contrib/Beta-Genesis"));
     /* Lookups merge the user root's ROM with the integration of the stable-retro root, under either name. */
     char *p;
-    assert_int_equal(rg_data_rom_path(dp, "Alpha-Genesis", 0, &p), RG_OK);
+    assert_int_equal(rg_integration_rom_path(dp, "Alpha-Genesis", 0, &p), RG_OK);
     assert_true(strncmp(p, r_user, strlen(r_user)) == 0);
     free(p);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     /* A user root that cannot be created: the import reports the write error and loses nothing. */
     char blocker[800];
     snprintf(blocker, sizeof blocker, "%s/blocked", fx.tmp);
     fx_text(fx.tmp, "blocked", "a file, not a folder");
     const char *roots[] = {blocker, r_sr};
-    const rg_data_origin origins[] = {RG_DATA_ORIGIN_USER, RG_DATA_ORIGIN_STABLE_RETRO};
-    assert_int_equal(rg_datapaths_create_roots(&dp, roots, origins, 2), RG_OK);
-    assert_int_equal(rg_import(dp, paths, 1, NULL, &rep), RG_EIO);
+    const rg_integration_origin origins[] = {RG_INTEGRATION_ORIGIN_USER, RG_INTEGRATION_ORIGIN_STABLE_RETRO};
+    assert_int_equal(rg_integration_paths_create_roots(&dp, roots, origins, 2), RG_OK);
+    assert_int_equal(rg_integration_import(dp, paths, 1, NULL, &rep), RG_EIO);
     assert_int_equal(rep.imported, 0);
     assert_false(fx_exists(r_sr, "stable/Alpha-Genesis-v0/rom.md"));
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
 }
 
-static const rg_library_game *find_game(const rg_library *lib, const char *name)
+static const rg_integration_library_game *find_game(const rg_integration_library *lib, const char *name)
 {
-    for (size_t i = 0; i < rg_library_count(lib); i++)
-        if (strcmp(rg_library_at(lib, i)->game, name) == 0)
-            return rg_library_at(lib, i);
+    for (size_t i = 0; i < rg_integration_library_count(lib); i++)
+        if (strcmp(rg_integration_library_at(lib, i)->game, name) == 0)
+            return rg_integration_library_at(lib, i);
     return NULL;
 }
 
 static void library(void **state)
 {
     (void)state;
-    setenv(RG_STABLE_RETRO_ENV, "", 1);
+    setenv(RG_INTEGRATION_STABLE_RETRO_ENV, "", 1);
     setenv("RETROGYM_CORE_PATH", "", 1);
     char base[900];
     snprintf(base, sizeof base, "%s/stable/Pong-Atari2600-v0", r_sr);
@@ -289,17 +289,17 @@ static void library(void **state)
     fx_text(base, "rom.sha", "0123456789abcdef0123456789abcdef01234567\n");
     snprintf(base, sizeof base, "%s/stable/Pong-Atari2600-v0", r_own); /* listed once: the first root's */
     fx_text(base, "rom.sha", "0123456789abcdef0123456789abcdef01234567\n");
-    rg_datapaths *dp = four_roots();
-    rg_library *lib;
-    assert_int_equal(rg_data_library(dp, RG_INTEGRATIONS_ALL, &lib), RG_OK);
-    assert_int_equal(rg_library_count(lib), 2);
-    assert_string_equal(rg_library_at(lib, 0)->game, "Fighter-Saturn"); /* sorted */
-    const rg_library_game *g = find_game(lib, "Pong-Atari2600-v0");
+    rg_integration_paths *dp = four_roots();
+    rg_integration_library *lib;
+    assert_int_equal(rg_integration_library_create(dp, RG_INTEGRATIONS_ALL, &lib), RG_OK);
+    assert_int_equal(rg_integration_library_count(lib), 2);
+    assert_string_equal(rg_integration_library_at(lib, 0)->game, "Fighter-Saturn"); /* sorted */
+    const rg_integration_library_game *g = find_game(lib, "Pong-Atari2600-v0");
     assert_non_null(g);
     assert_string_equal(g->system, "Atari2600");
     assert_string_equal(g->integration, "stable");
     assert_string_equal(g->root, r_own);
-    assert_int_equal(g->origin, RG_DATA_ORIGIN_OWN);
+    assert_int_equal(g->origin, RG_INTEGRATION_ORIGIN_OWN);
     assert_non_null(g->rom);
     assert_true(strncmp(g->rom, r_user, strlen(r_user)) == 0);
     assert_string_equal(g->state, "Start");
@@ -312,13 +312,13 @@ static void library(void **state)
     assert_null(g->rom);
     assert_null(g->state);
     assert_null(g->core);
-    assert_null(rg_library_at(lib, 2));
-    rg_library_free(lib);
-    assert_int_equal(rg_data_library(dp, RG_INTEGRATIONS_STABLE, &lib), RG_OK);
-    assert_int_equal(rg_library_count(lib), 1);
-    rg_library_free(lib);
-    assert_int_equal(rg_data_library(NULL, 0, &lib), RG_EINVAL);
-    rg_datapaths_free(dp);
+    assert_null(rg_integration_library_at(lib, 2));
+    rg_integration_library_free(lib);
+    assert_int_equal(rg_integration_library_create(dp, RG_INTEGRATIONS_STABLE, &lib), RG_OK);
+    assert_int_equal(rg_integration_library_count(lib), 1);
+    rg_integration_library_free(lib);
+    assert_int_equal(rg_integration_library_create(NULL, 0, &lib), RG_EINVAL);
+    rg_integration_paths_free(dp);
 }
 
 /* Writes an empty file (a core need only exist to be resolved by name). */
@@ -345,7 +345,7 @@ static void core_origins(void **state)
     char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
     setenv("HOME", home, 1);
     setenv("RETROGYM_CORE_PATH", envdir, 1);
-    setenv(RG_STABLE_RETRO_ENV, sr_pkg, 1);
+    setenv(RG_INTEGRATION_STABLE_RETRO_ENV, sr_pkg, 1);
     assert_int_equal(rg_core_resolve("flatcore", buf, sizeof buf), RG_OK);
     assert_non_null(strstr(buf, "/.var/app/org.libretro.RetroArch/"));
     assert_string_equal(rg_core_origin(buf), "RetroArch");
@@ -361,7 +361,7 @@ static void core_origins(void **state)
     assert_string_equal(rg_core_origin("/opt/elsewhere/x_libretro.so"), "path");
     assert_string_equal(rg_core_origin("(built in)"), "built in");
     /* Without the variable stable-retro's folder is not searched; the message lists the folders. */
-    unsetenv(RG_STABLE_RETRO_ENV);
+    unsetenv(RG_INTEGRATION_STABLE_RETRO_ENV);
     assert_int_equal(rg_core_resolve("srcore", buf, sizeof buf), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), "/.var/app/org.libretro.RetroArch/config/retroarch/cores"));
     assert_null(strstr(rg_error_last(), "stable_retro"));
@@ -377,13 +377,13 @@ static void install_hints(void **state)
     const char *genesis[] = {"genesis_plus_gx", "picodrive", "genesis"};
     const char *nes[] = {"fceumm", "nestopia", "mesen"};
     const char *exotic[] = {"nocore"};
-    unsetenv(RG_STABLE_RETRO_ENV);
+    unsetenv(RG_INTEGRATION_STABLE_RETRO_ENV);
     assert_int_equal(rg_core_install_hint(genesis, 3, buf, sizeof buf), RG_OK);
     assert_string_equal(buf, "pip install \"retrogym[cores]\" (stable-retro's genesis_plus_gx core)");
     assert_int_equal(rg_core_install_hint(nes, 3, buf, sizeof buf), RG_OK);
     assert_string_equal(buf, "pip install \"retrogym[cores]\" (stable-retro's fceumm core)");
     /* stable-retro installed and still nothing: Debian's package where there is one, else where to put a build. */
-    setenv(RG_STABLE_RETRO_ENV, sr_pkg, 1);
+    setenv(RG_INTEGRATION_STABLE_RETRO_ENV, sr_pkg, 1);
     assert_int_equal(rg_core_install_hint(nes, 3, buf, sizeof buf), RG_OK);
     assert_string_equal(buf, "apt-get install libretro-nestopia");
     assert_int_equal(rg_core_install_hint(genesis, 3, buf, sizeof buf), RG_OK);
@@ -403,7 +403,7 @@ static void missing_core_message(void **state)
     char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
     setenv("HOME", home, 1);
     setenv("RETROGYM_CORE_PATH", "", 1);
-    unsetenv(RG_STABLE_RETRO_ENV);
+    unsetenv(RG_INTEGRATION_STABLE_RETRO_ENV);
     char path[4096];
     if (rg_core_resolve("genesis_plus_gx", path, sizeof path) != RG_OK &&
         rg_core_resolve("picodrive", path, sizeof path) != RG_OK && rg_core_resolve("genesis", path, sizeof path) != RG_OK) {

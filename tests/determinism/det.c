@@ -15,7 +15,7 @@
 
 static det_game games[16];
 static size_t n_games;
-static rg_datapaths *paths;
+static rg_integration_paths *paths;
 static char root[1024];
 static int owner; /* this process made the root */
 
@@ -73,8 +73,8 @@ static void make_game(det_game *g)
     assert_int_equal(rg__read_file(g->rom.path, 64u << 20, &bytes, &size), RG_OK);
     snprintf(path, sizeof path, "%s/%s", dir, rom_name);
     assert_int_equal(rg__write_file_atomic(path, bytes, size), RG_OK);
-    char sha[RG_SHA1_HEX + 2];
-    assert_int_equal(rg_rom_sha1(bytes, size, rom_name, sha), RG_OK);
+    char sha[RG_INTEGRATION_SHA1_HEX + 2];
+    assert_int_equal(rg_integration_rom_sha1(bytes, size, rom_name, sha), RG_OK);
     free(bytes);
     strcat(sha, "\n");
     write_text(dir, "rom.sha", sha);
@@ -124,11 +124,11 @@ static void load_games(void)
             make_game(g);
         n_games++;
     }
-    assert_int_equal(rg_datapaths_create(&paths, root), RG_OK);
-    assert_int_equal(rg_datapaths_add_custom_integration(paths, root), RG_OK);
+    assert_int_equal(rg_integration_paths_create(&paths, root), RG_OK);
+    assert_int_equal(rg_integration_paths_add_custom_integration(paths, root), RG_OK);
 }
 
-size_t det_games(const det_game **out, const rg_datapaths **out_paths)
+size_t det_games(const det_game **out, const rg_integration_paths **out_paths)
 {
     if (!paths)
         load_games();
@@ -150,7 +150,7 @@ const det_game *det_game_of(const char *system)
 
 void det_cleanup(void)
 {
-    rg_datapaths_free(paths);
+    rg_integration_paths_free(paths);
     paths = NULL;
     if (owner)
         rg__remove_tree(root);

@@ -23,7 +23,7 @@ typedef struct det_game {
  * ROM, rom.sha, data.json (counter, pad), scenario.json (+1 per counter step, done at counter 200),
  * metadata.json and Start.state (the core's state 150 frames after boot, so episodes from it end after about 50
  * frames). Systems with no core are left out. Returns the count; *paths is the handle to give to environments. */
-size_t det_games(const det_game **games, const rg_datapaths **paths);
+size_t det_games(const det_game **games, const rg_integration_paths **paths);
 /* The game of a system, or NULL when its system has no core. */
 const det_game *det_game_of(const char *system);
 /* Removes the integrations (parent only). */

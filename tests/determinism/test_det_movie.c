@@ -75,7 +75,7 @@ static void record(const det_game *g, const det_config *c, const char *path)
 /* Plays a movie back with audio; one line per frame: obs, RAM, info, audio hashes, reward, done. */
 static char *playback_lines(const char *path, const char *core)
 {
-    const rg_datapaths *paths;
+    const rg_integration_paths *paths;
     const det_game *games;
     det_games(&games, &paths);
     rg_movie *m;

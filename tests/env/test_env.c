@@ -11,19 +11,19 @@
 
 #define GAME "StarCatcher-Nes"
 
-static rg_datapaths *paths;
+static rg_integration_paths *paths;
 
 static int setup(void **state)
 {
     (void)state;
     char root[1024];
-    return rg_datapaths_create(&paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
+    return rg_integration_paths_create(&paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    rg_datapaths_free(paths);
+    rg_integration_paths_free(paths);
     return 0;
 }
 
@@ -382,14 +382,14 @@ static void errors(void **state)
     char cmd[1600];
     snprintf(cmd, sizeof cmd, "mkdir -p '%s' && echo 0000000000000000000000000000000000000000 > '%s/rom.sha'", dir, dir);
     assert_int_equal(system(cmd), 0);
-    rg_datapaths *dp;
-    assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
+    rg_integration_paths *dp;
+    assert_int_equal(rg_integration_paths_create(&dp, root), RG_OK);
     o = opts();
     o.paths = dp;
     o.game = "Nothing-Nes";
     assert_int_equal(rg_env_create(&env, &o), RG_ENOTFOUND);
     assert_non_null(strstr(rg_error_last(), "retrogym import"));
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     assert_int_equal(system(cmd), 0);
     /* misuse of a good env */

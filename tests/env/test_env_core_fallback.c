@@ -57,7 +57,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static rg_env_options options(rg_datapaths *dp, const char *core)
+static rg_env_options options(rg_integration_paths *dp, const char *core)
 {
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = "Test-Atari2600";
@@ -70,8 +70,8 @@ static rg_env_options options(rg_datapaths *dp, const char *core)
 static void stella_state_falls_back_to_stella(void **state)
 {
     (void)state;
-    rg_datapaths *dp;
-    assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
+    rg_integration_paths *dp;
+    assert_int_equal(rg_integration_paths_create(&dp, root), RG_OK);
     /* Our core refuses Stella's state when it is named... */
     rg_env_options o = options(dp, "atari2600");
     rg_env *env;
@@ -83,7 +83,7 @@ static void stella_state_falls_back_to_stella(void **state)
     if (!test_core_installed("stella")) {
         assert_int_equal(rc, RG_ESTATE);
         assert_non_null(strstr(rg_error_last(), "no other installed core"));
-        rg_datapaths_free(dp);
+        rg_integration_paths_free(dp);
         skip();
     }
     assert_int_equal(rc, RG_OK);
@@ -104,7 +104,7 @@ static void stella_state_falls_back_to_stella(void **state)
     assert_int_equal((after - before) & 0xFF, 10);
     free(obs);
     rg_env_free(env);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
 }
 
 int main(void)

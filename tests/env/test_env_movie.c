@@ -13,7 +13,7 @@
 #define GAME "StarCatcher-Nes"
 #define MAX_STEPS 6000
 
-static rg_datapaths *paths;
+static rg_integration_paths *paths;
 static char *tmp;
 
 static int setup(void **state)
@@ -566,9 +566,9 @@ static void references_play_back(void **state)
         snprintf(game_dir, sizeof game_dir, "%s/MovieTest%s-%s", root, system, system);
         if (!exists(game_dir))
             make_test_integration(root, system, ref_systems[k].ext);
-        rg_datapaths *dp;
-        assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
-        assert_int_equal(rg_datapaths_add_custom_integration(dp, root), RG_OK);
+        rg_integration_paths *dp;
+        assert_int_equal(rg_integration_paths_create(&dp, root), RG_OK);
+        assert_int_equal(rg_integration_paths_add_custom_integration(dp, root), RG_OK);
         rg_env_options o = RG_ENV_OPTIONS_INIT;
         o.paths = dp;
         o.integrations = RG_INTEGRATIONS_CUSTOM_ONLY;
@@ -598,7 +598,7 @@ static void references_play_back(void **state)
         assert_true(checked > 30);
         played++;
         rg_env_free(env);
-        rg_datapaths_free(dp);
+        rg_integration_paths_free(dp);
         rg_movie_free(m);
     }
     closedir(dirp);

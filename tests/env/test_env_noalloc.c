@@ -77,8 +77,8 @@ static void steps_allocate_nothing(void **state)
     free(probe);
     assert_int_equal(calls, 1);
     char root[1024];
-    rg_datapaths *dp;
-    assert_int_equal(rg_datapaths_create(&dp, test_source_path("data", root, sizeof root)), RG_OK);
+    rg_integration_paths *dp;
+    assert_int_equal(rg_integration_paths_create(&dp, test_source_path("data", root, sizeof root)), RG_OK);
     for (int mode = 0; mode < 4; mode++) {
         rg_env_options o = RG_ENV_OPTIONS_INIT;
         o.game = "StarCatcher-Nes";
@@ -117,7 +117,7 @@ static void steps_allocate_nothing(void **state)
         free(obs);
         rg_env_free(env);
     }
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
 }
 
 int main(void)

@@ -9,20 +9,20 @@
 
 #define RESET_SWITCH 8 /* button 3 of Atari2600: the console's RESET switch */
 
-static rg_datapaths *paths;
+static rg_integration_paths *paths;
 static char rom[1024];
 
 static int setup(void **state)
 {
     (void)state;
     test_source_path("tests/roms/bin/test.a26", rom, sizeof rom);
-    return rg_datapaths_create(&paths, NULL) == RG_OK ? 0 : -1;
+    return rg_integration_paths_create(&paths, NULL) == RG_OK ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    rg_datapaths_free(paths);
+    rg_integration_paths_free(paths);
     return 0;
 }
 

@@ -9,19 +9,19 @@
 
 #define GAME "StarCatcher-Nes"
 
-static rg_datapaths *paths;
+static rg_integration_paths *paths;
 
 static int setup(void **state)
 {
     (void)state;
     char root[1024];
-    return rg_datapaths_create(&paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
+    return rg_integration_paths_create(&paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    rg_datapaths_free(paths);
+    rg_integration_paths_free(paths);
     return 0;
 }
 

@@ -76,8 +76,8 @@ static int last_rc;
 
 static const char *core_for(const char *state_name, rg_env **env)
 {
-    rg_datapaths *dp;
-    assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
+    rg_integration_paths *dp;
+    assert_int_equal(rg_integration_paths_create(&dp, root), RG_OK);
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = "Test-Nes";
     o.paths = dp;
@@ -86,7 +86,7 @@ static const char *core_for(const char *state_name, rg_env **env)
     o.log_level = RG_LOG_DEBUG;
     warnings = 0;
     int rc = last_rc = rg_env_create(env, &o);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return rc == RG_OK ? rg_emu_core_name(rg_env_emu(*env)) : NULL;
 }
 
@@ -138,19 +138,19 @@ static void library_names_the_state_core(void **state)
     (void)state;
     if (!test_core_installed("nestopia"))
         skip();
-    rg_datapaths *dp;
-    assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
-    rg_library *lib;
-    assert_int_equal(rg_data_library(dp, RG_INTEGRATIONS_ALL, &lib), RG_OK);
-    const rg_library_game *g = NULL;
-    for (size_t i = 0; i < rg_library_count(lib); i++)
-        if (strcmp(rg_library_at(lib, i)->game, "Test-Nes") == 0)
-            g = rg_library_at(lib, i);
+    rg_integration_paths *dp;
+    assert_int_equal(rg_integration_paths_create(&dp, root), RG_OK);
+    rg_integration_library *lib;
+    assert_int_equal(rg_integration_library_create(dp, RG_INTEGRATIONS_ALL, &lib), RG_OK);
+    const rg_integration_library_game *g = NULL;
+    for (size_t i = 0; i < rg_integration_library_count(lib); i++)
+        if (strcmp(rg_integration_library_at(lib, i)->game, "Test-Nes") == 0)
+            g = rg_integration_library_at(lib, i);
     assert_non_null(g);
     assert_string_equal(g->state, "Nestopia");
     assert_string_equal(g->core, "nestopia");
-    rg_library_free(lib);
-    rg_datapaths_free(dp);
+    rg_integration_library_free(lib);
+    rg_integration_paths_free(dp);
 }
 
 int main(void)

@@ -54,8 +54,8 @@ static int teardown(void **state)
 
 static int create(rg_env **env, rg_action_mode actions, unsigned players)
 {
-    rg_datapaths *dp;
-    EXPECT_OK(rg_datapaths_create(&dp, root));
+    rg_integration_paths *dp;
+    EXPECT_OK(rg_integration_paths_create(&dp, root));
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = "Test-Atari2600";
     o.paths = dp;
@@ -64,7 +64,7 @@ static int create(rg_env **env, rg_action_mode actions, unsigned players)
     o.players = players;
     o.log = test_quiet_log;
     int rc = rg_env_create(env, &o);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return rc;
 }
 

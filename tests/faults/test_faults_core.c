@@ -465,8 +465,8 @@ static void environments(void **state)
         {"video_short_pitch", RG_ECORE, "sent no usable picture"},
     };
     char root[1024];
-    rg_datapaths *dp;
-    EXPECT_OK(rg_datapaths_create(&dp, test_source_path("data", root, sizeof root)));
+    rg_integration_paths *dp;
+    EXPECT_OK(rg_integration_paths_create(&dp, test_source_path("data", root, sizeof root)));
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         rg_env_options o = RG_ENV_OPTIONS_INIT;
         o.game = "StarCatcher-Nes";
@@ -489,7 +489,7 @@ static void environments(void **state)
         }
         rg_env_free(env);
     }
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     no_tmp_left();
 }
 

@@ -22,9 +22,9 @@ static char game_dir[1400];
 static char rom_src[1200];   /* base/src: the ROM to import */
 static char out_dir[1200];   /* base/out: destination of the writers */
 static uint8_t rom[16 + 8192];
-static char rom_sha[RG_SHA1_HEX + 1];
+static char rom_sha[RG_INTEGRATION_SHA1_HEX + 1];
 static int as_root;
-static rg_datapaths *source_data; /* the source tree's data root (StarCatcher-Nes) */
+static rg_integration_paths *source_data; /* the source tree's data root (StarCatcher-Nes) */
 
 /* ---- fixture ---- */
 
@@ -83,7 +83,7 @@ static int setup(void **state)
     memcpy(rom, "NES\x1a\x01\x00", 6);
     for (size_t i = 16; i < sizeof rom; i++)
         rom[i] = (uint8_t)(i * 31 + (i >> 8));
-    EXPECT_OK(rg_rom_sha1(rom, sizeof rom, "x.nes", rom_sha));
+    EXPECT_OK(rg_integration_rom_sha1(rom, sizeof rom, "x.nes", rom_sha));
     char line[64];
     snprintf(line, sizeof line, "%s\n", rom_sha);
     write_text(game_dir, "rom.sha", line);
@@ -94,14 +94,14 @@ static int setup(void **state)
     spit(p, rom, sizeof rom);
     give_away(base);
     char root[1024];
-    EXPECT_OK(rg_datapaths_create(&source_data, test_source_path("data", root, sizeof root)));
+    EXPECT_OK(rg_integration_paths_create(&source_data, test_source_path("data", root, sizeof root)));
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    rg_datapaths_free(source_data);
+    rg_integration_paths_free(source_data);
     rg__remove_tree(base);
     rg__remove_tree(scratch);
     return 0;
@@ -204,16 +204,16 @@ static void collect_warning(const char *message, void *user)
 static int do_import(void *arg, child_result *out)
 {
     (void)arg;
-    rg_datapaths *dp;
-    int rc = rg_datapaths_create(&dp, data_root);
+    rg_integration_paths *dp;
+    int rc = rg_integration_paths_create(&dp, data_root);
     if (rc != RG_OK)
         return rc;
-    rg_import_options o = RG_IMPORT_OPTIONS_INIT;
+    rg_integration_import_options o = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     o.warning = collect_warning;
     o.user = out;
-    rg_import_report report;
+    rg_integration_import_report report;
     const char *paths[] = {rom_src};
-    rc = rg_import(dp, paths, 1, &o, &report);
+    rc = rg_integration_import(dp, paths, 1, &o, &report);
     return rc;
 }
 

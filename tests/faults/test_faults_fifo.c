@@ -92,10 +92,10 @@ static child_result run_case(fifo_case fn, const char *what)
 }
 
 /* The test game's env on our core (*dp and *env set, or NULL on failure; the caller frees both). */
-static int open_env(rg_datapaths **dp, rg_env **env)
+static int open_env(rg_integration_paths **dp, rg_env **env)
 {
     *env = NULL;
-    int rc = rg_datapaths_create(dp, root);
+    int rc = rg_integration_paths_create(dp, root);
     if (rc != RG_OK) {
         *dp = NULL;
         return rc;
@@ -110,7 +110,7 @@ static int open_env(rg_datapaths **dp, rg_env **env)
 
 static int create_env(child_result *out)
 {
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     rg_env *env;
     int rc = open_env(&dp, &env);
     if (rc == RG_OK) { /* and a first episode, with its reward script */
@@ -122,7 +122,7 @@ static int create_env(child_result *out)
     if (rc != RG_OK)
         snprintf(out->message, sizeof out->message, "%s", rg_error_last());
     rg_env_free(env);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return rc;
 }
 
@@ -155,7 +155,7 @@ static void env_inputs_refused(void **state)
 
 static int state_by_name(child_result *out)
 {
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     rg_env *env;
     int rc = open_env(&dp, &env);
     if (rc == RG_OK) {
@@ -165,7 +165,7 @@ static int state_by_name(child_result *out)
         fifo_undo(dir, "Other.state");
     }
     rg_env_free(env);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return rc;
 }
 
@@ -205,16 +205,16 @@ static char import_dir[1400];
 
 static int do_import(child_result *out)
 {
-    rg_datapaths *dp;
-    int rc = rg_datapaths_create(&dp, root);
+    rg_integration_paths *dp;
+    int rc = rg_integration_paths_create(&dp, root);
     if (rc != RG_OK)
         return rc;
     const char *paths[] = {import_dir};
-    rg_import_options o = RG_IMPORT_OPTIONS_INIT;
-    rg_import_report rep;
-    rc = rg_import(dp, paths, 1, &o, &rep);
+    rg_integration_import_options o = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
+    rg_integration_import_report rep;
+    rc = rg_integration_import(dp, paths, 1, &o, &rep);
     snprintf(out->extra, sizeof out->extra, "%zu %zu %zu", rep.files, rep.skipped, rep.imported);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return rc;
 }
 
@@ -250,18 +250,18 @@ static void import_skips_fifos(void **state)
 
 static int validate(child_result *out)
 {
-    rg_diags *d;
-    int rc = rg_diags_create(&d);
+    rg_integration_diags *d;
+    int rc = rg_integration_diags_create(&d);
     if (rc != RG_OK)
         return rc;
-    rc = rg_validate_dir(dir, d);
+    rc = rg_integration_validate_dir(dir, d);
     size_t len = 0;
-    for (size_t i = 0; i < rg_diags_count(d) && len < sizeof out->extra - 1; i++) {
-        const rg_diag *g = rg_diags_at(d, i);
+    for (size_t i = 0; i < rg_integration_diags_count(d) && len < sizeof out->extra - 1; i++) {
+        const rg_integration_diag *g = rg_integration_diags_at(d, i);
         len += (size_t)snprintf(out->extra + len, sizeof out->extra - len, "%s%s\n",
-                                g->severity == RG_SEVERITY_ERROR ? "E " : "W ", g->message);
+                                g->severity == RG_INTEGRATION_SEVERITY_ERROR ? "E " : "W ", g->message);
     }
-    rg_diags_free(d);
+    rg_integration_diags_free(d);
     return rc;
 }
 

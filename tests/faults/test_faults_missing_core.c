@@ -156,8 +156,8 @@ static void env_core_deleted(void **state)
     (void)state;
     const char *path = copy_of(fault_core("good"), "envgone");
     char root[1024];
-    rg_datapaths *dp;
-    EXPECT_OK(rg_datapaths_create(&dp, test_source_path("data", root, sizeof root)));
+    rg_integration_paths *dp;
+    EXPECT_OK(rg_integration_paths_create(&dp, test_source_path("data", root, sizeof root)));
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = "StarCatcher-Nes";
     o.paths = dp;
@@ -186,7 +186,7 @@ static void env_core_deleted(void **state)
     EXPECT(rg_env_reset(env, 0, 0, obs, cap), RG_ENOTFOUND, path);
     rg_env_free(env);
     free(obs);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     char *now = tmp_instances();
     assert_string_equal(now, tmp_before);
     free(now);

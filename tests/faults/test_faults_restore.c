@@ -27,7 +27,7 @@ static int teardown(void **state)
 }
 
 typedef struct env_fx {
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     rg_env *env;
     uint8_t *obs;
     size_t obs_size;
@@ -35,7 +35,7 @@ typedef struct env_fx {
 
 static void open_env(env_fx *fx)
 {
-    EXPECT_OK(rg_datapaths_create(&fx->dp, root));
+    EXPECT_OK(rg_integration_paths_create(&fx->dp, root));
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = "Test-Atari2600";
     o.paths = fx->dp;
@@ -52,7 +52,7 @@ static void close_env(env_fx *fx)
 {
     free(fx->obs);
     rg_env_free(fx->env);
-    rg_datapaths_free(fx->dp);
+    rg_integration_paths_free(fx->dp);
 }
 
 static void steps(env_fx *fx, unsigned n, unsigned salt)

@@ -6,9 +6,9 @@
  *   1  scenario.json (rg_scenario_load_string), optionally preceded by a data.json and a line "----": the
  *      definition is read back (crops, action groups, players) and the scenario is reset and scored for a few frames
  *      against that game data over changing memory (script files are looked up in a folder that does not exist);
- *   2  metadata.json (rg_metadata_parse) and its accessors;
- *   3  rom.sha (rg_romsha_parse): every hash listed is 40 lower-case hex digits;
- *   4  a whole game folder checked by rg_validate_dir: data.json, scenario.json, metadata.json and rom.sha separated
+ *   2  metadata.json (rg_integration_metadata_parse) and its accessors;
+ *   3  rom.sha (rg_integration_romsha_parse): every hash listed is 40 lower-case hex digits;
+ *   4  a whole game folder checked by rg_integration_validate_dir: data.json, scenario.json, metadata.json and rom.sha separated
  *      by "----" lines (a missing part is a missing file). */
 #include "fuzz.h"
 
@@ -164,33 +164,33 @@ static void fuzz_scenario(const char *text, size_t size, unsigned flags)
 
 static void fuzz_metadata(const char *text, size_t len)
 {
-    rg_metadata *m;
-    if (rg_metadata_parse(&m, text, len) != RG_OK)
+    rg_integration_metadata *m;
+    if (rg_integration_metadata_parse(&m, text, len) != RG_OK)
         return;
-    rg_metadata_default_state(m);
-    size_t n = rg_metadata_player_state_count(m);
+    rg_integration_metadata_default_state(m);
+    size_t n = rg_integration_metadata_player_state_count(m);
     for (size_t i = 0; i <= n; i++)
-        FUZZ_CHECK((rg_metadata_player_state(m, i) != NULL) == (i < n));
+        FUZZ_CHECK((rg_integration_metadata_player_state(m, i) != NULL) == (i < n));
     for (unsigned p = 0; p < 6; p++)
-        rg_metadata_state_for_players(m, p);
+        rg_integration_metadata_state_for_players(m, p);
     static const char *const files[] = {"data.json", "scenario.json", "rom.md", ""};
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
-        size_t w = rg_metadata_whitelist_count(m, files[f]);
+        size_t w = rg_integration_metadata_whitelist_count(m, files[f]);
         for (size_t i = 0; i <= w; i++)
-            FUZZ_CHECK((rg_metadata_whitelist_at(m, files[f], i) != NULL) == (i < w));
+            FUZZ_CHECK((rg_integration_metadata_whitelist_at(m, files[f], i) != NULL) == (i < w));
     }
-    rg_metadata_free(m);
+    rg_integration_metadata_free(m);
 }
 
 static void fuzz_romsha(const char *text, size_t len)
 {
     rg_strlist *list;
-    if (rg_romsha_parse(text, len, &list) != RG_OK)
+    if (rg_integration_romsha_parse(text, len, &list) != RG_OK)
         return;
     for (size_t i = 0; i < rg_strlist_count(list); i++) {
         const char *s = rg_strlist_at(list, i);
-        FUZZ_CHECK(s && strlen(s) == RG_SHA1_HEX);
-        for (size_t k = 0; k < RG_SHA1_HEX; k++)
+        FUZZ_CHECK(s && strlen(s) == RG_INTEGRATION_SHA1_HEX);
+        for (size_t k = 0; k < RG_INTEGRATION_SHA1_HEX; k++)
             FUZZ_CHECK((s[k] >= '0' && s[k] <= '9') || (s[k] >= 'a' && s[k] <= 'f'));
     }
     FUZZ_CHECK(rg_strlist_at(list, rg_strlist_count(list)) == NULL);
@@ -220,21 +220,21 @@ static void fuzz_game_dir(const char *text, size_t size)
         left = next ? left - (size_t)(next - part) : 0;
         part = next;
     }
-    rg_diags *d;
-    if (rg_diags_create(&d) != RG_OK)
+    rg_integration_diags *d;
+    if (rg_integration_diags_create(&d) != RG_OK)
         return;
-    if (rg_validate_dir(dir, d) == RG_OK) {
-        size_t n = rg_diags_count(d);
+    if (rg_integration_validate_dir(dir, d) == RG_OK) {
+        size_t n = rg_integration_diags_count(d);
         for (size_t i = 0; i < n; i++) {
-            const rg_diag *g = rg_diags_at(d, i);
+            const rg_integration_diag *g = rg_integration_diags_at(d, i);
             FUZZ_CHECK(g && g->file && g->message);
-            FUZZ_CHECK(g->severity == RG_SEVERITY_WARNING || g->severity == RG_SEVERITY_ERROR);
+            FUZZ_CHECK(g->severity == RG_INTEGRATION_SEVERITY_WARNING || g->severity == RG_INTEGRATION_SEVERITY_ERROR);
         }
-        FUZZ_CHECK(rg_diags_at(d, n) == NULL);
-        FUZZ_CHECK(rg_diags_severity_count(d, RG_SEVERITY_WARNING) + rg_diags_severity_count(d, RG_SEVERITY_ERROR) ==
+        FUZZ_CHECK(rg_integration_diags_at(d, n) == NULL);
+        FUZZ_CHECK(rg_integration_diags_severity_count(d, RG_INTEGRATION_SEVERITY_WARNING) + rg_integration_diags_severity_count(d, RG_INTEGRATION_SEVERITY_ERROR) ==
                    n);
     }
-    rg_diags_free(d);
+    rg_integration_diags_free(d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,4 +1,4 @@
-/* Fuzz target "zip": importing ROMs from a zip archive (rg_import on one `.zip` file, src/data/import_zip.c: every
+/* Fuzz target "zip": importing ROMs from a zip archive (rg_integration_import on one `.zip` file, src/data/import_zip.c: every
  * member checked, zips inside zips followed, every read bounded).
  *
  * The data root is a private folder with two games whose rom.sha lists our own two small "ROMs" (an Atari 2600 one,
@@ -22,15 +22,15 @@
 static const char a26_rom[] = "retrogym fuzz: an Atari 2600 ROM\n";
 static const char nes_rom[] = "NES\x1a\1\1\0\0\0\0\0\0\0\0\0\0retrogym fuzz: a NES ROM\n";
 
-static rg_datapaths *dp;
+static rg_integration_paths *dp;
 static char root[4200], zip_path[4300];
 
 static void make_game(const char *game, const void *rom, size_t size, const char *name)
 {
-    char dir[4400], path[4500], sha[RG_SHA1_HEX + 1];
+    char dir[4400], path[4500], sha[RG_INTEGRATION_SHA1_HEX + 1];
     snprintf(dir, sizeof dir, "%s/stable/%s", root, game);
     FUZZ_CHECK(mkdir(dir, 0755) == 0);
-    FUZZ_CHECK(rg_rom_sha1(rom, size, name, sha) == RG_OK);
+    FUZZ_CHECK(rg_integration_rom_sha1(rom, size, name, sha) == RG_OK);
     snprintf(path, sizeof path, "%s/rom.sha", dir);
     FILE *f = fopen(path, "w");
     FUZZ_CHECK(f != NULL);
@@ -47,7 +47,7 @@ static void setup(void)
     FUZZ_CHECK(mkdir(stable, 0755) == 0);
     make_game("FuzzGame-Atari2600", a26_rom, sizeof a26_rom - 1, "rom.a26");
     make_game("FuzzGame-Nes", nes_rom, sizeof nes_rom - 1, "rom.nes");
-    FUZZ_CHECK(rg_datapaths_create(&dp, root) == RG_OK);
+    FUZZ_CHECK(rg_integration_paths_create(&dp, root) == RG_OK);
 }
 
 static void warning(const char *message, void *user)
@@ -98,14 +98,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!dp)
         setup();
     snprintf(zip_path, sizeof zip_path, "%s", fuzz_write_temp("in.zip", data, size));
-    rg_import_options opts = RG_IMPORT_OPTIONS_INIT;
+    rg_integration_import_options opts = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     opts.warning = warning;
     opts.max_rom_size = 1u << 20;
     opts.max_nested_zip_size = 1u << 20;
     opts.max_archive_bytes = 4u << 20;
     const char *paths[] = {zip_path};
-    rg_import_report report;
-    int rc = rg_import(dp, paths, 1, &opts, &report);
+    rg_integration_import_report report;
+    int rc = rg_integration_import(dp, paths, 1, &opts, &report);
     fuzz_note("import: %d, known %zu files %zu scanned %zu skipped %zu imported %zu", rc, report.known, report.files,
               report.scanned, report.skipped, report.imported);
     FUZZ_CHECK(rc == RG_OK || rc == RG_ENOMEM || rc == RG_EIO);

@@ -24,7 +24,7 @@ static double now(void)
 
 typedef struct env_fx {
     char root[512], dir[1024];
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     rg_env *env;
     uint8_t *obs;
     size_t obs_size;
@@ -40,7 +40,7 @@ static int open_env(env_fx *fx, const char *script)
     test_write_text(fx->dir, "scenario.json",
                     "{\"scripts\": [\"script.lua\"], \"reward\": {\"script\": \"lua:reward\"}}");
     test_write_text(fx->dir, "script.lua", script);
-    EXPECT_OK(rg_datapaths_create(&fx->dp, fx->root));
+    EXPECT_OK(rg_integration_paths_create(&fx->dp, fx->root));
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = "Test-Atari2600";
     o.paths = fx->dp;
@@ -59,7 +59,7 @@ static void close_env(env_fx *fx)
 {
     free(fx->obs);
     rg_env_free(fx->env);
-    rg_datapaths_free(fx->dp);
+    rg_integration_paths_free(fx->dp);
     rg__remove_tree(fx->root);
 }
 

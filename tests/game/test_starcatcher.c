@@ -11,16 +11,16 @@
 #define GAME "StarCatcher-Nes"
 
 typedef struct session {
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     rg_emu *emu;
     rg_gamedata *gd;
     rg_scenario *sc;
 } session;
 
-static char *game_file(rg_datapaths *dp, const char *file)
+static char *game_file(rg_integration_paths *dp, const char *file)
 {
     char *path = NULL;
-    if (rg_data_file_path(dp, GAME, file, RG_INTEGRATIONS_STABLE, &path) != RG_OK)
+    if (rg_integration_file_path(dp, GAME, file, RG_INTEGRATIONS_STABLE, &path) != RG_OK)
         fail_msg("%s: %s", file, rg_error_last());
     return path;
 }
@@ -29,9 +29,9 @@ static int open_session(session *s)
 {
     memset(s, 0, sizeof *s);
     char root[1024];
-    assert_int_equal(rg_datapaths_create(&s->dp, test_source_path("data", root, sizeof root)), RG_OK);
+    assert_int_equal(rg_integration_paths_create(&s->dp, test_source_path("data", root, sizeof root)), RG_OK);
     char *rom = NULL;
-    assert_int_equal(rg_data_rom_path(s->dp, GAME, RG_INTEGRATIONS_STABLE, &rom), RG_OK);
+    assert_int_equal(rg_integration_rom_path(s->dp, GAME, RG_INTEGRATIONS_STABLE, &rom), RG_OK);
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
     o.core = "nestopia";
     o.log = test_quiet_log;
@@ -55,13 +55,13 @@ static void close_session(session *s)
     rg_scenario_free(s->sc);
     rg_gamedata_free(s->gd);
     rg_emu_free(s->emu);
-    rg_datapaths_free(s->dp);
+    rg_integration_paths_free(s->dp);
 }
 
 static void start_episode(session *s)
 {
     char *state_name = NULL;
-    assert_int_equal(rg_data_default_state(s->dp, GAME, 1, RG_INTEGRATIONS_STABLE, &state_name), RG_OK);
+    assert_int_equal(rg_integration_default_state(s->dp, GAME, 1, RG_INTEGRATIONS_STABLE, &state_name), RG_OK);
     assert_string_equal(state_name, "Start");
     free(state_name);
     char *state = game_file(s->dp, "Start.state");
@@ -167,22 +167,22 @@ static void integration_validates(void **state)
     session s;
     memset(&s, 0, sizeof s);
     char root[1024];
-    assert_int_equal(rg_datapaths_create(&s.dp, test_source_path("data", root, sizeof root)), RG_OK);
-    rg_diags *d;
-    assert_int_equal(rg_diags_create(&d), RG_OK);
-    assert_int_equal(rg_validate_game(s.dp, GAME, RG_INTEGRATIONS_STABLE, d), RG_OK);
-    for (size_t i = 0; i < rg_diags_count(d); i++)
-        print_message("%s: %s\n", rg_diags_at(d, i)->file, rg_diags_at(d, i)->message);
-    assert_int_equal(rg_diags_count(d), 0);
-    rg_diags_free(d);
+    assert_int_equal(rg_integration_paths_create(&s.dp, test_source_path("data", root, sizeof root)), RG_OK);
+    rg_integration_diags *d;
+    assert_int_equal(rg_integration_diags_create(&d), RG_OK);
+    assert_int_equal(rg_integration_validate_game(s.dp, GAME, RG_INTEGRATIONS_STABLE, d), RG_OK);
+    for (size_t i = 0; i < rg_integration_diags_count(d); i++)
+        print_message("%s: %s\n", rg_integration_diags_at(d, i)->file, rg_integration_diags_at(d, i)->message);
+    assert_int_equal(rg_integration_diags_count(d), 0);
+    rg_integration_diags_free(d);
     rg_strlist *games;
-    assert_int_equal(rg_data_list_games(s.dp, RG_INTEGRATIONS_STABLE, &games), RG_OK);
+    assert_int_equal(rg_integration_list_games(s.dp, RG_INTEGRATIONS_STABLE, &games), RG_OK);
     int found = 0;
     for (size_t i = 0; i < rg_strlist_count(games); i++)
         found |= strcmp(rg_strlist_at(games, i), GAME) == 0;
     assert_true(found);
     rg_strlist_free(games);
-    rg_datapaths_free(s.dp);
+    rg_integration_paths_free(s.dp);
 }
 
 int main(void)

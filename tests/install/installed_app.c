@@ -51,20 +51,20 @@ int main(int argc, char **argv)
         return complain("atari2600 resolved to %s (%s), not in %s", core, rg_core_origin(core),
                        argv[1]);
 
-    rg_datapaths *dp;
-    if (rg_datapaths_create(&dp, NULL) != RG_OK)
-        return fail("rg_datapaths_create");
-    rg_data_origin data_origin = getenv("RETROGYM_DATA_PATH") ? RG_DATA_ORIGIN_ENV : RG_DATA_ORIGIN_OWN;
+    rg_integration_paths *dp;
+    if (rg_integration_paths_create(&dp, NULL) != RG_OK)
+        return fail("rg_integration_paths_create");
+    rg_integration_origin data_origin = getenv("RETROGYM_DATA_PATH") ? RG_INTEGRATION_ORIGIN_ENV : RG_INTEGRATION_ORIGIN_OWN;
     int own = 0;
-    for (size_t i = 0; i < rg_datapaths_root_count(dp); i++)
-        own |= rg_datapaths_root_origin(dp, i) == data_origin &&
-               strcmp(rg_datapaths_root_at(dp, i), argv[2]) == 0;
+    for (size_t i = 0; i < rg_integration_paths_root_count(dp); i++)
+        own |= rg_integration_paths_root_origin(dp, i) == data_origin &&
+               strcmp(rg_integration_paths_root_at(dp, i), argv[2]) == 0;
     char roots[8192];
-    rg_datapaths_roots_text(dp, roots, sizeof roots);
-    rg_datapaths_free(dp);
+    rg_integration_paths_roots_text(dp, roots, sizeof roots);
+    rg_integration_paths_free(dp);
     if (!own)
         return complain("data root %s (%s) not among %s", argv[2],
-                       rg_data_origin_name(data_origin), roots);
+                       rg_integration_origin_name(data_origin), roots);
 
     rg_emu_options opts = RG_EMU_OPTIONS_INIT;
     opts.core = core;

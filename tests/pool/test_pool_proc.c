@@ -18,7 +18,7 @@
 
 #define N 4
 
-static rg_datapaths *dp;
+static rg_integration_paths *dp;
 static char core_dir[1024];
 
 static char *fault_core(const char *name, char *buf, size_t size)
@@ -377,7 +377,7 @@ static int setup(void **state)
 {
     (void)state;
     char root[1024];
-    if (rg_datapaths_create(&dp, test_source_path("data", root, sizeof root)) != RG_OK)
+    if (rg_integration_paths_create(&dp, test_source_path("data", root, sizeof root)) != RG_OK)
         return -1;
     snprintf(core_dir, sizeof core_dir, "%s", FAULT_CORE_DIR);
     return 0;
@@ -386,7 +386,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return 0;
 }
 

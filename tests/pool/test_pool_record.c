@@ -16,7 +16,7 @@
 #define STEPS 460
 #define MAX_EPISODES 16
 
-static rg_datapaths *paths;
+static rg_integration_paths *paths;
 static char *tmp;
 
 static int setup(void **state)

@@ -19,7 +19,7 @@
 
 #define N 3
 
-static rg_datapaths *dp;
+static rg_integration_paths *dp;
 static char core_good[1024], core_hang[1024], core_slow[1024];
 
 /* Env 0 on core0, the others on `rest`. */
@@ -265,7 +265,7 @@ static int setup(void **state)
 {
     (void)state;
     char root[1024];
-    if (rg_datapaths_create(&dp, test_source_path("data", root, sizeof root)) != RG_OK)
+    if (rg_integration_paths_create(&dp, test_source_path("data", root, sizeof root)) != RG_OK)
         return -1;
     snprintf(core_good, sizeof core_good, "%s/fault_good_libretro.so", FAULT_CORE_DIR);
     snprintf(core_slow, sizeof core_slow, "%s/fault_run_slow_libretro.so", FAULT_CORE_DIR);
@@ -276,7 +276,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return 0;
 }
 

@@ -183,7 +183,7 @@ static void max_pool_kernels(void **state)
     free(x), free(y), free(a), free(b);
 }
 
-static rg_datapaths *paths;
+static rg_integration_paths *paths;
 
 static rg_pool *star_pool(int gray, unsigned size, int scalar)
 {

@@ -28,7 +28,7 @@
 
 typedef struct soak_run {
     char base[PATH_MAX], tmp[PATH_MAX], data[PATH_MAX], out[PATH_MAX];
-    rg_datapaths *soak_paths, *repo_paths;
+    rg_integration_paths *soak_paths, *repo_paths;
     int have_nes;
     soak_single singles[MAX_SINGLES];
     size_t n_singles;
@@ -323,8 +323,8 @@ int main(int argc, char **argv)
     soak_quiet_stdout();
     make_folders(r);
     char repo[PATH_MAX];
-    soak_check(rg_datapaths_create(&r->soak_paths, r->data), "data root", r->data);
-    soak_check(rg_datapaths_create(&r->repo_paths, test_source_path("data", repo, sizeof repo)), "data root", repo);
+    soak_check(rg_integration_paths_create(&r->soak_paths, r->data), "data root", r->data);
+    soak_check(rg_integration_paths_create(&r->repo_paths, test_source_path("data", repo, sizeof repo)), "data root", repo);
     soak_check(soak_data_write(r->data, r->soak_paths), "integrations", r->data);
     fprintf(soak_report, "heap one load of each core leaves allocated (a third-party leak when large):\n");
     soak_calibrate();
@@ -434,8 +434,8 @@ int main(int argc, char **argv)
         soak_pool_close(&r->pools[i]);
     for (size_t i = 0; i < r->n_singles; i++)
         soak_single_close(&r->singles[i]);
-    rg_datapaths_free(r->soak_paths);
-    rg_datapaths_free(r->repo_paths);
+    rg_integration_paths_free(r->soak_paths);
+    rg_integration_paths_free(r->repo_paths);
     int left = soak_count_tree(r->tmp);
     if (left != 0) {
         fprintf(soak_report, "FAIL: %d entries left in TMPDIR after every env was freed\n", left);

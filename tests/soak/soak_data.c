@@ -84,7 +84,7 @@ static const char lua_script[] =
     "end\n";
 
 /* A power-on start, 40 frames, the emulator state saved as the game's Start.state. */
-static int write_start_state(rg_datapaths *paths, const char *game, const char *core, const char *dir)
+static int write_start_state(rg_integration_paths *paths, const char *game, const char *core, const char *dir)
 {
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = game;
@@ -110,7 +110,7 @@ static int write_start_state(rg_datapaths *paths, const char *game, const char *
     return rc;
 }
 
-int soak_data_write(const char *root, rg_datapaths *paths)
+int soak_data_write(const char *root, rg_integration_paths *paths)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/stable", root);

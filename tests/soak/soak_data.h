@@ -27,7 +27,7 @@ extern const unsigned soak_system_count;
  * frames), long.json (no done), lua.json (a Lua reward and done with custom variables and strings), and Start.state
  * saved 40 frames after power-on (metadata.json names it). Prints what it skips. @return RG_OK or an error code
  */
-int soak_data_write(const char *root, rg_datapaths *paths);
+int soak_data_write(const char *root, rg_integration_paths *paths);
 
 /*
  * Measures, for every available system, the heap memory (mallinfo2) one load of its core leaves allocated: the test

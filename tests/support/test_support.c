@@ -262,17 +262,17 @@ void test_tmp_clean(void)
     rg__tempdir_sweep("retrogym", 0);
 }
 
-int test_data_setup(rg_datapaths **paths, char **tmp)
+int test_data_setup(rg_integration_paths **paths, char **tmp)
 {
     char root[1024];
     if (tmp && rg__tempdir_create(tmp, "test") != RG_OK)
         return -1;
-    return rg_datapaths_create(paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
+    return rg_integration_paths_create(paths, test_source_path("data", root, sizeof root)) == RG_OK ? 0 : -1;
 }
 
-void test_data_teardown(rg_datapaths *paths, char *tmp)
+void test_data_teardown(rg_integration_paths *paths, char *tmp)
 {
-    rg_datapaths_free(paths);
+    rg_integration_paths_free(paths);
     if (tmp)
         rg__remove_tree(tmp);
     free(tmp);
@@ -357,8 +357,8 @@ void test_integration_dir(const char *prefix, const char *game, const char *rom,
     assert_int_equal(rg__read_file(src, 1 << 20, &bytes, &size), RG_OK);
     snprintf(path, sizeof path, "%s/%s", dir, name);
     assert_int_equal(rg__write_file_atomic(path, bytes, size), RG_OK);
-    char sha[RG_SHA1_HEX + 2];
-    assert_int_equal(rg_rom_sha1(bytes, size, strrchr(src, '/') + 1, sha), RG_OK);
+    char sha[RG_INTEGRATION_SHA1_HEX + 2];
+    assert_int_equal(rg_integration_rom_sha1(bytes, size, strrchr(src, '/') + 1, sha), RG_OK);
     free(bytes);
     strcat(sha, "\n");
     test_write_text(dir, "rom.sha", sha);

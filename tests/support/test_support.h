@@ -100,8 +100,8 @@ void test_tmp_clean(void);
 void test_mkdirs(const char *path);
 /* The group fixture of tests on the source tree's data/ folder: *paths opened on it, and *tmp (when tmp is not NULL)
  * a fresh folder under $TMPDIR. 0, or -1 when either fails. test_data_teardown frees both (NULLs allowed). */
-int test_data_setup(rg_datapaths **paths, char **tmp);
-void test_data_teardown(rg_datapaths *paths, char *tmp);
+int test_data_setup(rg_integration_paths **paths, char **tmp);
+void test_data_teardown(rg_integration_paths *paths, char *tmp);
 
 /* A log callback that drops everything (cores are chatty). */
 void test_quiet_log(rg_log_level level, const char *message, void *user);

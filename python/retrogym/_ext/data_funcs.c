@@ -5,15 +5,15 @@
 
 #include <stdlib.h>
 
-/* A handle over a sequence of (path, origin) pairs, origin an int of rg_data_origin (retrogym/data.py's roots). */
-static int build_roots(PyObject *roots, rg_datapaths **out)
+/* A handle over a sequence of (path, origin) pairs, origin an int of rg_integration_origin (retrogym/data.py's roots). */
+static int build_roots(PyObject *roots, rg_integration_paths **out)
 {
     PyObject *seq = PySequence_Fast(roots, "data roots must be a str, None or a sequence of (path, origin)");
     if (!seq)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     const char **paths = PyMem_Calloc((size_t)n + 1, sizeof *paths);
-    rg_data_origin *origins = PyMem_Calloc((size_t)n + 1, sizeof *origins);
+    rg_integration_origin *origins = PyMem_Calloc((size_t)n + 1, sizeof *origins);
     int ret = -1;
     if (!paths || !origins) {
         PyErr_NoMemory();
@@ -26,9 +26,9 @@ static int build_roots(PyObject *roots, rg_datapaths **out)
         if (!PyArg_ParseTuple(item, "si", &p, &origin))
             goto done;
         paths[i] = p;
-        origins[i] = (rg_data_origin)origin;
+        origins[i] = (rg_integration_origin)origin;
     }
-    int rc = rg_datapaths_create_roots(out, paths, origins, (size_t)n);
+    int rc = rg_integration_paths_create_roots(out, paths, origins, (size_t)n);
     if (rc != RG_OK)
         rgpy_raise(rc);
     else
@@ -40,11 +40,11 @@ done:
     return ret;
 }
 
-int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_datapaths **out)
+int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_integration_paths **out)
 {
     *out = NULL;
     const char *r = NULL;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     int rc;
     if (root && root != Py_None && !PyUnicode_Check(root)) {
         if (build_roots(root, &dp))
@@ -52,7 +52,7 @@ int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_datapaths **out)
     } else {
         if (root && root != Py_None && !(r = PyUnicode_AsUTF8(root)))
             return -1;
-        rc = rg_datapaths_create(&dp, r);
+        rc = rg_integration_paths_create(&dp, r);
         if (rc != RG_OK) {
             rgpy_raise(rc);
             return -1;
@@ -61,7 +61,7 @@ int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_datapaths **out)
     if (custom && custom != Py_None) {
         PyObject *seq = PySequence_Fast(custom, "custom paths must be a sequence of str");
         if (!seq) {
-            rg_datapaths_free(dp);
+            rg_integration_paths_free(dp);
             return -1;
         }
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
@@ -71,13 +71,13 @@ int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_datapaths **out)
                 if (!PyErr_Occurred())
                     PyErr_SetString(PyExc_TypeError, "custom paths must be str");
                 Py_DECREF(seq);
-                rg_datapaths_free(dp);
+                rg_integration_paths_free(dp);
                 return -1;
             }
-            if ((rc = rg_datapaths_add_custom_path(dp, p)) != RG_OK) {
+            if ((rc = rg_integration_paths_add_custom_path(dp, p)) != RG_OK) {
                 rgpy_raise(rc);
                 Py_DECREF(seq);
-                rg_datapaths_free(dp);
+                rg_integration_paths_free(dp);
                 return -1;
             }
         }
@@ -115,13 +115,13 @@ static int check_flags(long flags, unsigned *out)
 
 /* The arguments most functions share, root, custom paths and flags (already resolved by the package), as a
  * data-paths handle and checked flags; 0, or -1 with an exception set. */
-static int open_paths(PyObject *root, PyObject *custom, long flags, unsigned *f, rg_datapaths **dp)
+static int open_paths(PyObject *root, PyObject *custom, long flags, unsigned *f, rg_integration_paths **dp)
 {
     return check_flags(flags, f) || rgpy_datapaths_build(root, custom, dp) ? -1 : 0;
 }
 
 /* Parses (root, custom, flags). */
-static int parse_paths(PyObject *args, unsigned *f, rg_datapaths **dp)
+static int parse_paths(PyObject *args, unsigned *f, rg_integration_paths **dp)
 {
     PyObject *root, *custom;
     long flags;
@@ -131,7 +131,7 @@ static int parse_paths(PyObject *args, unsigned *f, rg_datapaths **dp)
 }
 
 /* Parses (root, custom, game, flags). */
-static int parse_game_paths(PyObject *args, const char **game, unsigned *f, rg_datapaths **dp)
+static int parse_game_paths(PyObject *args, const char **game, unsigned *f, rg_integration_paths **dp)
 {
     PyObject *root, *custom;
     long flags;
@@ -149,66 +149,66 @@ static int append_new(PyObject *list, PyObject *item)
 }
 
 /* data_dirs and list_games: (root, custom, flags) -> [str]. */
-static PyObject *paths_list(PyObject *args, int (*fn)(const rg_datapaths *, unsigned, rg_strlist **))
+static PyObject *paths_list(PyObject *args, int (*fn)(const rg_integration_paths *, unsigned, rg_strlist **))
 {
     unsigned f;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     if (parse_paths(args, &f, &dp))
         return NULL;
     rg_strlist *list;
     int rc = fn(dp, f, &list);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return rc == RG_OK ? rgpy_strlist_to_list(list) : rgpy_raise(rc);
 }
 
 static PyObject *data_dirs(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    return paths_list(args, rg_datapaths_dirs);
+    return paths_list(args, rg_integration_paths_dirs);
 }
 
 static PyObject *data_root(PyObject *mod, PyObject *args)
 {
     (void)mod;
     PyObject *root;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     if (!PyArg_ParseTuple(args, "O", &root) || rgpy_datapaths_build(root, NULL, &dp))
         return NULL;
-    PyObject *out = PyUnicode_DecodeFSDefault(rg_datapaths_root(dp));
-    rg_datapaths_free(dp);
+    PyObject *out = PyUnicode_DecodeFSDefault(rg_integration_paths_root(dp));
+    rg_integration_paths_free(dp);
     return out;
 }
 
 static PyObject *data_list_games(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    return paths_list(args, rg_data_list_games);
+    return paths_list(args, rg_integration_list_games);
 }
 
 /* list_states and list_scenarios: (root, custom, game, flags). */
-static PyObject *game_list(PyObject *args, int (*fn)(const rg_datapaths *, const char *, unsigned, rg_strlist **))
+static PyObject *game_list(PyObject *args, int (*fn)(const rg_integration_paths *, const char *, unsigned, rg_strlist **))
 {
     const char *game;
     unsigned f;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     if (parse_game_paths(args, &game, &f, &dp))
         return NULL;
     rg_strlist *list;
     int rc = fn(dp, game, f, &list);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return rc == RG_OK ? rgpy_strlist_to_list(list) : rgpy_raise(rc);
 }
 
 static PyObject *data_list_states(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    return game_list(args, rg_data_list_states);
+    return game_list(args, rg_integration_list_states);
 }
 
 static PyObject *data_list_scenarios(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    return game_list(args, rg_data_list_scenarios);
+    return game_list(args, rg_integration_list_scenarios);
 }
 
 /* A found path as str (freeing it); RG_ENOTFOUND gives None when missing_is_none, any other failure raises. */
@@ -224,16 +224,16 @@ static PyObject *path_result(int rc, char *path, int missing_is_none)
 }
 
 /* rom_path and game_folder: (root, custom, game, flags) -> str; not found raises. */
-static PyObject *game_path(PyObject *args, int (*fn)(const rg_datapaths *, const char *, unsigned, char **))
+static PyObject *game_path(PyObject *args, int (*fn)(const rg_integration_paths *, const char *, unsigned, char **))
 {
     const char *game;
     unsigned f;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     if (parse_game_paths(args, &game, &f, &dp))
         return NULL;
     char *path = NULL;
     int rc = fn(dp, game, f, &path);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return path_result(rc, path, 0);
 }
 
@@ -245,13 +245,13 @@ static PyObject *data_file_path(PyObject *mod, PyObject *args)
     const char *game, *file;
     long flags;
     unsigned f;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     if (!PyArg_ParseTuple(args, "OOssl", &root, &custom, &game, &file, &flags) ||
         open_paths(root, custom, flags, &f, &dp))
         return NULL;
     char *path = NULL;
-    int rc = rg_data_file_path(dp, game, file, f, &path);
-    rg_datapaths_free(dp);
+    int rc = rg_integration_file_path(dp, game, file, f, &path);
+    rg_integration_paths_free(dp);
     return path_result(rc, path, 1);
 }
 
@@ -259,7 +259,7 @@ static PyObject *data_file_path(PyObject *mod, PyObject *args)
 static PyObject *data_rom_path(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    return game_path(args, rg_data_rom_path);
+    return game_path(args, rg_integration_rom_path);
 }
 
 /* default_state(root, custom, game, players, flags) -> str or None. */
@@ -271,7 +271,7 @@ static PyObject *data_default_state(PyObject *mod, PyObject *args)
     int players;
     long flags;
     unsigned f;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     if (!PyArg_ParseTuple(args, "OOsil", &root, &custom, &game, &players, &flags) || check_flags(flags, &f))
         return NULL;
     if (players < 1)
@@ -279,8 +279,8 @@ static PyObject *data_default_state(PyObject *mod, PyObject *args)
     if (rgpy_datapaths_build(root, custom, &dp))
         return NULL;
     char *state = NULL;
-    int rc = rg_data_default_state(dp, game, (unsigned)players, f, &state);
-    rg_datapaths_free(dp);
+    int rc = rg_integration_default_state(dp, game, (unsigned)players, f, &state);
+    rg_integration_paths_free(dp);
     if (rc == RG_ENOTFOUND)
         Py_RETURN_NONE;
     if (rc != RG_OK)
@@ -378,7 +378,7 @@ static PyObject *data_game_system(PyObject *mod, PyObject *args)
     if (!PyArg_ParseTuple(args, "s", &game))
         return NULL;
     const rg_system_info *s;
-    int rc = rg_data_game_system(game, &s);
+    int rc = rg_integration_game_system(game, &s);
     return rc == RG_OK ? PyUnicode_FromString(s->name) : rgpy_raise(rc);
 }
 
@@ -481,7 +481,7 @@ static PyObject *data_import_roms(PyObject *mod, PyObject *args)
     (void)mod;
     PyObject *root, *custom, *paths;
     const char *force = NULL;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     if (!PyArg_ParseTuple(args, "OOO|z", &root, &custom, &paths, &force))
         return NULL;
     PyObject *seq = PySequence_Fast(paths, "paths must be a sequence of str");
@@ -503,21 +503,21 @@ static PyObject *data_import_roms(PyObject *mod, PyObject *args)
     }
     if (rgpy_datapaths_build(root, custom, &dp))
         goto done;
-    rg_import_options o = RG_IMPORT_OPTIONS_INIT;
+    rg_integration_import_options o = RG_INTEGRATION_IMPORT_OPTIONS_INIT;
     o.warning = on_import_warning;
     o.imported = on_imported;
     o.near = on_near;
     o.force_game = force;
     o.user = &ctx;
-    rg_import_report rep = {0};
+    rg_integration_import_report rep = {0};
     int rc;
     char msg[RGPY_MSG] = "";
     Py_BEGIN_ALLOW_THREADS
-    rc = rg_import(dp, cpaths, (size_t)n, &o, &rep);
+    rc = rg_integration_import(dp, cpaths, (size_t)n, &o, &rep);
     if (rc != RG_OK)
         snprintf(msg, sizeof msg, "%s", rg_error_last());
     Py_END_ALLOW_THREADS
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     if (ctx.failed) {
         PyErr_NoMemory();
         goto done;
@@ -545,17 +545,17 @@ static PyObject *data_roots(PyObject *mod, PyObject *args)
 {
     (void)mod;
     PyObject *root;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     if (!PyArg_ParseTuple(args, "O", &root) || rgpy_datapaths_build(root, NULL, &dp))
         return NULL;
     PyObject *out = PyList_New(0);
-    for (size_t i = 0; out && i < rg_datapaths_root_count(dp); i++) {
-        PyObject *t = Py_BuildValue("(Ns)", PyUnicode_DecodeFSDefault(rg_datapaths_root_at(dp, i)),
-                                    rg_data_origin_name(rg_datapaths_root_origin(dp, i)));
+    for (size_t i = 0; out && i < rg_integration_paths_root_count(dp); i++) {
+        PyObject *t = Py_BuildValue("(Ns)", PyUnicode_DecodeFSDefault(rg_integration_paths_root_at(dp, i)),
+                                    rg_integration_origin_name(rg_integration_paths_root_origin(dp, i)));
         if (append_new(out, t))
             Py_CLEAR(out);
     }
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     return out;
 }
 
@@ -564,7 +564,7 @@ static PyObject *data_user_root(PyObject *mod, PyObject *unused)
     (void)mod;
     (void)unused;
     char buf[4096];
-    int rc = rg_data_user_root(buf, sizeof buf);
+    int rc = rg_integration_user_root(buf, sizeof buf);
     return rc == RG_OK ? PyUnicode_DecodeFSDefault(buf) : rgpy_raise(rc);
 }
 
@@ -572,7 +572,7 @@ static PyObject *data_user_root(PyObject *mod, PyObject *unused)
 static PyObject *data_game_folder(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    return game_path(args, rg_data_game_folder);
+    return game_path(args, rg_integration_game_folder);
 }
 
 static PyObject *str_or_none(const char *s)
@@ -588,30 +588,30 @@ static PyObject *data_library(PyObject *mod, PyObject *args)
 {
     (void)mod;
     unsigned f;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     if (parse_paths(args, &f, &dp))
         return NULL;
-    rg_library *lib;
+    rg_integration_library *lib;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = rg_data_library(dp, f, &lib);
+    rc = rg_integration_library_create(dp, f, &lib);
     Py_END_ALLOW_THREADS
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     if (rc != RG_OK)
         return rgpy_raise(rc);
     PyObject *out = PyList_New(0);
-    for (size_t i = 0; out && i < rg_library_count(lib); i++) {
-        const rg_library_game *g = rg_library_at(lib, i);
+    for (size_t i = 0; out && i < rg_integration_library_count(lib); i++) {
+        const rg_integration_library_game *g = rg_integration_library_at(lib, i);
         PyObject *d = Py_BuildValue("{s:s,s:s,s:N,s:N,s:s,s:N,s:N,s:N,s:N,s:N,s:N}", "game", g->game, "system",
                                     g->system, "integration", str_or_none(g->integration), "root",
-                                    str_or_none(g->root), "origin", rg_data_origin_name(g->origin), "rom",
+                                    str_or_none(g->root), "origin", rg_integration_origin_name(g->origin), "rom",
                                     str_or_none(g->rom), "state", str_or_none(g->state), "core",
                                     str_or_none(g->core), "core_path", str_or_none(g->core_path), "core_origin",
                                     str_or_none(g->core_origin), "hint", str_or_none(g->hint));
         if (append_new(out, d))
             Py_CLEAR(out);
     }
-    rg_library_free(lib);
+    rg_integration_library_free(lib);
     return out;
 }
 

@@ -155,7 +155,7 @@ int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
 
 void rgpy_env_opts_release(rgpy_env_opts *p)
 {
-    rg_datapaths_free(p->dp);
+    rg_integration_paths_free(p->dp);
     Py_XDECREF(p->items);
     PyMem_Free(p->copts);
     PyMem_Free(p->reset_seq);

@@ -78,7 +78,7 @@ PyObject *rgpy_exception_for(int code);
  * Builds a data-paths handle from a root (None: $RETROGYM_DATA_PATH or the library's default) and a sequence of
  * custom paths. Returns 0, or -1 with a Python exception set.
  */
-int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_datapaths **out);
+int rgpy_datapaths_build(PyObject *root, PyObject *custom, rg_integration_paths **out);
 /** A list of str from an rg_strlist (which it frees). */
 PyObject *rgpy_strlist_to_list(rg_strlist *list);
 extern PyMethodDef rgpy_data_methods[];
@@ -122,7 +122,7 @@ typedef struct rgpy_env_opts {
     PyObject *items;       /* core option pairs */
     rg_core_option *copts;
     size_t n_copts;
-    rg_datapaths *dp;
+    rg_integration_paths *dp;
     PyObject *log;         /* borrowed: the `log` argument, NULL when None */
     uint16_t *reset_seq;   /* reset_sequence's button masks (PyMem), NULL when none */
 } rgpy_env_opts;

@@ -125,7 +125,7 @@ static int module_exec(PyObject *m)
         add_int(m, "LOG_DEBUG", RG_LOG_DEBUG) || add_int(m, "LOG_INFO", RG_LOG_INFO) ||
         add_int(m, "LOG_WARN", RG_LOG_WARN) || add_int(m, "LOG_ERROR", RG_LOG_ERROR) ||
         add_int(m, "LOG_NONE", RG_LOG_NONE) || add_int(m, "INTEGRATIONS_ALL", RG_INTEGRATIONS_ALL) ||
-        PyModule_AddStringConstant(m, "DATA_PATH_ENV", RG_DATA_PATH_ENV))
+        PyModule_AddStringConstant(m, "DATA_PATH_ENV", RG_INTEGRATION_PATH_ENV))
         return -1;
     static const int codes[] = {RG_ENOMEM, RG_EINVAL, RG_ENOTFOUND, RG_EIO, RG_EUNSUPPORTED, RG_ECORE,
                                 RG_ESTATE, RG_EMISUSE, RG_ERANGE, RG_ECORRUPT, RG_ETOOBIG};

@@ -4,20 +4,20 @@
 #include <string.h>
 
 /* A list of (file, "error" | "warning", message) from the findings, which it frees. */
-static PyObject *diags_to_list(rg_diags *d)
+static PyObject *diags_to_list(rg_integration_diags *d)
 {
-    size_t n = rg_diags_count(d);
+    size_t n = rg_integration_diags_count(d);
     PyObject *out = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; out && i < n; i++) {
-        const rg_diag *g = rg_diags_at(d, i);
+        const rg_integration_diag *g = rg_integration_diags_at(d, i);
         PyObject *t = Py_BuildValue("(sss)", g->file ? g->file : "",
-                                    g->severity == RG_SEVERITY_ERROR ? "error" : "warning", g->message);
+                                    g->severity == RG_INTEGRATION_SEVERITY_ERROR ? "error" : "warning", g->message);
         if (!t)
             Py_CLEAR(out);
         else
             PyList_SET_ITEM(out, (Py_ssize_t)i, t);
     }
-    rg_diags_free(d);
+    rg_integration_diags_free(d);
     return out;
 }
 
@@ -35,35 +35,35 @@ static PyObject *py_validate(PyObject *self, PyObject *args)
         return PyErr_Format(PyExc_ValueError, "integration flags %d are not in 0..%d", flags, RG_INTEGRATIONS_ALL);
     if (!game && strcmp(check, "missing") != 0)
         return PyErr_Format(PyExc_ValueError, "check %s needs a game", check);
-    rg_datapaths *dp = NULL;
-    rg_diags *d = NULL;
+    rg_integration_paths *dp = NULL;
+    rg_integration_diags *d = NULL;
     if (rgpy_datapaths_build(root, custom, &dp))
         return NULL;
-    int rc = rg_diags_create(&d);
+    int rc = rg_integration_diags_create(&d);
     unsigned f = (unsigned)flags;
     if (rc != RG_OK) {
     } else if (strcmp(check, "data") == 0) {
-        rc = rg_validate_data(dp, game, f, d);
+        rc = rg_integration_validate_data(dp, game, f, d);
     } else if (strcmp(check, "scenario") == 0) {
-        rc = rg_validate_scenario(dp, game, scenario ? scenario : "scenario", f, d);
+        rc = rg_integration_validate_scenario(dp, game, scenario ? scenario : "scenario", f, d);
     } else if (strcmp(check, "default_state") == 0) {
-        rc = rg_validate_default_state(dp, game, f, d);
+        rc = rg_integration_validate_default_state(dp, game, f, d);
     } else if (strcmp(check, "missing") == 0) {
-        rc = rg_validate_missing(dp, f, d);
+        rc = rg_integration_validate_missing(dp, f, d);
     } else if (strcmp(check, "hash") == 0) {
-        rc = rg_validate_hash(dp, game, f, d);
+        rc = rg_integration_validate_hash(dp, game, f, d);
     } else if (strcmp(check, "rom") == 0) {
-        rc = rg_validate_rom(dp, game, f, d);
+        rc = rg_integration_validate_rom(dp, game, f, d);
     } else if (strcmp(check, "game") == 0) {
-        rc = rg_validate_game(dp, game, f, d);
+        rc = rg_integration_validate_game(dp, game, f, d);
     } else {
-        rg_diags_free(d);
-        rg_datapaths_free(dp);
+        rg_integration_diags_free(d);
+        rg_integration_paths_free(dp);
         return PyErr_Format(PyExc_ValueError, "unknown check %s", check);
     }
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
     if (rc != RG_OK) {
-        rg_diags_free(d);
+        rg_integration_diags_free(d);
         return rgpy_raise(rc);
     }
     return diags_to_list(d);
@@ -76,13 +76,13 @@ static PyObject *py_validate_dir(PyObject *self, PyObject *arg)
     PyObject *bytes;
     if (!PyUnicode_FSConverter(arg, &bytes))
         return NULL;
-    rg_diags *d = NULL;
-    int rc = rg_diags_create(&d);
+    rg_integration_diags *d = NULL;
+    int rc = rg_integration_diags_create(&d);
     if (rc == RG_OK)
-        rc = rg_validate_dir(PyBytes_AS_STRING(bytes), d);
+        rc = rg_integration_validate_dir(PyBytes_AS_STRING(bytes), d);
     Py_DECREF(bytes);
     if (rc != RG_OK) {
-        rg_diags_free(d);
+        rg_integration_diags_free(d);
         return rgpy_raise(rc);
     }
     return diags_to_list(d);
@@ -143,15 +143,15 @@ static PyObject *py_load_check(PyObject *self, PyObject *args)
         return out;
     }
     if (strcmp(kind, "metadata") == 0) {
-        rg_metadata *m = NULL;
-        if ((rc = rg_metadata_load(&m, path)) != RG_OK)
+        rg_integration_metadata *m = NULL;
+        if ((rc = rg_integration_metadata_load(&m, path)) != RG_OK)
             return rgpy_raise(rc);
-        rg_metadata_free(m);
+        rg_integration_metadata_free(m);
         return PyList_New(0);
     }
     if (strcmp(kind, "rom.sha") == 0) {
         rg_strlist *list = NULL;
-        if ((rc = rg_romsha_load(path, &list)) != RG_OK)
+        if ((rc = rg_integration_romsha_load(path, &list)) != RG_OK)
             return rgpy_raise(rc);
         size_t n = rg_strlist_count(list);
         rg_strlist_free(list);

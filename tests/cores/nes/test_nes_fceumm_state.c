@@ -537,8 +537,8 @@ static void env_refusal_and_fceumm(void **state)
     char p[1600];
     snprintf(p, sizeof p, "%s/rom.nes", dir);
     assert_int_equal(rg__write_file_atomic(p, bytes, size), RG_OK);
-    char sha[RG_SHA1_HEX + 2];
-    assert_int_equal(rg_rom_sha1(bytes, size, "rom.nes", sha), RG_OK);
+    char sha[RG_INTEGRATION_SHA1_HEX + 2];
+    assert_int_equal(rg_integration_rom_sha1(bytes, size, "rom.nes", sha), RG_OK);
     free(bytes);
     strcat(sha, "\n");
     test_write_text(dir, "rom.sha", sha);
@@ -550,8 +550,8 @@ static void env_refusal_and_fceumm(void **state)
     entry(st, len, "WRAM", NULL)[-5] = 'X'; /* FCEUmm skips an entry it does not know; we refuse it */
     test_write_gz(dir, "Start.state", st, len);
     free(st);
-    rg_datapaths *dp;
-    assert_int_equal(rg_datapaths_create(&dp, root), RG_OK);
+    rg_integration_paths *dp;
+    assert_int_equal(rg_integration_paths_create(&dp, root), RG_OK);
     rg_env_options o = RG_ENV_OPTIONS_INIT;
     o.game = "SuperMarioBros-Nes";
     o.paths = dp;
@@ -563,14 +563,14 @@ static void env_refusal_and_fceumm(void **state)
     o.core = NULL;
     int rc = rg_env_create(&env, &o);
     if (!test_core_installed("fceumm")) {
-        rg_datapaths_free(dp);
+        rg_integration_paths_free(dp);
         skip();
     }
     if (rc != RG_OK)
         fail_msg("no core named: %s", rg_error_last());
     assert_string_equal(rg_emu_core_name(rg_env_emu(env)), "fceumm");
     rg_env_free(env);
-    rg_datapaths_free(dp);
+    rg_integration_paths_free(dp);
 }
 
 int main(void)
