@@ -104,16 +104,20 @@ static void palette(const rg__sms_vdp *v, int gg, uint16_t pal[32])
 
 #define BYTES_01 0x0101010101010101ull
 
-/* The background of an active line into lb (colour index 0-31, bit 5: priority over sprites), a tile at a time (the
- * tiles start at the fine scroll, so each covers 8 whole pixels; lb has room for the last one's overhang). */
-static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264])
+/* The background of an active line: colours into out (RGB565 through pal) and, for the sprites, colour indexes into
+ * lb (0-31, bit 5: priority over sprites), a tile at a time (the tiles start at the fine scroll, so each covers 8
+ * whole pixels; lb has room for the last one's overhang). */
+static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264], uint16_t *out, const uint16_t pal[32])
 {
     unsigned nt = (v->reg[2] & 0x0Eu) << 10;
     unsigned hs = ((v->reg[0] & 0x40u) && y < 16u) ? 0u : v->reg[8];
     unsigned shift = hs & 7u;
     unsigned lock_x = (v->reg[0] & 0x80u) ? 192u + shift : 256u;
     unsigned sy = (y + v->vscroll) % 224u;
-    memset(lb, 0, 8); /* the fine scroll's first pixels are colour 0 */
+    /* the fine scroll's first pixels are colour 0 */
+    memset(lb, 0, 8);
+    for (unsigned x = 0; x < shift; x++)
+        out[x] = pal[0];
     for (unsigned x = shift; x < 256u; x += 8u) {
         unsigned vy = x >= lock_x ? y : sy;
         unsigned col = ((x - hs) & 0xFFu) >> 3;
@@ -131,15 +135,24 @@ static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264])
         } else if (e & 0x800u) {
             px = 0x10u * BYTES_01;
         }
+        uint8_t b[8];
         for (unsigned i = 0; i < 8; i++)
-            lb[x + i] = (uint8_t)(px >> (8u * i));
+            b[i] = (uint8_t)(px >> (8u * i));
+        memcpy(lb + x, b, 8);
+        if (x <= 248u) {
+            for (unsigned i = 0; i < 8; i++)
+                out[x + i] = pal[b[i] & 0x1Fu];
+        } else {
+            for (unsigned i = 0; x + i < 256u; i++)
+                out[x + i] = pal[b[i] & 0x1Fu];
+        }
     }
 }
 
 /* The listed sprites of line y: the overflow latch into the status, collision (status bit 5 and where it happened),
- * and their pixels into lb when drawing. Occupied dots are a bitmap (dot d at bit d + 16), so a line without
- * drawing costs a few word operations per sprite. */
-static void draw_sprites(rg__sms_vdp *v, unsigned y, uint8_t *lb)
+ * and, when drawing (out not NULL), their pixels over the background of lb. Occupied dots are a bitmap (dot d at bit
+ * d + 16), so a line without drawing costs a few word operations per sprite. */
+static void draw_sprites(rg__sms_vdp *v, unsigned y, const uint8_t *lb, uint16_t *out, const uint16_t *pal)
 {
     unsigned pat_hi = (v->reg[6] & 0x04u) ? 0x100u : 0u;
     unsigned zoom = v->reg[1] & 0x01u;
@@ -179,7 +192,7 @@ static void draw_sprites(rg__sms_vdp *v, unsigned y, uint8_t *lb)
         occ[w] |= (uint64_t)m << sh;
         if (sh)
             occ[w + 1] |= (uint64_t)m >> (64u - sh);
-        if (lb) {
+        if (out) {
             uint64_t px = row_pixels(row);
             uint32_t draw = m & ~(uint32_t)seen;
             while (draw) {
@@ -187,7 +200,7 @@ static void draw_sprites(rg__sms_vdp *v, unsigned y, uint8_t *lb)
                 draw &= draw - 1u;
                 unsigned sx = (unsigned)(x + (int)d);
                 if (!(lb[sx] & 0x20u))
-                    lb[sx] = (uint8_t)(16u + ((px >> (8u * (d >> zoom))) & 0x0Fu));
+                    out[sx] = pal[16u + ((px >> (8u * (d >> zoom))) & 0x0Fu)];
             }
         }
     }
@@ -196,31 +209,28 @@ static void draw_sprites(rg__sms_vdp *v, unsigned y, uint8_t *lb)
 void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
 {
     uint8_t lb[264];
+    uint16_t pal[32];
     if (gg && (y < RG__GG_Y || y >= RG__GG_Y + RG__GG_H))
         fb = NULL; /* outside the Game Gear's window: only the sprite flags */
-    uint8_t *l = fb ? lb : NULL;
+    uint16_t *out = fb ? fb + (size_t)y * RG__SMS_WIDTH : NULL;
+    if (out)
+        palette(v, gg, pal);
     if (v->reg[1] & 0x40u) {
-        if (l)
-            draw_background(v, y, l);
-        draw_sprites(v, y, l);
-        if (l && (v->reg[0] & 0x20u))
-            memset(l, 16u + (v->reg[7] & 0x0Fu), 8);
+        if (out)
+            draw_background(v, y, lb, out, pal);
+        draw_sprites(v, y, lb, out, pal);
+        if (out && (v->reg[0] & 0x20u))
+            for (unsigned x = 0; x < 8; x++)
+                out[x] = pal[16u + (v->reg[7] & 0x0Fu)];
         if (y < RG__SMS_HEIGHT - 1u)
             parse_sprites(v, (int)y);
     } else {
         v->status |= v->spr_ovr;
         v->spr_ovr = 0;
         parse_sprites(v, (int)y);
-        if (l)
-            memset(l, 16u + (v->reg[7] & 0x0Fu), 256);
-    }
-    if (fb) {
-        uint16_t pal[32];
-        palette(v, gg, pal);
-        unsigned x0 = gg ? RG__GG_X : 0u, x1 = gg ? RG__GG_X + RG__GG_W : RG__SMS_WIDTH;
-        uint16_t *out = fb + (size_t)y * RG__SMS_WIDTH;
-        for (unsigned x = x0; x < x1; x++)
-            out[x] = pal[lb[x] & 0x1Fu];
+        if (out)
+            for (unsigned x = 0; x < 256; x++)
+                out[x] = pal[16u + (v->reg[7] & 0x0Fu)];
     }
 }
 
