@@ -4,6 +4,8 @@
  * checked field by field when loaded). */
 #include "cores/genesis/genesis.h"
 #include "cores/genesis/genesis_core.h"
+#include "cores/genesis/genesis_gpgx_state.h"
+#include "cores/gpgx_state/gpgx_state.h"
 
 #include "emu/core_iface.h"
 #include "emu/native_glue.h"
@@ -54,9 +56,7 @@ static int run_frame(void *core)
     rg__core_io *io = c->io;
     c->m.pad[0] = io->buttons[0];
     c->m.pad[1] = io->buttons[1];
-    /* every frame is drawn for now: skipping the drawing made det_env's frame-skip test differ (not yet understood;
-     * docs/genesis.md), so io->video_enabled is not used yet */
-    c->m.video = 1;
+    c->m.video = io->video_enabled != 0;
     rg__gen_run_frame(&c->m);
     publish(c);
     io->audio_frames = 0; /* YM2612 and PSG are silent for now (docs/genesis.md) */
@@ -92,6 +92,12 @@ static int state_save(void *core, void *dst, size_t cap)
 static int state_load(void *core, const void *src, size_t len)
 {
     gen_core *c = core;
+    if (rg__gpgx_sniff(src, len)) { /* a Genesis Plus GX state (stable-retro's start states), converted */
+        int grc = rg__gen_gpgx_load(&c->m, src, len);
+        if (grc == RG_OK)
+            publish(c);
+        return grc;
+    }
     int hrc = rg__native_state_header_check(src, len, STATE_MAGIC, STATE_VERSION, c->rom_hash, sizeof(rg__gen_state),
                                             "a genesis");
     if (hrc != RG_OK)
