@@ -36,7 +36,7 @@ typedef struct rg_core_list rg_core_list;
  * Resolves a core name or path to the path of its shared object.
  * A value containing '/' or ending in ".so" is taken as a path; otherwise it is a name searched as above.
  * @param buf receives the path, NUL-terminated
- * @return RG_OK, RG_EINVAL, RG_ENOTFOUND (message lists the folders searched), RG_ERANGE if buf is too small
+ * @return RG_OK, RG_EINVAL, RG_ENOTFOUND (message lists the folders searched), RG_EBUFFER if buf is too small
  */
 RG_API int rg_core_resolve(const char *name_or_path, char *buf, size_t cap);
 

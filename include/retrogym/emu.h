@@ -43,9 +43,13 @@ typedef struct rg_core_option {
     const char *value;
 } rg_core_option;
 
+/** The options layout this header declares. rg_emu_open accepts versions RG_EMU_OPTIONS_VERSION_OLDEST ..
+ *  RG_EMU_OPTIONS_VERSION and refuses others with RG_EINVAL. */
 #define RG_EMU_OPTIONS_VERSION 1
+#define RG_EMU_OPTIONS_VERSION_OLDEST 1
 
-/** Settings fixed at creation. Start from RG_EMU_OPTIONS_INIT; NULL pointers and zeros mean "default". */
+/** Settings fixed at creation. Start from RG_EMU_OPTIONS_INIT or rg_emu_options_init(); NULL pointers and zeros mean
+ *  "default". */
 typedef struct rg_emu_options {
     unsigned version;             /**< RG_EMU_OPTIONS_VERSION */
     const char *core;             /**< core name ("nestopia") or path; NULL: the system's preference list */
@@ -61,7 +65,26 @@ typedef struct rg_emu_options {
     size_t max_rom_size;          /**< larger ROM files are refused; 0: 64 MiB */
 } rg_emu_options;
 
-#define RG_EMU_OPTIONS_INIT {RG_EMU_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, RG_LOG_WARN, 0, 0}
+/** The defaults, as an initialiser: `rg_emu_options o = RG_EMU_OPTIONS_INIT;` (fields not named are zero/NULL). */
+#define RG_EMU_OPTIONS_INIT {.version = RG_EMU_OPTIONS_VERSION, .log_level = RG_LOG_WARN}
+
+/** The same defaults set on an existing struct (also from C++ and bindings). Inline: it writes the struct as this
+ *  header declares it. */
+static inline void rg_emu_options_init(rg_emu_options *o)
+{
+    o->version = RG_EMU_OPTIONS_VERSION;
+    o->core = NULL;
+    o->system = NULL;
+    o->system_dir = NULL;
+    o->save_dir = NULL;
+    o->core_options = NULL;
+    o->n_core_options = 0;
+    o->log = NULL;
+    o->log_user = NULL;
+    o->log_level = RG_LOG_WARN;
+    o->capture_audio = 0;
+    o->max_rom_size = 0;
+}
 
 /** Pixel formats a core may send. */
 typedef enum {
@@ -141,21 +164,21 @@ RG_API int rg_emu_screen_size(const rg_emu *emu, unsigned *width, unsigned *heig
  * The last frame read at the screen's size with the frame's pitch, as packed RGB24 (width*height*3 bytes): a frame
  * narrower than the screen shows the core's buffer beyond its width (stale columns of an earlier, wider mode, as in
  * stable-retro); beyond the pitch or below the frame's last row is black.
- * @return RG_OK, RG_EMISUSE before the first frame, RG_ERANGE if cap is too small
+ * @return RG_OK, RG_EMISUSE before the first frame, RG_EBUFFER if cap is too small
  */
 RG_API int rg_emu_screen_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap);
 
 /**
  * The screen of rg_emu_screen_rgb24 as ALE's grayscale, one byte a pixel (width*height bytes): each pixel's
  * (299 R + 587 G + 114 B + 500) / 1000 (ALE's grayscale of the NTSC palette; docs/compat.md).
- * @return RG_OK, RG_EMISUSE before the first frame, RG_ERANGE if cap is too small
+ * @return RG_OK, RG_EMISUSE before the first frame, RG_EBUFFER if cap is too small
  */
 RG_API int rg_emu_screen_gray(const rg_emu *emu, uint8_t *dst, size_t cap);
 
 /**
  * Converts the last frame to packed RGB24 (width*height*3 bytes, rows top to bottom).
  * RGB565 and 0RGB1555 expand with plain shifts, no bit replication (as stable-retro does).
- * @return RG_OK, RG_EMISUSE before the first frame, RG_ERANGE if cap < width*height*3
+ * @return RG_OK, RG_EMISUSE before the first frame, RG_EBUFFER if cap < width*height*3
  */
 RG_API int rg_emu_frame_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap);
 
@@ -187,13 +210,13 @@ RG_API int rg_emu_mem_write(rg_emu *emu, uint64_t addr, const void *src, size_t 
 /** Total size of all memory blocks (the RAM observation length). */
 RG_API size_t rg_emu_ram_size(const rg_emu *emu);
 
-/** Copies all blocks, ascending by base, native byte order, into dst. @return RG_OK, RG_ERANGE if cap is short */
+/** Copies all blocks, ascending by base, native byte order, into dst. @return RG_OK, RG_EBUFFER if cap is short */
 RG_API int rg_emu_ram_copy(const rg_emu *emu, uint8_t *dst, size_t cap);
 
 /** Bytes a save state of the current moment needs (may change after the first frame for some cores). */
 RG_API int rg_emu_state_size(rg_emu *emu, size_t *out);
 
-/** Serializes the emulator into dst. @return RG_OK, RG_ERANGE (cap too small), RG_EUNSUPPORTED, RG_ECORE */
+/** Serializes the emulator into dst. @return RG_OK, RG_EBUFFER (cap too small), RG_EUNSUPPORTED, RG_ECORE */
 RG_API int rg_emu_state_save(rg_emu *emu, void *dst, size_t cap, size_t *written);
 
 /**

@@ -43,8 +43,17 @@ typedef enum rg_obs_mode {
 #define RG_STATE_DEFAULT NULL
 #define RG_STATE_NONE ""
 
+/** The options layout this header declares. rg_env_create accepts versions RG_ENV_OPTIONS_VERSION_OLDEST ..
+ *  RG_ENV_OPTIONS_VERSION (a program built against an older header keeps working) and refuses others with RG_EINVAL. */
 #define RG_ENV_OPTIONS_VERSION 1
+#define RG_ENV_OPTIONS_VERSION_OLDEST 1
 
+/* Limits of rg_env_options, checked by rg_env_create (RG_EINVAL, the message names the limit). */
+#define RG_ENV_MAX_FRAMESKIP 1000        /**< frameskip: frames per step */
+#define RG_ENV_MAX_RESET_SEQUENCE 100000 /**< n_reset_sequence: frames */
+
+/** Options of rg_env_create. Start from RG_ENV_OPTIONS_INIT or rg_env_options_init(): fields not set keep their
+ *  defaults, and fields a later version adds are defaulted the same way. */
 typedef struct rg_env_options {
     unsigned version;           /**< RG_ENV_OPTIONS_VERSION */
     const char *game;           /**< integration name, e.g. "StarCatcher-Nes" (required) */
@@ -60,7 +69,8 @@ typedef struct rg_env_options {
     const char *core;           /**< NULL: the system's preferred installed core */
     const rg_core_option *core_options;
     size_t n_core_options;
-    unsigned frameskip;         /**< frames per step (at most 1000), 0 or 1: one (Gym Retro); rewards summed */
+    unsigned frameskip;         /**< frames per step (at most RG_ENV_MAX_FRAMESKIP), 0 or 1: one (Gym Retro); rewards
+                                     summed */
     double sticky_prob;         /**< per frame, the previous frame's buttons are kept with this probability */
     int max_pool;               /**< image observation = per-pixel max of the last two frames of a step */
     unsigned noop_max;          /**< reset runs a random number in [0, noop_max] of no-op steps */
@@ -80,13 +90,42 @@ typedef struct rg_env_options {
     size_t n_reset_sequence;
 } rg_env_options;
 
-#define RG_ENV_MAX_RESET_SEQUENCE 100000
-
+/** The defaults, as an initialiser: `rg_env_options o = RG_ENV_OPTIONS_INIT;` (fields not named are zero/NULL). */
 #define RG_ENV_OPTIONS_INIT                                                                                        \
     {                                                                                                              \
-        RG_ENV_OPTIONS_VERSION, NULL, RG_STATE_DEFAULT, NULL, NULL, RG_ACTIONS_FILTERED, RG_OBS_IMAGE, 1, NULL, 0,   \
-            NULL, NULL, 0, 1, 0.0, 0, 0, 0, NULL, NULL, RG_LOG_WARN, NULL, NULL, 0                                \
+        .version = RG_ENV_OPTIONS_VERSION, .state = RG_STATE_DEFAULT, .actions = RG_ACTIONS_FILTERED,              \
+        .obs = RG_OBS_IMAGE, .players = 1, .frameskip = 1, .log_level = RG_LOG_WARN                                \
     }
+
+/** The same defaults set on an existing struct (also from C++ and bindings, where the initialiser is not C). Inline:
+ *  it writes the struct as this header declares it. */
+static inline void rg_env_options_init(rg_env_options *o)
+{
+    o->version = RG_ENV_OPTIONS_VERSION;
+    o->game = NULL;
+    o->state = RG_STATE_DEFAULT;
+    o->scenario = NULL;
+    o->info = NULL;
+    o->actions = RG_ACTIONS_FILTERED;
+    o->obs = RG_OBS_IMAGE;
+    o->players = 1;
+    o->paths = NULL;
+    o->integrations = 0;
+    o->core = NULL;
+    o->core_options = NULL;
+    o->n_core_options = 0;
+    o->frameskip = 1;
+    o->sticky_prob = 0.0;
+    o->max_pool = 0;
+    o->noop_max = 0;
+    o->max_episode_steps = 0;
+    o->log = NULL;
+    o->log_user = NULL;
+    o->log_level = RG_LOG_WARN;
+    o->rom = NULL;
+    o->reset_sequence = NULL;
+    o->n_reset_sequence = 0;
+}
 
 /** The result of a step. */
 typedef struct rg_step_result {
@@ -130,12 +169,15 @@ RG_API const char *rg_env_state_name(const rg_env *env);
  * Starts an episode: reseeds the env's random generator when seeded (else continues it), loads the start state or
  * does a power-on reset, clears the buttons, runs one frame, resets the scenario, updates it once, then runs the
  * no-op starts. Writes the observation into obs (cap bytes, at least rg_env_obs_size; obs may be NULL).
+ * @return RG_OK; RG_EBUFFER (obs given and cap under rg_env_obs_size); what the scenario reset returns (RG_ETIMEOUT:
+ *         a Lua script ran past its budget)
  */
 RG_API int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t cap);
 /**
  * One step. `action` holds `n` integers as the action mode says (rg_env_action_length). Allocates nothing.
  * @return RG_OK; RG_EMISUSE (no reset yet); RG_EINVAL (wrong length); RG_ERANGE (an id out of range; a variable
- *         that is not mapped); what the scenario update returns
+ *         that is not mapped); RG_EBUFFER (obs given and cap under rg_env_obs_size); what the scenario update returns
+ *         (RG_ETIMEOUT: a Lua script ran past its budget)
  */
 RG_API int rg_env_step(rg_env *env, const int64_t *action, size_t n, uint8_t *obs, size_t cap, rg_step_result *result);
 /** Number of integers a step's action has in this mode. */
@@ -143,7 +185,7 @@ RG_API size_t rg_env_action_length(const rg_env *env);
 /** Buttons a step's action means for a player (decoded and filtered exactly as rg_env_step does). */
 RG_API int rg_env_decode_action(const rg_env *env, const int64_t *action, size_t n,
                                 uint16_t buttons[RG_SCENARIO_MAX_PLAYERS]);
-/** The current observation again (no emulation). */
+/** The current observation again (no emulation). @return RG_OK; RG_EBUFFER (cap too small) */
 RG_API int rg_env_observe(const rg_env *env, uint8_t *obs, size_t cap);
 /** Steps since the last reset. */
 RG_API uint64_t rg_env_episode_steps(const rg_env *env);
@@ -180,7 +222,7 @@ RG_API int rg_env_set_start_state_data(rg_env *env, const void *data, size_t len
  * rg_env_observe shows the snapshot's observation until the next step or reset). Flat bytes: they can be stored and restored into any env of the same game and core with the same players,
  * action and observation modes, frame skip and sticky probability (others are refused with RG_ECORRUPT).
  * @return RG_OK; RG_ETOOBIG when the scripts' globals would take more than 1 MiB of it (docs/reliability.md: large
- *         data belongs in locals or tables, which snapshots do not hold); RG_ERANGE (rg_env_clone: cap too small)
+ *         data belongs in locals or tables, which snapshots do not hold); RG_EBUFFER (rg_env_clone: cap too small)
  */
 RG_API int rg_env_clone_size(rg_env *env, size_t *size);
 RG_API int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written);
@@ -253,28 +295,7 @@ RG_API int rg_env_create_playback(rg_env **out, const rg_movie *movie, const rg_
 RG_API int rg_env_playback_step(rg_env *env, const rg_movie *movie, uint64_t frame, uint8_t *obs, size_t cap,
                                 rg_step_result *result);
 
-/* ---- the rewards recorded with a movie (its retrogym.txt entry) ---- */
-
-typedef struct rg_movie_scores rg_movie_scores;
-
-/**
- * Reads the rewards and done a recording environment stored in a movie file.
- * @return RG_OK; RG_ENOTFOUND (no such file, or a movie without them: stable-retro's, BizHawk's, FM2); RG_ECORRUPT
- *         (not a zip, a malformed entry); RG_ETOOBIG (entry over 64 MiB); RG_EIO; RG_ENOMEM
- */
-RG_API int rg_movie_scores_read(rg_movie_scores **out, const char *movie_path);
-RG_API void rg_movie_scores_free(rg_movie_scores *s);
-RG_API unsigned rg_movie_scores_players(const rg_movie_scores *s);
-/** Frames covered: first .. frames - 1 (frames before `first` were run before the recording started). */
-RG_API uint64_t rg_movie_scores_first(const rg_movie_scores *s);
-RG_API uint64_t rg_movie_scores_frames(const rg_movie_scores *s);
-/** The core that recorded the movie ("" when unknown). Borrowed until free. */
-RG_API const char *rg_movie_scores_core(const rg_movie_scores *s);
-/**
- * The reward of each player (rewards[players]) and done after a frame.
- * @return RG_OK; RG_ERANGE (a frame outside first .. frames - 1)
- */
-RG_API int rg_movie_scores_at(const rg_movie_scores *s, uint64_t frame, float *rewards, int *done);
+/* The rewards recorded with a movie (rg_movie_scores_read, ...) are read by the movie layer: movie.h, included above. */
 
 #ifdef __cplusplus
 }

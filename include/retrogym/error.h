@@ -25,9 +25,12 @@ enum {
     RG_ECORE = -6,         /**< the emulator core refused or failed (load, run, symbols, API version) */
     RG_ESTATE = -7,        /**< a save state is corrupt, truncated or does not fit the core */
     RG_EMISUSE = -8,       /**< wrong call order or a freed/closed object */
-    RG_ERANGE = -9,        /**< an address or index outside what is mapped */
+    RG_ERANGE = -9,        /**< a value out of its range: an address not mapped, an index, id or frame outside
+                                what exists */
     RG_ECORRUPT = -10,     /**< malformed input data (ROM, JSON, archive) */
-    RG_ETOOBIG = -11       /**< input larger than the configured limit */
+    RG_ETOOBIG = -11,      /**< input larger than the configured limit */
+    RG_EBUFFER = -12,      /**< the caller's buffer is too small (the message gives the size needed) */
+    RG_ETIMEOUT = -13      /**< a script ran past its instruction or wall-clock budget (rg_script_limits) */
 };
 
 /** The message of the last failure on this thread ("" if none). Valid until the next retrogym call on the thread. */

@@ -98,7 +98,7 @@ RG_API rg_integration_origin rg_integration_paths_root_origin(const rg_integrati
  *  cap, always terminated when cap > 0). @return the length of the whole text (as snprintf) */
 RG_API size_t rg_integration_paths_roots_text(const rg_integration_paths *dp, char *buf, size_t cap);
 /** The user root: `$XDG_DATA_HOME/retrogym` (an absolute XDG_DATA_HOME), else `$HOME/.local/share/retrogym`.
- *  @return RG_OK, RG_ENOTFOUND (no HOME), RG_ERANGE (buf too small) */
+ *  @return RG_OK, RG_ENOTFOUND (no HOME), RG_EBUFFER (buf too small) */
 RG_API int rg_integration_user_root(char *buf, size_t cap);
 /** The root imports write ROMs into for games found in OWN or STABLE_RETRO roots (installed package folders): the
  *  USER root when the handle has one, else NULL (ROMs are written into the game's own folder). */

@@ -54,9 +54,13 @@ enum {
     RG_MOVIE_CMD_POWER = 2  /**< power cycle before the frame (BK2 `P`, FM2 2) */
 };
 
+/** The limits layout this header declares. The readers accept versions RG_MOVIE_LIMITS_VERSION_OLDEST ..
+ *  RG_MOVIE_LIMITS_VERSION and refuse others with RG_EINVAL. */
 #define RG_MOVIE_LIMITS_VERSION 1
+#define RG_MOVIE_LIMITS_VERSION_OLDEST 1
 
-/** Bounds on what a reader accepts; zero fields mean the defaults given. Exceeding one is RG_ETOOBIG. */
+/** Bounds on what a reader accepts; zero fields mean the defaults given. Exceeding one is RG_ETOOBIG. Start from
+ *  RG_MOVIE_LIMITS_INIT or rg_movie_limits_init(). */
 typedef struct rg_movie_limits {
     unsigned version;        /**< RG_MOVIE_LIMITS_VERSION */
     size_t max_file_size;    /**< the movie file itself; default 256 MiB */
@@ -66,7 +70,20 @@ typedef struct rg_movie_limits {
     uint64_t max_frames;     /**< frames; default 50,000,000 (9 days at 60 fps) */
 } rg_movie_limits;
 
-#define RG_MOVIE_LIMITS_INIT {RG_MOVIE_LIMITS_VERSION, 0, 0, 0, 0, 0}
+/** The defaults, as an initialiser: `rg_movie_limits l = RG_MOVIE_LIMITS_INIT;` (every bound its default). */
+#define RG_MOVIE_LIMITS_INIT {.version = RG_MOVIE_LIMITS_VERSION}
+
+/** The same defaults set on an existing struct (also from C++ and bindings). Inline: it writes the struct as this
+ *  header declares it. */
+static inline void rg_movie_limits_init(rg_movie_limits *l)
+{
+    l->version = RG_MOVIE_LIMITS_VERSION;
+    l->max_file_size = 0;
+    l->max_log_size = 0;
+    l->max_header_size = 0;
+    l->max_state_size = 0;
+    l->max_frames = 0;
+}
 
 /* ---- opening and closing ---- */
 
@@ -193,6 +210,31 @@ RG_API int rg_movie_set_state(rg_movie *m, const void *data, size_t size);
  */
 RG_API int rg_movie_button_mnemonic(const rg_system_info *sys, unsigned id, char *mnemonic, const char **name,
                                     int *stable);
+
+/* ---- the rewards recorded with a movie (its retrogym.txt entry, written by a recording rg_env) ---- */
+
+typedef struct rg_movie_scores rg_movie_scores;
+
+/**
+ * Reads the rewards and done a recording environment stored in a movie file (its retrogym.txt entry), through the
+ * bounded .bk2 reader (the entry at most 64 MiB).
+ * @return RG_OK; RG_ENOTFOUND (no such file, or a movie without them: stable-retro's, BizHawk's, FM2); RG_ECORRUPT
+ *         (not a zip, a malformed entry); RG_ETOOBIG (entry over 64 MiB); RG_EIO; RG_ENOMEM
+ */
+RG_API int rg_movie_scores_read(rg_movie_scores **out, const char *movie_path);
+RG_API void rg_movie_scores_free(rg_movie_scores *s);
+RG_API unsigned rg_movie_scores_players(const rg_movie_scores *s);
+/** Frames covered: first .. frames - 1 (frames before `first` were run before the recording started). */
+RG_API uint64_t rg_movie_scores_first(const rg_movie_scores *s);
+RG_API uint64_t rg_movie_scores_frames(const rg_movie_scores *s);
+/** The core that recorded the movie ("" when unknown). Borrowed until free. */
+RG_API const char *rg_movie_scores_core(const rg_movie_scores *s);
+/**
+ * The reward of each player (rewards[players], players at most RG_SCENARIO_MAX_PLAYERS of scenario.h) and done
+ * after a frame.
+ * @return RG_OK; RG_ERANGE (a frame outside first .. frames - 1)
+ */
+RG_API int rg_movie_scores_at(const rg_movie_scores *s, uint64_t frame, float *rewards, int *done);
 
 #ifdef __cplusplus
 }

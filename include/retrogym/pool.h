@@ -37,14 +37,26 @@ typedef enum rg_pool_isolation {
                                process's environments, which are reported (rg_pool_batch.failed) and reset */
 } rg_pool_isolation;
 
+/** The options layout this header declares. rg_pool_create accepts versions RG_POOL_OPTIONS_VERSION_OLDEST ..
+ *  RG_POOL_OPTIONS_VERSION (version 1 lacks isolation and worker_timeout_ms: threads) and refuses others with
+ *  RG_EINVAL. */
 #define RG_POOL_OPTIONS_VERSION 2
+#define RG_POOL_OPTIONS_VERSION_OLDEST 1
 
+/* Limits of rg_pool_options, checked by rg_pool_create (RG_EINVAL, the message names the limit). */
+#define RG_POOL_MAX_NUM_ENVS 65536             /**< num_envs */
+#define RG_POOL_MAX_THREADS 4096               /**< num_threads (threads or worker processes) */
+#define RG_POOL_MAX_FRAME_STACK 64             /**< frame_stack */
+#define RG_POOL_MAX_RESIZE 4096                /**< resize_width and resize_height */
+#define RG_POOL_MAX_WORKER_TIMEOUT_MS 86400000 /**< worker_timeout_ms (one day) */
+
+/** Options of rg_pool_create. Start from RG_POOL_OPTIONS_INIT or rg_pool_options_init(). */
 typedef struct rg_pool_options {
     unsigned version;              /**< RG_POOL_OPTIONS_VERSION */
     const rg_env_options *envs;    /**< one per environment, or one for all when n_env_options is 1 */
     size_t n_env_options;
-    size_t num_envs;
-    unsigned num_threads;          /**< 0: the number of online CPUs (at most num_envs). A synchronous pool
+    size_t num_envs;               /**< 1 .. RG_POOL_MAX_NUM_ENVS */
+    unsigned num_threads;          /**< at most RG_POOL_MAX_THREADS; 0: the number of online CPUs (at most num_envs). A synchronous pool
                                         (batch_size = num_envs) counts the calling thread as one of them: it steps
                                         environments while it waits. An asynchronous pool (batch_size < num_envs)
                                         starts num_threads workers and its caller only waits, so that it gets each
@@ -58,7 +70,7 @@ typedef struct rg_pool_options {
     unsigned resize_width;         /**< area-average resize to this size (0: keep); both or neither */
     unsigned resize_height;
     unsigned frame_stack;          /**< last K observations stacked (0 or 1: none) */
-    float reward_clip;             /**< rewards clipped to [-c, c] (0: none) */
+    float reward_clip;             /**< rewards clipped to [-c, c] (0: none; negative or NaN refused) */
     /* Version 2. Process isolation (docs/python.md, docs/reliability.md): the environments are created in the calling process (as
      * rg_env_create does: use `retrogym validate --states` for untrusted states), then num_threads worker processes
      * are forked, each owning environments i % num_threads; they write results into shared-memory batch buffers.
@@ -71,8 +83,32 @@ typedef struct rg_pool_options {
                                         caught all the same) */
 } rg_pool_options;
 
-#define RG_POOL_OPTIONS_INIT \
-    {RG_POOL_OPTIONS_VERSION, NULL, 0, 0, 0, 0, RG_AUTORESET_NEXT_STEP, 0, 0, 0, 0, 0, 0.0f, RG_POOL_THREADS, 0}
+/** The defaults, as an initialiser: `rg_pool_options o = RG_POOL_OPTIONS_INIT;` (fields not named are zero/NULL). */
+#define RG_POOL_OPTIONS_INIT                                                                                       \
+    {                                                                                                              \
+        .version = RG_POOL_OPTIONS_VERSION, .autoreset = RG_AUTORESET_NEXT_STEP, .isolation = RG_POOL_THREADS      \
+    }
+
+/** The same defaults set on an existing struct (also from C++ and bindings). Inline: it writes the struct as this
+ *  header declares it. */
+static inline void rg_pool_options_init(rg_pool_options *o)
+{
+    o->version = RG_POOL_OPTIONS_VERSION;
+    o->envs = NULL;
+    o->n_env_options = 0;
+    o->num_envs = 0;
+    o->num_threads = 0;
+    o->batch_size = 0;
+    o->autoreset = RG_AUTORESET_NEXT_STEP;
+    o->seed = 0;
+    o->grayscale = 0;
+    o->resize_width = 0;
+    o->resize_height = 0;
+    o->frame_stack = 0;
+    o->reward_clip = 0.0f;
+    o->isolation = RG_POOL_THREADS;
+    o->worker_timeout_ms = 0;
+}
 
 /** The shape of one environment's observation in the batch: stack, height, width, channels. */
 RG_API void rg_pool_obs_shape(const rg_pool *pool, unsigned *stack, unsigned *height, unsigned *width,

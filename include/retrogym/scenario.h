@@ -128,14 +128,16 @@ RG_API unsigned rg_scenario_players(const rg_scenario *sc);
 /**
  * Starts an episode: rewards, totals, done flag and frame counter to zero, the gamedata's custom variables cleared,
  * Lua interpreters recreated and their files executed again (top-level script state starts over).
- * @return RG_OK; RG_ECORRUPT/RG_EIO for a script that does not load; RG_ERANGE when a script exceeds its limits
+ * @return RG_OK; RG_ECORRUPT/RG_EIO for a script that does not load; RG_ETIMEOUT when a script exceeds its
+ *         instruction or time budget (RG_ENOMEM: its memory)
  */
 RG_API int rg_scenario_reset(rg_scenario *sc, rg_gamedata *gd);
 /**
  * One frame: rg_gamedata_update, then done, then the reward of every player (Lua functions in that order), totals
  * and frame counter. Allocates nothing unless a script does.
  * @return RG_OK; RG_ENOTFOUND (a variable the scenario uses is not in the gamedata); RG_ERANGE (its bytes are not
- *         mapped, or a script exceeded its limits); RG_ECORRUPT (a script failed: message "Lua call failed: ...")
+ *         mapped); RG_ETIMEOUT (a script exceeded its budget); RG_ECORRUPT (a script failed: message "Lua call
+ *         failed: ...")
  */
 RG_API int rg_scenario_update(rg_scenario *sc, rg_gamedata *gd);
 /** Reward of the last update for a player (0 for players without a definition). */

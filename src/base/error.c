@@ -61,6 +61,8 @@ static const struct {
     {RG_ERANGE, "RG_ERANGE", "out of range"},
     {RG_ECORRUPT, "RG_ECORRUPT", "malformed input data"},
     {RG_ETOOBIG, "RG_ETOOBIG", "input too large"},
+    {RG_EBUFFER, "RG_EBUFFER", "buffer too small"},
+    {RG_ETIMEOUT, "RG_ETIMEOUT", "script budget exceeded (instructions or time)"},
 };
 
 const char *rg_error_name(int code)

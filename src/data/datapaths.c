@@ -40,7 +40,7 @@ int rg_integration_user_root(char *buf, size_t cap)
     else
         return rg__error(RG_ENOTFOUND, "no user data root: neither XDG_DATA_HOME nor HOME is set");
     if (n < 0 || (size_t)n >= cap)
-        return rg__error(RG_ERANGE, "the user data root's path is too long");
+        return rg__error(RG_EBUFFER, "the user data root's path is too long for the buffer");
     return RG_OK;
 }
 

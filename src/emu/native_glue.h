@@ -36,7 +36,7 @@ static inline int rg__native_state_save(void *dst, size_t cap, const char *magic
 {
     rg__native_state_header h;
     if (cap < sizeof h + n)
-        return rg__error(RG_ERANGE, "%s state needs %zu bytes, the buffer has %zu", what, sizeof h + n, cap);
+        return rg__error(RG_EBUFFER, "%s state needs %zu bytes, the buffer has %zu", what, sizeof h + n, cap);
     memset(&h, 0, sizeof h);
     for (size_t i = 0; i + 1 < sizeof h.magic && magic[i]; i++)
         h.magic[i] = magic[i];

@@ -24,8 +24,9 @@ double rg__env_uniform(rg_env *env)
 
 static int check_options(const rg_env_options *o)
 {
-    if (o->version != RG_ENV_OPTIONS_VERSION)
-        return rg__error(RG_EINVAL, "rg_env_options version %u, this library knows %d", o->version,
+    if (o->version < RG_ENV_OPTIONS_VERSION_OLDEST || o->version > RG_ENV_OPTIONS_VERSION)
+        return rg__error(RG_EINVAL, "rg_env_options.version is %u; this library accepts %d..%d (start from "
+                         "RG_ENV_OPTIONS_INIT or rg_env_options_init)", o->version, RG_ENV_OPTIONS_VERSION_OLDEST,
                          RG_ENV_OPTIONS_VERSION);
     if (!o->game || !*o->game)
         return rg__error(RG_EINVAL, "no game given");
@@ -34,16 +35,23 @@ static int check_options(const rg_env_options *o)
     if ((unsigned)o->obs > RG_OBS_RAM)
         return rg__error(RG_EINVAL, "unknown observation mode %d", (int)o->obs);
     if (o->players < 1 || o->players > RG_SCENARIO_MAX_PLAYERS)
-        return rg__error(RG_EINVAL, "players must be 1..%d, not %u", RG_SCENARIO_MAX_PLAYERS, o->players);
+        return rg__error(RG_EINVAL, "players must be 1..%d (RG_SCENARIO_MAX_PLAYERS), not %u",
+                         RG_SCENARIO_MAX_PLAYERS, o->players);
+    if (o->integrations & ~(unsigned)RG_INTEGRATIONS_ALL)
+        return rg__error(RG_EINVAL, "integration flags 0x%x are not RG_INTEGRATIONS_* flags (at most 0x%x)",
+                         o->integrations, (unsigned)RG_INTEGRATIONS_ALL);
+    if ((unsigned)o->log_level > RG_LOG_NONE)
+        return rg__error(RG_EINVAL, "log level %d is not in %d..%d", (int)o->log_level, RG_LOG_DEBUG, RG_LOG_NONE);
     if (!(o->sticky_prob >= 0.0 && o->sticky_prob <= 1.0))
         return rg__error(RG_EINVAL, "sticky action probability %g is not in [0, 1]", o->sticky_prob);
-    if (o->frameskip > 1000)
-        return rg__error(RG_EINVAL, "frameskip %u is not in 1..1000", o->frameskip);
+    if (o->frameskip > RG_ENV_MAX_FRAMESKIP)
+        return rg__error(RG_EINVAL, "frameskip %u is not in 1..%d (RG_ENV_MAX_FRAMESKIP)", o->frameskip,
+                         RG_ENV_MAX_FRAMESKIP);
     if (o->n_reset_sequence && !o->reset_sequence)
         return rg__error(RG_EINVAL, "reset_sequence is NULL but n_reset_sequence is %zu", o->n_reset_sequence);
     if (o->n_reset_sequence > RG_ENV_MAX_RESET_SEQUENCE)
-        return rg__error(RG_EINVAL, "a reset sequence of %zu frames (at most %d)", o->n_reset_sequence,
-                         RG_ENV_MAX_RESET_SEQUENCE);
+        return rg__error(RG_EINVAL, "reset_sequence of %zu frames: at most %d (RG_ENV_MAX_RESET_SEQUENCE)",
+                         o->n_reset_sequence, RG_ENV_MAX_RESET_SEQUENCE);
     return RG_OK;
 }
 

@@ -103,7 +103,7 @@ int rg_env_clone(rg_env *env, void *dst, size_t cap, size_t *written)
     if (rc != RG_OK)
         return rc;
     if (w.overflow)
-        return rg__error(RG_ERANGE, "snapshot buffer of %zu bytes, %zu needed", cap, w.len);
+        return rg__error(RG_EBUFFER, "snapshot buffer of %zu bytes, %zu needed", cap, w.len);
     if (written)
         *written = w.len;
     return RG_OK;

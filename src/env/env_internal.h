@@ -3,6 +3,7 @@
 #define RG_SRC_ENV_ENV_INTERNAL_H
 
 #include "base/base.h"
+#include "movie/movie_save.h"
 
 #include <retrogym/actions.h>
 #include <retrogym/env.h>
@@ -77,16 +78,7 @@ int rg__env_record_frame(rg_env *env);   /* after every later frame and its scen
 int rg__env_record_end(rg_env *env);     /* a step ended the episode (terminated or truncated) */
 void rg__env_record_free(rg_env *env);   /* rg_env_free: the movie is written, errors dropped */
 
-/* retrogym.txt, the rewards recorded beside a movie (env_scores.c). */
-typedef struct rg__score {
-    uint64_t frame;
-    float rewards[RG_SCENARIO_MAX_PLAYERS];
-    int done;
-} rg__score;
-/* The entry's text for frames first .. frames - 1 (scores: the frames with a reward or done, ascending). */
-char *rg__scores_text(const char *core, unsigned players, uint64_t first, uint64_t frames, const rg__score *scores,
-                      size_t n);
-/* The movie entry holding that text (stable-retro ignores it). */
-#define RG__SCORES_ENTRY "retrogym.txt"
+/* retrogym.txt, the rewards recorded beside a movie: rg__score, rg__scores_text and RG__SCORES_ENTRY are the movie
+ * layer's (movie/movie_save.h, movie_scores.c). */
 
 #endif

@@ -48,7 +48,7 @@ int rg_env_observe(const rg_env *env, uint8_t *obs, size_t cap)
     if (!env || !obs)
         return rg__error(RG_EINVAL, "rg_env_observe: NULL argument");
     if (cap < env->obs_size)
-        return rg__error(RG_ERANGE, "observation buffer of %zu bytes, %zu needed", cap, env->obs_size);
+        return rg__error(RG_EBUFFER, "observation buffer of %zu bytes, %zu needed", cap, env->obs_size);
     return rg__env_write_obs(env, obs);
 }
 

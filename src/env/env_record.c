@@ -1,6 +1,6 @@
 /* Recording episodes as movies (docs/formats.md, "Movies"): one movie per episode into a folder, or one episode into a
  * file. The movie layer (src/movie) holds the frames; here are when movies start and end, the buttons of each frame,
- * and the scenario's rewards and done kept for retrogym.txt (env_scores.c). */
+ * and the scenario's rewards and done kept for retrogym.txt (movie/movie_scores.c). */
 #include "env_internal.h"
 #include "movie/movie_save.h"
 

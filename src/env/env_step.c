@@ -58,7 +58,7 @@ static void press(rg_env *env, const uint16_t want[RG_SCENARIO_MAX_PLAYERS])
 static int check_obs(const rg_env *env, const uint8_t *obs, size_t cap)
 {
     if (obs && cap < env->obs_size)
-        return rg__error(RG_ERANGE, "observation buffer of %zu bytes, %zu needed", cap, env->obs_size);
+        return rg__error(RG_EBUFFER, "observation buffer of %zu bytes, %zu needed", cap, env->obs_size);
     return RG_OK;
 }
 

@@ -708,7 +708,7 @@ static int call_error(rg__lua *ctx, int status, const char *what)
             snprintf(budget, sizeof budget, "script exceeded its time budget of %g s", ctx->max_seconds);
         msg = budget;
     }
-    int code = ctx->over_budget ? RG_ERANGE : (status == LUA_ERRMEM || ctx->out_of_memory) ? RG_ENOMEM : RG_ECORRUPT;
+    int code = ctx->over_budget ? RG_ETIMEOUT : (status == LUA_ERRMEM || ctx->out_of_memory) ? RG_ENOMEM : RG_ECORRUPT;
     rg__error(code, "Lua %s failed: %s", what, msg ? msg : "(error object is not a string)");
     lua_pop(ctx->L, 1);
     /* A call cut short by a budget or the memory limit leaves its garbage (Lua 5.1 collects nothing when an

@@ -119,7 +119,7 @@ int rg_core_resolve(const char *name, char *buf, size_t cap)
         if (!is_file(name))
             return rg__error(RG_ENOTFOUND, "core file %s does not exist", name);
         if ((size_t)snprintf(buf, cap, "%s", name) >= cap)
-            return rg__error(RG_ERANGE, "core path too long");
+            return rg__error(RG_EBUFFER, "core path too long for the buffer");
         return RG_OK;
     }
     search_path sp;
@@ -131,7 +131,7 @@ int rg_core_resolve(const char *name, char *buf, size_t cap)
             int fits = (size_t)snprintf(buf, cap, "%s", p) < cap;
             free(p);
             path_free(&sp);
-            return fits ? RG_OK : rg__error(RG_ERANGE, "core path too long");
+            return fits ? RG_OK : rg__error(RG_EBUFFER, "core path too long for the buffer");
         }
         free(p);
         size_t used = strlen(searched);

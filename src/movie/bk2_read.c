@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zip.h>
 
 #define LOG_ENTRY "Input Log.txt"
@@ -248,5 +249,36 @@ int rg__bk2_read(rg_movie *m, const uint8_t *data, size_t size, const char *labe
     }
     free(header);
     zip_discard(za); /* also frees src */
+    return rc;
+}
+
+int rg__bk2_read_extra(const char *path, const char *entry, const char *what, size_t cap, char **text, size_t *size)
+{
+    *text = NULL;
+    *size = 0;
+    int err = 0, fd;
+    int orc = rg__open_input(path, &fd, NULL); /* no wait on a FIFO, only a regular file */
+    if (orc == RG_ENOTFOUND)
+        return rg__error(RG_ENOTFOUND, "no movie %s", path);
+    if (orc != RG_OK)
+        return orc;
+    zip_t *za = zip_fdopen(fd, 0, &err); /* takes fd on success; reads only the entries asked for */
+    if (!za) {
+        close(fd);
+        if (err == ZIP_ER_NOENT || err == ZIP_ER_OPEN)
+            return rg__error(RG_ENOTFOUND, "no movie %s", path);
+        zip_error_t ze;
+        zip_error_init_with_code(&ze, err);
+        int rc = err == ZIP_ER_READ ? rg__error(RG_EIO, "%s: %s", path, zip_error_strerror(&ze))
+                                    : zip_failure(path, &ze);
+        zip_error_fini(&ze);
+        return rc;
+    }
+    zip_int64_t index = zip_name_locate(za, entry, ZIP_FL_ENC_RAW);
+    uint8_t *data = NULL;
+    int rc = index < 0 ? rg__error(RG_ENOTFOUND, "%s holds no %s (%s)", path, what, entry)
+                       : read_entry(za, (zip_uint64_t)index, path, entry, cap, &data, size);
+    zip_discard(za);
+    *text = (char *)data;
     return rc;
 }

@@ -123,9 +123,10 @@ int rg_movie_open_memory(rg_movie **out, const void *data, size_t size, const ch
     *out = NULL;
     if (!data && size)
         return rg__error(RG_EINVAL, "rg_movie_open_memory: NULL data");
-    if (limits && limits->version != RG_MOVIE_LIMITS_VERSION)
-        return rg__error(RG_EINVAL, "rg_movie_limits version %u, expected %u", limits->version,
-                         RG_MOVIE_LIMITS_VERSION);
+    if (limits && (limits->version < RG_MOVIE_LIMITS_VERSION_OLDEST || limits->version > RG_MOVIE_LIMITS_VERSION))
+        return rg__error(RG_EINVAL, "rg_movie_limits.version is %u; this library accepts %d..%d (start from "
+                         "RG_MOVIE_LIMITS_INIT or rg_movie_limits_init)", limits->version,
+                         RG_MOVIE_LIMITS_VERSION_OLDEST, RG_MOVIE_LIMITS_VERSION);
     const char *label = name ? name : "movie";
     rg__movie_caps caps;
     resolve_caps(limits, &caps);

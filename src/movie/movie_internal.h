@@ -89,6 +89,11 @@ void rg__movie_printable(char *dst, size_t cap, const char *src, size_t len);
 
 /* ---- bk2_read.c, bk2_log.c, fm2_read.c, bk2_write.c ---- */
 int rg__bk2_read(rg_movie *m, const uint8_t *data, size_t size, const char *name, const rg__movie_caps *caps);
+/* One more entry of a .bk2 file, by exact name (another layer's, e.g. the environment's retrogym.txt), through the
+ * bounded reader of the movie's own entries: at most cap bytes declared or inflated (RG_ETOOBIG), NUL-terminated
+ * text (malloc'd). RG_ENOTFOUND: no such file, or no such entry (the message calls it `what`); RG_ECORRUPT: not a
+ * zip, a damaged entry; RG_EIO. */
+int rg__bk2_read_extra(const char *path, const char *entry, const char *what, size_t cap, char **text, size_t *size);
 int rg__bk2_parse_log(rg_movie *m, const char *text, size_t size);
 /* The same as the log inflates, chunk by chunk: memory is the frames plus one line (at most RG__BK2_MAX_LINE bytes),
  * never the whole text. begin; feed every chunk in order; end; free (always). */

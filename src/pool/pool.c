@@ -59,13 +59,32 @@ void rg__rows_free(rg__rows *r)
 
 static int check_options(const rg_pool_options *o)
 {
-    if (o->version < 1 || o->version > RG_POOL_OPTIONS_VERSION)
-        return rg__error(RG_EINVAL, "rg_pool_options version %u, this library knows 1..%d", o->version,
+    if (o->version < RG_POOL_OPTIONS_VERSION_OLDEST || o->version > RG_POOL_OPTIONS_VERSION)
+        return rg__error(RG_EINVAL, "rg_pool_options.version is %u; this library accepts %d..%d (start from "
+                         "RG_POOL_OPTIONS_INIT or rg_pool_options_init)", o->version, RG_POOL_OPTIONS_VERSION_OLDEST,
                          RG_POOL_OPTIONS_VERSION);
+    /* version 1 ends before isolation: those fields are not read */
     if (o->version >= 2 && (unsigned)o->isolation > RG_POOL_PROCESSES)
         return rg__error(RG_EINVAL, "unknown isolation mode %d", (int)o->isolation);
-    if (o->num_envs < 1 || o->num_envs > 65536)
-        return rg__error(RG_EINVAL, "num_envs must be 1..65536, not %zu", o->num_envs);
+    if (o->version >= 2 && o->worker_timeout_ms > RG_POOL_MAX_WORKER_TIMEOUT_MS)
+        return rg__error(RG_EINVAL, "worker_timeout_ms must be 0..%d (RG_POOL_MAX_WORKER_TIMEOUT_MS), not %u",
+                         RG_POOL_MAX_WORKER_TIMEOUT_MS, o->worker_timeout_ms);
+    if (o->num_envs < 1 || o->num_envs > RG_POOL_MAX_NUM_ENVS)
+        return rg__error(RG_EINVAL, "num_envs must be 1..%d (RG_POOL_MAX_NUM_ENVS), not %zu", RG_POOL_MAX_NUM_ENVS,
+                         o->num_envs);
+    if (o->num_threads > RG_POOL_MAX_THREADS)
+        return rg__error(RG_EINVAL, "num_threads must be 0..%d (RG_POOL_MAX_THREADS), not %u", RG_POOL_MAX_THREADS,
+                         o->num_threads);
+    if (o->frame_stack > RG_POOL_MAX_FRAME_STACK)
+        return rg__error(RG_EINVAL, "frame_stack must be 0..%d (RG_POOL_MAX_FRAME_STACK), not %u",
+                         RG_POOL_MAX_FRAME_STACK, o->frame_stack);
+    if (o->resize_width > RG_POOL_MAX_RESIZE || o->resize_height > RG_POOL_MAX_RESIZE)
+        return rg__error(RG_EINVAL, "resize must be at most %dx%d (RG_POOL_MAX_RESIZE), not %ux%u",
+                         RG_POOL_MAX_RESIZE, RG_POOL_MAX_RESIZE, o->resize_width, o->resize_height);
+    if ((o->resize_width == 0) != (o->resize_height == 0))
+        return rg__error(RG_EINVAL, "give both resize_width and resize_height, or neither");
+    if (!(o->reward_clip >= 0.0f))
+        return rg__error(RG_EINVAL, "reward_clip must be >= 0");
     if (!o->envs || (o->n_env_options != 1 && o->n_env_options != o->num_envs))
         return rg__error(RG_EINVAL, "give one environment option set, or one per environment (%zu given for %zu)",
                          o->n_env_options, o->num_envs);

@@ -25,12 +25,7 @@ int rg__pre_init(rg_pool *p, const rg_pool_options *o)
     int image = rg_env_obs_size(p->envs[0]) == (size_t)h * w * c && c == 3;
     if ((o->grayscale || o->resize_width || o->resize_height) && !image)
         return rg__error(RG_EINVAL, "grayscale and resize apply to image observations only");
-    if ((o->resize_width == 0) != (o->resize_height == 0))
-        return rg__error(RG_EINVAL, "give both resize_width and resize_height, or neither");
-    if (o->resize_width > 4096 || o->resize_height > 4096 || o->frame_stack > 64)
-        return rg__error(RG_EINVAL, "resize at most 4096x4096 and frame_stack at most 64");
-    if (!(o->reward_clip >= 0.0f))
-        return rg__error(RG_EINVAL, "reward_clip must be >= 0");
+    /* the limits of resize, frame_stack and reward_clip: checked with the other options (pool.c, check_options) */
     p->src_h = h, p->src_w = w, p->src_c = c;
     p->gray = o->grayscale != 0;
     p->out_h = o->resize_height ? o->resize_height : h;

@@ -1,8 +1,8 @@
-/* Recording episodes as movies and playing them back (src/env/env_record.c, env_playback.c, env_scores.c): on our
- * game StarCatcher-Nes, a recorded episode replays with identical frames, RAM, rewards and done at every step (frame
- * skip, sticky actions and no-op starts included); recording changes nothing; file names, when movies start and are
- * written; round trips; stable-retro's reference movies of tests/movie/data play back with the buttons reaching the
- * test ROMs; every error path. */
+/* Recording episodes as movies and playing them back (src/env/env_record.c, env_playback.c; the recorded rewards:
+ * src/movie/movie_scores.c): on our game StarCatcher-Nes, a recorded episode replays with identical frames, RAM,
+ * rewards and done at every step (frame skip, sticky actions and no-op starts included); recording changes
+ * nothing; file names, when movies start and are written; round trips; stable-retro's reference movies of
+ * tests/movie/data play back with the buttons reaching the test ROMs; every error path. */
 #define _POSIX_C_SOURCE 200809L
 #include "../movie/movie_test_util.h"
 

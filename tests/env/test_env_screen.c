@@ -108,8 +108,8 @@ static void width_switches_keep_the_shape(void **state)
     assert_memory_equal(obs, again, (size_t)W * H * 3);
     assert_int_equal(rg_emu_screen_rgb24(rg_env_emu(env), again, (size_t)W * H * 3), RG_OK);
     assert_memory_equal(obs, again, (size_t)W * H * 3);
-    assert_int_equal(rg_emu_screen_rgb24(rg_env_emu(env), again, (size_t)W * H * 3 - 1), RG_ERANGE);
-    assert_int_equal(rg_emu_screen_gray(rg_env_emu(env), gray, (size_t)W * H - 1), RG_ERANGE);
+    assert_int_equal(rg_emu_screen_rgb24(rg_env_emu(env), again, (size_t)W * H * 3 - 1), RG_EBUFFER);
+    assert_int_equal(rg_emu_screen_gray(rg_env_emu(env), gray, (size_t)W * H - 1), RG_EBUFFER);
     free(gray);
     free(again);
     free(obs);

@@ -1,10 +1,12 @@
 rg_test(env_api env/test_env.c)
+# The options structs: initialisers and init functions, version ranges, the named limits (RG_ENV_MAX_*, RG_POOL_MAX_*).
+rg_test(env_options env/test_env_options.c)
 # The observed screen: fixed size, frames read at it with their pitch (src/emu/screen.c); stable-retro's gpgx.
 rg_test(env_screen env/test_env_screen.c)
 if(NOT RG_SANITIZE)
   rg_test(env_no_alloc env/test_env_noalloc.c LABELS no-asan)
 endif()
-# Recording episodes as movies and playing them back (src/env/env_record.c, env_playback.c, env_scores.c).
+# Recording episodes as movies and playing them back (src/env/env_record.c, env_playback.c; the recorded rewards: src/movie/movie_scores.c).
 rg_test(env_movie env/test_env_movie.c TIMEOUT 600)
 # The start state as bytes and a caller's ROM (src/env/env_start.c, rg_env_options.rom).
 rg_test(env_start env/test_env_start.c)

@@ -199,7 +199,7 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Runaway loops end with RG_ERANGE within the limits, and the interpreter keeps working afterwards. */
+/* Runaway loops end with RG_ETIMEOUT within the limits, and the interpreter keeps working afterwards. */
 static void runaway_scripts_end(void **state)
 {
     (void)state;
@@ -210,7 +210,7 @@ static void runaway_scripts_end(void **state)
     assert_int_equal(rg_scenario_set_reward_script(f.sc, 0, "spin"), RG_OK);
     assert_int_equal(rg_scenario_reset(f.sc, f.gd), RG_OK);
     double t0 = now();
-    assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_ERANGE);
+    assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_ETIMEOUT);
     assert_non_null(strstr(rg_error_last(), "instructions"));
     assert_true(now() - t0 < 5);
     assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_OK);
@@ -218,7 +218,7 @@ static void runaway_scripts_end(void **state)
     /* pcall cannot swallow the budget for good: the outer loop keeps counting */
     assert_int_equal(rg_scenario_set_reward_script(f.sc, 0, "spin_pcall"), RG_OK);
     t0 = now();
-    assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_ERANGE);
+    assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_ETIMEOUT);
     assert_true(now() - t0 < 5);
     drop(&f);
     /* the time limit: a loop of expensive C calls */
@@ -228,7 +228,7 @@ static void runaway_scripts_end(void **state)
     assert_int_equal(rg_scenario_set_reward_script(f.sc, 0, "slow"), RG_OK);
     assert_int_equal(rg_scenario_reset(f.sc, f.gd), RG_OK);
     t0 = now();
-    assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_ERANGE);
+    assert_int_equal(rg_scenario_update(f.sc, f.gd), RG_ETIMEOUT);
     assert_non_null(strstr(rg_error_last(), "time"));
     assert_true(now() - t0 < 3);
     drop(&f);
@@ -236,7 +236,7 @@ static void runaway_scripts_end(void **state)
     f = make("while true do end");
     lim = (rg_script_limits){.instructions = 1000000};
     assert_int_equal(rg_scenario_set_script_limits(f.sc, &lim), RG_OK);
-    assert_int_equal(rg_scenario_reset(f.sc, f.gd), RG_ERANGE);
+    assert_int_equal(rg_scenario_reset(f.sc, f.gd), RG_ETIMEOUT);
     drop(&f);
 }
 

@@ -12,6 +12,18 @@ static void names_and_texts(void **state)
     assert_string_equal(rg_error_name(RG_OK), "RG_OK");
     assert_string_equal(rg_error_name(RG_ENOTFOUND), "RG_ENOTFOUND");
     assert_string_equal(rg_error_name(RG_ETOOBIG), "RG_ETOOBIG");
+    /* the codes RG_ERANGE no longer overloads: each has its own name and text, and no two codes share a value */
+    assert_string_equal(rg_error_name(RG_EBUFFER), "RG_EBUFFER");
+    assert_string_equal(rg_error_name(RG_ETIMEOUT), "RG_ETIMEOUT");
+    assert_string_equal(rg_strerror(RG_EBUFFER), "buffer too small");
+    assert_string_equal(rg_strerror(RG_ETIMEOUT), "script budget exceeded (instructions or time)");
+    const int all[] = {RG_ENOMEM, RG_EINVAL,  RG_ENOTFOUND, RG_EIO,     RG_EUNSUPPORTED, RG_ECORE,   RG_ESTATE,
+                       RG_EMISUSE, RG_ERANGE, RG_ECORRUPT,  RG_ETOOBIG, RG_EBUFFER,      RG_ETIMEOUT};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        assert_string_not_equal(rg_error_name(all[i]), "RG_E?");
+        for (size_t j = 0; j < i; j++)
+            assert_int_not_equal(all[i], all[j]);
+    }
     assert_string_equal(rg_error_name(-999), "RG_E?");
     assert_string_equal(rg_strerror(RG_ESTATE), "bad save state");
     assert_string_equal(rg_strerror(12345), "unknown error");
