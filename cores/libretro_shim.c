@@ -37,7 +37,7 @@ typedef struct shim_core {
 } shim_core;
 
 #if defined(RG_SHIM_ATARI2600)
-int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
+#include "cores/atari2600/a26_core.h"
 
 static const char *const k_a26_ext[] = {"a26", "bin"};
 static const char *const k_a26_cores[] = {"atari2600"};
@@ -75,7 +75,7 @@ static const shim_core k_core = {
     sizeof k_a26_options / sizeof k_a26_options[0], k_a26_inputs, 160, 210, 160, 320, 8, 2,
 };
 #elif defined(RG_SHIM_NES)
-int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
+#include "cores/nes/nes_core.h"
 
 static const char *const k_nes_ext[] = {"nes"};
 static const char *const k_nes_cores[] = {"nes"};
@@ -108,7 +108,7 @@ static const shim_core k_core = {
 /* the core's frames are RGB565 (FCEUmm's colours as FCEUmm's libretro build gives them) */
 #define SHIM_PIXEL_FORMAT RETRO_PIXEL_FORMAT_RGB565
 #elif defined(RG_SHIM_SMS)
-int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
+#include "cores/sms/sms_core.h"
 
 /* the system is left out (NULL) so that the core picks Game Gear mode from a .gg file name */
 static const rg_system_info k_sms_system = {

@@ -71,11 +71,8 @@ typedef struct rg__core_open_args {
     rg__core_io *io;
 } rg__core_open_args;
 
-/* The libretro host (src/host). */
-int rg__libretro_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
-/* Our own Atari 2600 core (src/cores/atari2600); core_path is unused. */
-int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
-/* Our own NES core (src/cores/nes); core_path is unused. */
-int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
+/* Each backend declares its open function (void **core, const rg__core_ops **ops, const rg__core_open_args *args)
+ * in its own header: the libretro host in src/host/lr_host.h (rg__libretro_open), our own cores in
+ * src/cores/<system>/<name>_core.h (rg__a26_open, rg__nes_open, rg__sms_open, rg__genesis_open). */
 
 #endif

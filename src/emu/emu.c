@@ -5,6 +5,7 @@
 
 #include "addrspace.h"
 #include "core_iface.h"
+#include "host/lr_host.h"
 #include "native.h"
 #include "screen.h"
 #include "state_file.h"

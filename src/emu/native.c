@@ -2,7 +2,9 @@
  * interface as the libretro host. A name in this table wins over a libretro core of the same name. */
 #include "emu/native.h"
 
+#include "cores/atari2600/a26_core.h"
 #include "cores/genesis/genesis_core.h"
+#include "cores/nes/nes_core.h"
 #include "cores/sms/sms_core.h"
 #include "retrogym/version.h"
 

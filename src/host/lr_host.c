@@ -4,6 +4,7 @@
  * core's callbacks (which carry no user pointer) are routed to. Cores call back synchronously on the calling
  * thread (docs/formats.md, "libretro hosting"), so this is enough for instances on many threads at once. */
 #define _GNU_SOURCE
+#include "lr_host.h"
 #include "lr_internal.h"
 
 #include <stdio.h>

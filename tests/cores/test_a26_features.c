@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
 
+#include "cores/atari2600/a26_core.h"
 #include "emu/core_iface.h"
 #include "emu/video_convert.h"
 
@@ -18,8 +19,6 @@
 #define MAX_ENTRIES 64
 #define W 160
 #define H 210
-
-int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
 
 typedef struct entry {
     char rom[256];     /* absolute path */

@@ -3,6 +3,7 @@
  * its options reach the core, and it exports nothing but the retro_* API. */
 #include "test_support.h"
 
+#include "cores/atari2600/a26_core.h"
 #include "emu/core_iface.h"
 
 #include <dlfcn.h>
@@ -14,8 +15,6 @@
 #ifndef A26_LIBRETRO
 #error "A26_LIBRETRO must name the built atari2600_libretro.so"
 #endif
-
-int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
 
 #define FRAMES 300
 

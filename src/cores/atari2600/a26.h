@@ -85,11 +85,7 @@ static inline uint32_t rg__a26_rand(rg__a26_state *s)
     return rg__a26_rng_next(&s->rng);
 }
 
-/* a26_core.c: the core behind the internal core interface (src/emu/core_iface.h; same contract as
- * rg__libretro_open). */
-struct rg__core_ops;
-struct rg__core_open_args;
-int rg__a26_open(void **core, const struct rg__core_ops **ops, const struct rg__core_open_args *args);
+/* a26_core.c: the core behind the internal core interface, rg__a26_open, is declared in a26_core.h. */
 
 /* a26_machine.c */
 /* Power-on: RAM, timer and CPU registers as Stella draws them, TIA and RIOT cleared, the cart at its start banks,

@@ -1,5 +1,6 @@
 /* The Atari 2600 core behind the internal core interface (src/emu/core_iface.h): options, input, frames,
  * audio and snapshots (a header plus a copy of the machine state). */
+#include "cores/atari2600/a26_core.h"
 #include "cores/atari2600/a26.h"
 #include "cores/atari2600/a26_props.h"
 
