@@ -202,6 +202,15 @@ static void io_write(rg__sms_machine *m, uint16_t port, uint8_t v)
 #define Z80_OUT(ctx, port, v) ((ctx)->st.cycles = (clk_ += 4), io_write((ctx), (port), (v)))
 #define Z80_INTERNAL(ctx, n) (clk_ += (unsigned)(n))
 #define Z80_STOP(ctx) (clk_ >= stop_)
+/* a HALTed CPU: nothing reaches it before the run's end (interrupts are raised between runs) */
+#define Z80_HALT_RUN(ctx) halt_run(&clk_, stop_)
+
+static inline unsigned halt_run(uint64_t *clk, uint64_t stop)
+{
+    unsigned n = *clk < stop ? (unsigned)((stop - *clk + 3u) / 4u) : 1u;
+    *clk += 4u * (uint64_t)n;
+    return n;
+}
 #include "cpu/z80/z80_exec.h"
 
 /* Power-on as Genesis Plus GX without a BIOS: the frame starts at line 192 and the Z80 comes out of reset 52,278

@@ -17,6 +17,9 @@
  *                           its end); returns the byte on the data bus; default: 6 internal T-states and
  *                           cpu->int_data
  *   Z80_ENTER(ctx) / Z80_LEAVE(ctx)  declarations at the start of the function / a statement before it returns
+ *   Z80_HALT_RUN(ctx)       the M1 cycles of a HALTed CPU up to the bus's next event, at once: advances the bus
+ *                           time by 4 T-states for each and returns how many (at least 1); only for a bus where no
+ *                           interrupt can arrive before Z80_STOP becomes true; default: one Z80_FETCH at pc a step
  *
  * Every T-state is inside exactly one of these calls, so the bus counts T-states by adding them up. The macros get
  * their address arguments as uint16_t values without side effects (they may evaluate them more than once).
@@ -338,51 +341,61 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             return 0;
         }
 
-        /* ---- interrupts ---- */
-        if (cpu->nmi_pending) {
-            cpu->nmi_pending = 0;
-            cpu->halted = 0;
-            cpu->ei = cpu->p = cpu->q = 0;
-            (void)Z80_FETCH(ctx, cpu->pc, Z80__IR);
-            Z80__RINC();
-            Z80__IDLE(1);
-            cpu->iff1 = 0;
-            Z80__PUSH(cpu->pc);
-            cpu->pc = cpu->wz = 0x0066u;
-            continue;
-        }
-        if (cpu->int_line && cpu->iff1 && !cpu->ei) {
-            if (cpu->p)
-                cpu->f &= (uint8_t)~RG_Z80_PF;
-            cpu->halted = 0;
-            cpu->iff1 = cpu->iff2 = 0;
-            cpu->ei = cpu->p = cpu->q = 0;
-            v = Z80__INTA(Z80__IR);
-            Z80__RINC();
-            Z80__IDLE(1);
-            Z80__PUSH(cpu->pc);
-            if (cpu->im == 2) {
-                ad = (uint16_t)(cpu->i << 8 | (v & 0xFFu));
-                t = Z80__RD(ad);
-                t |= (unsigned)Z80__RD((uint16_t)(ad + 1u)) << 8;
-                cpu->pc = cpu->wz = (uint16_t)t;
-            } else {
-                /* IM 1, and IM 0 with RST n on the bus (any other byte is taken as RST $38) */
-                cpu->pc = cpu->wz = (uint16_t)(cpu->im == 0 && (v & 0xC7u) == 0xC7u ? (v & 0x38u) : 0x38u);
+        /* ---- interrupts and HALT (one test on the common path) ---- */
+        if (__builtin_expect((cpu->nmi_pending | cpu->int_line | cpu->halted) != 0, 0)) {
+            if (cpu->nmi_pending) {
+                cpu->nmi_pending = 0;
+                cpu->halted = 0;
+                cpu->ei = cpu->p = cpu->q = 0;
+                (void)Z80_FETCH(ctx, cpu->pc, Z80__IR);
+                Z80__RINC();
+                Z80__IDLE(1);
+                cpu->iff1 = 0;
+                Z80__PUSH(cpu->pc);
+                cpu->pc = cpu->wz = 0x0066u;
+                continue;
             }
-            continue;
+            if (cpu->int_line && cpu->iff1 && !cpu->ei) {
+                if (cpu->p)
+                    cpu->f &= (uint8_t)~RG_Z80_PF;
+                cpu->halted = 0;
+                cpu->iff1 = cpu->iff2 = 0;
+                cpu->ei = cpu->p = cpu->q = 0;
+                v = Z80__INTA(Z80__IR);
+                Z80__RINC();
+                Z80__IDLE(1);
+                Z80__PUSH(cpu->pc);
+                if (cpu->im == 2) {
+                    ad = (uint16_t)(cpu->i << 8 | (v & 0xFFu));
+                    t = Z80__RD(ad);
+                    t |= (unsigned)Z80__RD((uint16_t)(ad + 1u)) << 8;
+                    cpu->pc = cpu->wz = (uint16_t)t;
+                } else {
+                    /* IM 1, and IM 0 with RST n on the bus (any other byte is taken as RST $38) */
+                    cpu->pc = cpu->wz = (uint16_t)(cpu->im == 0 && (v & 0xC7u) == 0xC7u ? (v & 0x38u) : 0x38u);
+                }
+                continue;
+            }
+            if (cpu->halted) {
+                /* HALT: NOP-like M1 cycles at the address after the HALT, pc does not move */
+                cpu->q = 0;
+                cpu->ei = 0;
+                cpu->p = 0;
+#ifdef Z80_HALT_RUN
+                t = Z80_HALT_RUN(ctx);
+                cpu->r = (uint8_t)((cpu->r & 0x80u) | ((cpu->r + t) & 0x7Fu));
+#else
+                (void)Z80_FETCH(ctx, cpu->pc, Z80__IR);
+                Z80__RINC();
+#endif
+                continue;
+            }
         }
 
         prevq = cpu->q;
         cpu->q = 0;
         cpu->ei = 0;
         cpu->p = 0;
-        if (cpu->halted) {
-            /* HALT: NOP-like M1 cycles at the address after the HALT, pc does not move */
-            (void)Z80_FETCH(ctx, cpu->pc, Z80__IR);
-            Z80__RINC();
-            continue;
-        }
 
         xm = 0;
         Z80__FETCH(op);
