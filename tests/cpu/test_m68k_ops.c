@@ -211,6 +211,9 @@ static void test_state_check(void **state)
     bad = c;
     bad.pc = 0x1001;
     assert_non_null(rg__m68k_check(&bad));
+    assert_null(rg__m68k_check_mode(&bad, 1)); /* a machine without address errors keeps odd PCs */
+    bad.ipl = 8;
+    assert_non_null(rg__m68k_check_mode(&bad, 1));
     bad = c;
     bad.stopped = 2;
     assert_non_null(rg__m68k_check(&bad));

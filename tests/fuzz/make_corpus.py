@@ -441,6 +441,70 @@ def nes_seeds():
     put("nesrom", "truncated", ines(0, 1, 1, loop)[:9000])
 
 
+# ---- smsrom: Master System / Game Gear images (opened as both) running a small frame loop ----
+def sms_image(size=32768, region=0x4C, extra=None):
+    """A Sega-mapper image: `di; im 1; ld sp`, then a loop writing the VDP (registers, CRAM), the mapper's page
+    register and reading the pads, with an IM 1 handler at $38 and RETN at $66 (the pause NMI); "TMR SEGA" header."""
+    rom = bytearray(b"\x00" * size)
+    rom[0x0000:0x0009] = bytes([0xF3, 0xED, 0x56, 0x31, 0xF0, 0xDF, 0xC3, 0x00, 0x01])
+    rom[0x0038:0x003D] = bytes([0xDB, 0xBF, 0xFB, 0xED, 0x4D])
+    rom[0x0066:0x0068] = bytes([0xED, 0x45])
+    rom[0x0100:0x0108] = bytes([0x3E, 0xE0, 0xD3, 0xBF, 0x3E, 0x81, 0xD3, 0xBF])
+    rom[0x0108:0x0120] = bytes([0x3E, 0x01, 0x32, 0xFF, 0xFF, 0xDB, 0xDC, 0x3E, 0x00, 0xD3, 0xBF, 0x3E, 0xC0,
+                                0xD3, 0xBF, 0xDB, 0xDC, 0xD3, 0xBE, 0xFB, 0xC3, 0x08, 0x01, 0x00])
+    if extra:
+        for at, data in extra:
+            rom[at:at + len(data)] = data
+    rom[0x7FF0:0x7FF8] = b"TMR SEGA"
+    rom[0x7FFF] = region
+    return bytes(rom)
+
+
+def sms_seeds():
+    put("smsrom", "sega_32k", sms_image())
+    put("smsrom", "gg_32k", sms_image(region=0x6C))
+    put("smsrom", "sega_128k", sms_image(131072))
+    # Codemasters: the page register at $8000 written in the loop (ld ($8000),a instead of $FFFF)
+    put("smsrom", "codemasters_64k", sms_image(65536, extra=[(0x010A, bytes([0x00, 0x80]))]))
+    put("smsrom", "copier_header", bytes(512) + sms_image())
+    put("smsrom", "halt", bytes([0x76]) * 8192)
+    put("smsrom", "odd_size", sms_image()[:9000])
+    for name in ("test.sms", "test.gg"):
+        with open(os.path.join(HERE, "..", "roms", "bin", name), "rb") as f:
+            put("smsrom", "ours_" + name.replace(".", "_"), f.read())
+
+
+# ---- mdrom: Genesis images: vectors, a header, and a 68000 loop over the VDP, the pads and the Z80 bus ----
+def md_image(pc=0x200, code=None, size=0x8000):
+    rom = bytearray(size)
+    struct.pack_into(">II", rom, 0, 0x00FFFE00, pc)
+    for v in range(2, 64):  # every exception and interrupt: an RTE at $300
+        struct.pack_into(">I", rom, v * 4, 0x300)
+    rom[0x100:0x110] = b"SEGA GENESIS    "
+    rom[0x1F0:0x1F3] = b"JUE"
+    if code is None:
+        setup = bytes.fromhex("33FC817400C00004" "33FC8F0200C00004" "46FC2000")
+        loop = bytes.fromhex("103900A10003" "23FCC000000000C00004" "33C000C00000" "33FC010000A11100")
+        disp = -(len(loop) + 2)
+        code = setup + loop + bytes([0x60, disp & 0xFF])  # bra.s back to the loop
+    rom[0x200:0x200 + len(code)] = code
+    rom[0x300:0x302] = bytes([0x4E, 0x73])
+    return bytes(rom)
+
+
+def md_seeds():
+    put("mdrom", "vdp_loop", md_image())
+    put("mdrom", "illegal", md_image(code=bytes([0x4A, 0xFC]) * 16))
+    put("mdrom", "odd_pc", md_image(pc=0x201))
+    put("mdrom", "big_1m", md_image(size=0x100000))
+    smd = bytearray(md_image(size=16384 + 512))
+    smd[8:10] = b"\xaa\xbb"
+    put("mdrom", "smd_interleaved", bytes(smd))
+    put("mdrom", "odd_size", md_image()[:513])
+    with open(os.path.join(HERE, "..", "roms", "bin", "test.md"), "rb") as f:
+        put("mdrom", "ours_test_md", f.read())
+
+
 def main():
     datatype()
     json_seeds()
@@ -450,6 +514,8 @@ def main():
     a26_seeds()
     lua_seeds()
     nes_seeds()
+    sms_seeds()
+    md_seeds()
     total = sum(len(files) for _, _, files in os.walk(OUT))
     print("wrote %d seed files under %s" % (total, OUT))
 

@@ -241,7 +241,7 @@ void rg__gen_run_frame(rg__gen_machine *m)
 
 int rg__gen_state_check(const rg__gen_state *s)
 {
-    const char *why = rg__m68k_check(&s->cpu);
+    const char *why = rg__m68k_check_mode(&s->cpu, 1); /* built with M68K_NO_ADDRESS_ERRORS */
     if (why)
         return rg__error(RG_ESTATE, "genesis state: bad cpu (%s)", why);
     uint64_t base = (uint64_t)s->frame * RG__GEN_FRAME_MCLK;

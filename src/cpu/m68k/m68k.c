@@ -28,13 +28,18 @@ void rg__m68k_reset(rg_m68k *c, uint32_t ssp, uint32_t pc, uint16_t w0, uint16_t
 
 const char *rg__m68k_check(const rg_m68k *c)
 {
+    return rg__m68k_check_mode(c, 0);
+}
+
+const char *rg__m68k_check_mode(const rg_m68k *c, int odd_pc_ok)
+{
     if (c->sr & ~RG_M68K_SR_MASK)
         return "sr has bits the 68000 does not have";
     if (c->stopped > 1 || c->halted > 1 || c->nmi_seen > 1 || c->reset_out > 1 || c->trace_pending > 1)
         return "a flag field is not 0 or 1";
     if (c->ipl > 7)
         return "ipl above 7";
-    if (c->pc & 1)
+    if ((c->pc & 1) && !odd_pc_ok)
         return "pc is odd";
     if (c->pad[0] || c->pad[1])
         return "padding is not zero";

@@ -51,8 +51,13 @@ void rg__m68k_init(rg_m68k *c);
 void rg__m68k_reset(rg_m68k *c, uint32_t ssp, uint32_t pc, uint16_t w0, uint16_t w1);
 
 /* Checks a CPU state taken from outside (a save state): sr with only existing bits, `stopped`/`halted`/`nmi_seen`
- * 0 or 1, ipl 0..7, pc and the stack pointers even. Returns NULL when valid, else a short description (static). */
+ * 0 or 1, ipl 0..7, pc even. Returns NULL when valid, else a short description (static). */
 const char *rg__m68k_check(const rg_m68k *c);
+
+/* The same for a machine built with M68K_NO_ADDRESS_ERRORS when odd_pc_ok is nonzero: there a jump to an odd address
+ * raises no exception and the PC stays odd (instructions are fetched at the even address below), so a state it saves
+ * may hold an odd PC. */
+const char *rg__m68k_check_mode(const rg_m68k *c, int odd_pc_ok);
 
 /* Writes the mnemonic family of an opcode ("MOVE.w", "ADDQ.l", "ILLEGAL", ...) into out. Returns out. */
 const char *rg__m68k_name(uint16_t op, char *out, size_t cap);
