@@ -15,7 +15,7 @@ if ! "$py" -c "import ziglang" 2>/dev/null; then
 fi
 mkdir -p "$out"
 # The core, its CPU and the src/base files it uses (not own_dirs.c: dladdr1 and link.h are glibc's).
-sources=(cores/libretro_shim.c src/cores/nes/*.c src/cpu/m6502/*.c src/base/error.c src/base/log.c
+sources=(libretro_export/libretro_shim.c src/cores/nes/*.c src/cpu/m6502/*.c src/base/error.c src/base/log.c
          src/base/strutil.c src/base/bytebuf.c src/base/growth.c src/base/version.c src/base/fileio.c)
 status=0
 for target in x86_64-macos aarch64-macos; do

@@ -1,7 +1,7 @@
 /* What every one of our own cores (src/cores/<system>/<system>_core.c) does the same way at the core interface
  * (core_iface.h): the ROM hash that ties a snapshot to its ROM, mono samples published as the interleaved stereo the
  * emulator layer reads, and the I/O block detached when the core goes. Header-only, so that the standalone libretro
- * builds of the cores (cores/CMakeLists.txt) need no further source. */
+ * builds of the cores (libretro_export/CMakeLists.txt) need no further source. */
 #ifndef RG_SRC_EMU_NATIVE_GLUE_H
 #define RG_SRC_EMU_NATIVE_GLUE_H
 

@@ -10,7 +10,7 @@ rg_test(a26_vs_stella cores/test_a26_vs_stella.c TIMEOUT 900 LABELS no-asan)
 rg_test(a26_stella_state cores/test_a26_stella_state.c LIBS ZLIB::ZLIB)
 # --- cart ---
 rg_test(a26_cart cores/test_a26_cart.c)
-# The standalone libretro build, loaded through our own host (needs add_subdirectory(cores) at the top level).
+# The standalone libretro build, loaded through our own host (needs add_subdirectory(libretro_export) at the top level).
 if(TARGET atari2600_libretro)
   rg_test(a26_libretro cores/test_a26_libretro.c LIBS ${CMAKE_DL_LIBS})
   add_dependencies(a26_libretro atari2600_libretro)
