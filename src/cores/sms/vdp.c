@@ -54,34 +54,55 @@ static inline uint64_t row_pixels(const uint8_t *row4)
 #define REV64(b) REV16(b), REV16((b) + 16u), REV16((b) + 32u), REV16((b) + 48u)
 static const uint8_t reverse[256] = {REV64(0u), REV64(64u), REV64(128u), REV64(192u)};
 
-/* Lists the sprites of line `line` + 1 (up to 8; a 9th sets the overflow latch when `line` is an active line). */
+#define BYTES_01 0x0101010101010101ull
+
+/* Bytes of x that are zero get $80, the others 0 (exact, no carries between bytes). */
+static inline uint64_t zero_bytes(uint64_t x)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    return ~(((x & low7) + low7) | x | low7);
+}
+
+/* Lists the sprites of line `line` + 1 (up to 8; a 9th sets the overflow latch when `line` is an active line).
+ * A sprite at Y is on the line when (line - Y) mod 256 < its height (Y above 208 counts from -48: the same test,
+ * since heights are at most 32 and Y at most 208 otherwise); the Y table is looked at 8 bytes at a time. */
 static void parse_sprites(rg__sms_vdp *v, int line)
 {
     unsigned sat = (v->reg[5] & 0x7Eu) << 7;
     unsigned zoom = v->reg[1] & 0x01u;
     unsigned tall = (v->reg[1] & 0x02u) ? 16u : 8u;
-    unsigned span = tall << zoom;
+    unsigned span = tall << zoom; /* 8, 16 or 32 */
     unsigned mask = tall == 16u ? 0xFEu : 0xFFu;
     const uint8_t *ys = &v->vram[sat];
+    const uint64_t high = 0x8080808080808080ull;
+    uint64_t lines = (uint64_t)(uint8_t)line * BYTES_01;
+    uint64_t outside = (uint64_t)(uint8_t)~(span - 1u) * BYTES_01;
     unsigned count = 0;
-    for (unsigned i = 0; i < 64; i++) {
-        int y = ys[i];
-        if (y == 0xD0)
-            break;
-        if (y > RG__SMS_HEIGHT + 16)
-            y -= 256;
-        unsigned r = (unsigned)(line - y);
-        if (r >= span)
-            continue;
-        if (count == 8u) {
-            if (line >= 0 && line < RG__SMS_HEIGHT)
-                v->spr_ovr = 0x40;
-            break;
+    for (unsigned g = 0; g < 64; g += 8) {
+        uint64_t y;
+        memcpy(&y, ys + g, 8);
+        /* byte-wise (line - y) mod 256, then the bytes below span and the $D0 terminators */
+        uint64_t d = ((lines | high) - (y & ~high)) ^ ((lines ^ ~y) & high);
+        uint64_t on = zero_bytes(d & outside);
+        uint64_t end = zero_bytes(y ^ (0xD0u * BYTES_01));
+        if (end)
+            on &= (end & (0u - end)) - 1u; /* only the sprites before the first terminator */
+        while (on) {
+            unsigned i = g + ((unsigned)__builtin_ctzll(on) >> 3);
+            on &= on - 1u;
+            if (count == 8u) {
+                if (line >= 0 && line < RG__SMS_HEIGHT)
+                    v->spr_ovr = 0x40;
+                v->spr_count = 8;
+                return;
+            }
+            rg__sms_sprite *o = &v->spr[count++];
+            o->row = (uint8_t)((unsigned)(uint8_t)(line - ys[i]) >> zoom);
+            o->x = v->vram[sat + 0x80u + 2u * i];
+            o->pat = (uint8_t)(v->vram[sat + 0x81u + 2u * i] & mask);
         }
-        rg__sms_sprite *o = &v->spr[count++];
-        o->row = (uint8_t)(r >> zoom);
-        o->x = v->vram[sat + 0x80u + 2u * i];
-        o->pat = (uint8_t)(v->vram[sat + 0x81u + 2u * i] & mask);
+        if (end)
+            break;
     }
     v->spr_count = (uint8_t)count;
 }
@@ -101,8 +122,6 @@ static void palette(const rg__sms_vdp *v, int gg, uint16_t pal[32])
         pal[i] = (uint16_t)((r >> 3) << 11 | (g >> 2) << 5 | (b >> 3));
     }
 }
-
-#define BYTES_01 0x0101010101010101ull
 
 /* The background of an active line: colours into out (RGB565 through pal) and, for the sprites, colour indexes into
  * lb (0-31, bit 5: priority over sprites), a tile at a time (the tiles start at the fine scroll, so each covers 8
