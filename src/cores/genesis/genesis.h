@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "cpu/m68k/m68k.h"
+#include "cpu/z80/z80.h"
 
 #define RG__GEN_WIDTH 320
 #define RG__GEN_HEIGHT 224
@@ -55,6 +56,22 @@ typedef struct rg__gen_state {
     uint8_t z80_reset;      /* 1: the Z80 is held in reset ($A11200 bit 0 written 0) */
     uint32_t frame;         /* frames run */
     uint32_t pad_;
+    /* the sound side (genesis_sound.c) */
+    rg_z80 z80;
+    uint64_t z80_cycles;    /* Z80 T-states since power-on (master / 15; 228 per line) */
+    uint16_t z80_bank;      /* bank register: 68000 address bits 23-15 of the Z80's $8000-$FFFF window */
+    uint8_t z80_int;        /* the Z80's INT line (asserted during line 224) */
+    uint8_t ym_addr[2];     /* YM2612 address latches of parts I and II */
+    uint8_t ym_mode;        /* register $27: load A/B, enable flag A/B (reset bits act at once) */
+    uint8_t ym_status;      /* bit 0 timer A, bit 1 timer B overflowed; never busy (as Genesis Plus GX) */
+    uint8_t psg_latch;      /* the PSG's latched register (0-7) */
+    uint16_t ym_ta;         /* timer A period value (10 bits, $24-$25) */
+    uint8_t ym_tb;          /* timer B period value ($26) */
+    uint8_t pad2_;
+    uint16_t psg_reg[8];    /* tone/noise periods and volumes, as written (no sound produced) */
+    int32_t ym_tac;         /* timer A counter, in YM samples (master / 1008) */
+    int32_t ym_tbc;         /* timer B counter, in YM samples (16 per step) */
+    uint64_t ym_samples;    /* YM samples run since power-on */
 } rg__gen_state;
 
 typedef struct rg__gen_machine {
@@ -66,6 +83,7 @@ typedef struct rg__gen_machine {
     uint16_t pad[2];        /* libretro joypad bits of ports 1 and 2 */
     int video;              /* draw this frame */
     uint64_t stop_at;       /* 68000 clock the current run ends at */
+    uint64_t z80_stop_at;   /* Z80 clock the current Z80 run ends at */
 } rg__gen_machine;
 
 /* Power-on: zeroed state, Z80 in reset, the 68000's reset from the ROM's vectors. */
@@ -77,8 +95,25 @@ void rg__gen_run_frame(rg__gen_machine *m);
 /* Checks a state taken from outside, field by field. RG_OK or RG_ESTATE naming the field. */
 int rg__gen_state_check(const rg__gen_state *s);
 
-/* 68000 bus (genesis_machine.c), used by the VDP's DMA too. */
+/* 68000 bus (genesis_machine.c), used by the VDP's DMA and the Z80's bank window too. sel: 2 high byte, 1 low
+ * byte, 3 the word. */
 uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr);
+void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel);
+
+/* Sound side (genesis_sound.c): the Z80 with its bus (8 KiB RAM, YM2612, bank register, VDP/PSG, the 68000 window),
+ * the YM2612's timers and status, the PSG's registers. */
+/* Runs the Z80 (when out of reset and not holding its bus for the 68000) up to master clock mclk; otherwise lets the
+ * time pass. */
+void rg__gen_z80_run_to(rg__gen_machine *m, uint64_t mclk);
+/* Z80 reset (line asserted): the CPU's reset and the YM2612's (its timers and flags). */
+void rg__gen_z80_reset(rg__gen_machine *m);
+/* YM2612 port access at master clock mclk (port 0-3: address I, data I, address II, data II). */
+uint8_t rg__gen_ym_read(rg__gen_machine *m, uint64_t mclk);
+void rg__gen_ym_write(rg__gen_machine *m, uint64_t mclk, unsigned port, uint8_t v);
+/* A byte written to the PSG. */
+void rg__gen_psg_write(rg__gen_state *s, uint8_t v);
+/* Checks the sound side of a state taken from outside; NULL or the bad field. */
+const char *rg__gen_sound_check(const rg__gen_state *s);
 
 /* VDP (genesis_vdp.c). */
 void rg__gen_vdp_ctrl_write(rg__gen_machine *m, uint16_t v);

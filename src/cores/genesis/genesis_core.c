@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define STATE_MAGIC "RGGENST"
-#define STATE_VERSION 1u
+#define STATE_VERSION 2u
 #define FB_PIXELS ((size_t)RG__GEN_WIDTH * RG__GEN_HEIGHT)
 #define GEN_FPS (RG__GEN_MCLK / RG__GEN_FRAME_MCLK)
 

@@ -82,8 +82,10 @@ uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
             uint8_t b = s->zram[addr & 0x1FFEu];
             return (uint16_t)(b << 8 | b);
         }
-        if (addr < 0xA06000u)   /* YM2612 status: never busy, no timer overflow */
-            return 0;
+        if (addr < 0xA06000u) { /* YM2612 status: the timer flags, never busy */
+            uint8_t b = rg__gen_ym_read(m, s->cpu.cycles * 7u);
+            return (uint16_t)(b << 8 | b);
+        }
         return 0xFFFFu;
     }
     if (addr >= 0xA10000u && addr < 0xA10020u) {
@@ -95,7 +97,7 @@ uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
     return 0;
 }
 
-static void write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
+void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
 {
     rg__gen_state *s = &m->st;
     addr &= 0xFFFFFEu;
@@ -115,15 +117,20 @@ static void write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
             rg__gen_vdp_data_write(m, v);
         else if (port < 8)
             rg__gen_vdp_ctrl_write(m, v);
-        /* $C00011-$C00017: the PSG, silent */
+        else if (port >= 0x10 && port < 0x18 && (sel & 1)) /* the PSG at the odd addresses */
+            rg__gen_psg_write(s, (uint8_t)v);
         return;
     }
-    if (addr >= 0xA00000u && addr < 0xA04000u) {
+    if (addr >= 0xA00000u && addr < 0xA08000u) {
         /* byte writes reach their byte; a word write stores its high byte at the even address */
-        if (sel == 1)
-            s->zram[(addr + 1u) & 0x1FFFu] = (uint8_t)v;
-        else
-            s->zram[addr & 0x1FFFu] = (uint8_t)(v >> 8);
+        uint32_t a = sel == 1 ? addr + 1u : addr;
+        uint8_t b = sel == 1 ? (uint8_t)v : (uint8_t)(v >> 8);
+        if (a < 0xA04000u)
+            s->zram[a & 0x1FFFu] = b;
+        else if (a < 0xA06000u)
+            rg__gen_ym_write(m, s->cpu.cycles * 7u, a & 3u, b);
+        else if (a < 0xA06100u)
+            s->z80_bank = (uint16_t)((s->z80_bank >> 1) | (unsigned)(b & 1u) << 8);
         return;
     }
     if (addr >= 0xA10000u && addr < 0xA10020u) {
@@ -132,11 +139,16 @@ static void write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
         return;
     }
     if (addr == 0xA11100u && (sel & 2)) {
+        rg__gen_z80_run_to(m, s->cpu.cycles * 7u); /* the Z80 catches up to the moment of the request */
         s->z80_busreq = (uint8_t)((v >> 8) & 1u);
         return;
     }
     if (addr == 0xA11200u && (sel & 2)) {
-        s->z80_reset = (uint8_t)!((v >> 8) & 1u);
+        rg__gen_z80_run_to(m, s->cpu.cycles * 7u);
+        uint8_t held = (uint8_t)!((v >> 8) & 1u);
+        if (held && !s->z80_reset)
+            rg__gen_z80_reset(m);
+        s->z80_reset = held;
         return;
     }
 }
@@ -157,7 +169,7 @@ static int iack(rg__gen_machine *m, int level)
 #define M68K_FN gen_m68k_run
 #define M68K_CTX rg__gen_machine
 #define M68K_READ(m, addr, sel) ((void)(sel), rg__gen_read16((m), (addr)))
-#define M68K_WRITE(m, addr, v, sel) write16((m), (addr), (v), (sel))
+#define M68K_WRITE(m, addr, v, sel) rg__gen_write16((m), (addr), (v), (sel))
 #define M68K_STOP(m) ((m)->st.cpu.cycles >= (m)->stop_at)
 #define M68K_IACK(m, level) iack((m), (level))
 /* stable-retro runs Genesis Plus GX with genesis_plus_gx_addr_error disabled, and games rely on it (Airstriker reads
@@ -178,6 +190,7 @@ void rg__gen_power_on(rg__gen_machine *m)
 {
     memset(&m->st, 0, sizeof m->st);
     m->st.z80_reset = 1;
+    rg__gen_z80_reset(m);
     m->st.vdp.reg[12] = 0x81; /* the picture starts 320 wide until the game sets the mode */
     rg__m68k_init(&m->st.cpu);
     cpu_reset(m);
@@ -191,6 +204,11 @@ void rg__gen_reset_soft(rg__gen_machine *m)
     m->st.cpu.cycles = cycles;
     m->st.vdp.pending = 0;
     m->st.vdp.fill = 0;
+    /* the reset button resets the Z80 (held until the 68000 releases it) and the YM2612 too */
+    if (!m->st.z80_reset)
+        rg__gen_z80_reset(m);
+    m->st.z80_reset = 1;
+    m->st.z80_busreq = 0;
     cpu_reset(m);
 }
 
@@ -211,11 +229,14 @@ void rg__gen_run_frame(rg__gen_machine *m)
             v->vflag = 1;
             m->width = (v->reg[12] & 1u) ? 320u : 256u;
         }
+        /* the Z80's INT is asserted for line 224 */
+        s->z80_int = s->z80.int_line = line == RG__GEN_HEIGHT;
         s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(v);
         m->stop_at = (base + (uint64_t)(line + 1u) * RG__GEN_LINE_MCLK + 6u) / 7u;
         gen_m68k_run(&s->cpu, m);
         if (s->cpu.cycles < m->stop_at) /* a halted 68000 lets the time pass */
             s->cpu.cycles = m->stop_at;
+        rg__gen_z80_run_to(m, base + (uint64_t)(line + 1u) * RG__GEN_LINE_MCLK);
         s->cpu.reset_out = 0;
         /* the H interrupt counter counts lines 0-224 and is reloaded on the others */
         if (line <= RG__GEN_HEIGHT) {
@@ -258,5 +279,8 @@ int rg__gen_state_check(const rg__gen_state *s)
     CHECK(v->line == RG__GEN_LINES - 1u || (s->frame == 0 && v->line == 0), "vdp.line");
     CHECK(s->z80_busreq <= 1 && s->z80_reset <= 1, "z80 bus control");
     CHECK(s->cpu.ipl == rg__gen_vdp_ipl(v), "cpu.ipl (not the VDP's)");
+    const char *sound = rg__gen_sound_check(s);
+    if (sound)
+        return rg__error(RG_ESTATE, "genesis state: bad z80/sound (%s)", sound);
     return RG_OK;
 }

@@ -216,6 +216,81 @@ static void test_sprite_flags_without_drawing(void **s)
     free(b);
 }
 
+/* The Z80 as the sound CPU, on a bare machine whose 68000 idles (bra.s *): a Z80 program of ours in its RAM sets the
+ * bank register to $FF0000 and writes $5A through the window into 68000 work RAM, starts YM2612 timer A (period 100
+ * samples) and counts its overflows by polling the status (at $1F01), and counts its V interrupts (IM 1, at $1F00).
+ * Then the 68000's bus request stops it, and the reset line restarts it from $0000. */
+static const uint8_t k_z80_prog[] = {
+    0xF3, 0x31, 0x00, 0x1E, 0xED, 0x56,             /* 0000 di; ld sp,$1E00; im 1 */
+    0x21, 0x00, 0x60, 0x36, 0x00,                   /* 0006 ld hl,$6000; ld (hl),0: bank bit 15 = 0 */
+    0x36, 0x01, 0x36, 0x01, 0x36, 0x01, 0x36, 0x01, /* 000B bits 16-23 = 1: bank $1FE = $FF0000 */
+    0x36, 0x01, 0x36, 0x01, 0x36, 0x01, 0x36, 0x01,
+    0x3E, 0x5A, 0x32, 0x10, 0x80,                   /* 001B ld a,$5A; ld ($8010),a: $FF0010 */
+    0x21, 0x00, 0x40, 0x36, 0x24, 0x23, 0x36, 0xE7, /* 0020 YM $24 = $E7 */
+    0x2B, 0x36, 0x25, 0x23, 0x36, 0x00,             /* 0028 YM $25 = 0: timer A = $39C, 100 samples */
+    0x2B, 0x36, 0x27, 0x23, 0x36, 0x05,             /* 002E YM $27 = 5: load A, flag A */
+    0xFB, 0x18, 0x19, 0x00,                         /* 0034 ei; jr $0050 */
+    0xF5, 0x3A, 0x00, 0x1F, 0x3C, 0x32, 0x00, 0x1F, /* 0038 push af; ($1F00)++ */
+    0x06, 0x14, 0x10, 0xFE,                         /* 0040 ld b,20; djnz $: past the line INT is held */
+    0xF1, 0xFB, 0xC9,                               /* 0044 pop af; ei; ret */
+};
+static const uint8_t k_z80_loop[] = {
+    0x3A, 0x00, 0x40, 0xE6, 0x01, 0x28, 0xF9,       /* 0050 wait for timer A's flag */
+    0x3A, 0x01, 0x1F, 0x3C, 0x32, 0x01, 0x1F,       /* 0057 ($1F01)++ */
+    0x3E, 0x15, 0x32, 0x01, 0x40, 0x18, 0xEB,       /* 005E YM $27 = $15: reset flag A; jr $0050 */
+};
+
+static void test_z80_sound_cpu(void **s)
+{
+    (void)s;
+    rg__gen_machine *m = vdp_machine();
+    g_rom[0x200] = 0x60, g_rom[0x201] = 0xFE;       /* the 68000: bra.s * */
+    rg__gen_power_on(m);
+    rg__gen_state *st = &m->st;
+    assert_int_equal(st->z80_reset, 1);
+    memcpy(st->zram, k_z80_prog, sizeof k_z80_prog);
+    memcpy(st->zram + 0x50, k_z80_loop, sizeof k_z80_loop);
+    for (unsigned f = 0; f < 3; f++) /* held in reset: nothing runs */
+        rg__gen_run_frame(m);
+    assert_int_equal(st->zram[0x1F00], 0);
+    rg__gen_write16(m, 0xA11200, 0x0100, 2);        /* reset released: it runs */
+    for (unsigned f = 0; f < 10; f++)
+        rg__gen_run_frame(m);
+    assert_int_equal(st->ram[0x10 ^ 1], 0x5A);      /* through the bank window */
+    assert_int_equal(st->z80_bank, 0x1FE);
+    assert_int_equal(st->zram[0x1F00], 10);         /* one INT per frame */
+    /* 10 frames = 8,960,400 master clocks = 8889 samples: 88 overflows of 100 samples (less the start-up) */
+    unsigned ovf = st->zram[0x1F01];
+    print_message("z80: %u interrupts, %u timer A overflows in 10 frames\n", st->zram[0x1F00], ovf);
+    assert_in_range(ovf, 86, 89);
+    assert_int_equal(rg__gen_read16(m, 0xA01F00) >> 8, 10); /* the 68000 reads the Z80's RAM */
+    /* bus request: granted (bit 8 reads 0) and the Z80 stops */
+    assert_int_equal(rg__gen_read16(m, 0xA11100) & 0x100u, 0x100u);
+    rg__gen_write16(m, 0xA11100, 0x0100, 2);
+    assert_int_equal(rg__gen_read16(m, 0xA11100) & 0x100u, 0);
+    for (unsigned f = 0; f < 2; f++)
+        rg__gen_run_frame(m);
+    assert_int_equal(st->zram[0x1F00], 10);
+    assert_int_equal(st->zram[0x1F01], ovf);
+    rg__gen_write16(m, 0xA11100, 0x0000, 2);        /* released: it goes on */
+    for (unsigned f = 0; f < 2; f++)
+        rg__gen_run_frame(m);
+    assert_int_equal(st->zram[0x1F00], 12);
+    assert_true(st->zram[0x1F01] > ovf);
+    /* the timer's flag as the 68000 reads it, then the reset line: the YM2612's timers stop with it */
+    rg__gen_write16(m, 0xA11200, 0x0000, 2);
+    assert_int_equal(st->ym_mode, 0);
+    assert_int_equal(rg__gen_read16(m, 0xA04000) & 3u, 0);
+    rg__gen_run_frame(m);
+    assert_int_equal(st->zram[0x1F00], 12);
+    assert_int_equal(st->z80.pc, 0);
+    assert_int_equal(rg__gen_state_check(st), RG_OK);
+    st->z80_bank = 0x200;
+    assert_int_equal(rg__gen_state_check(st), RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "z80_bank"));
+    free(m);
+}
+
 static void put16(uint8_t *p, uint32_t a, uint16_t v)
 {
     p[a] = (uint8_t)(v >> 8);
@@ -565,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_vdp_registers_and_ports),
         cmocka_unit_test(test_vdp_dma),
         cmocka_unit_test(test_sprite_flags_without_drawing),
+        cmocka_unit_test(test_z80_sound_cpu),
         cmocka_unit_test(test_program),
         cmocka_unit_test(test_bad_roms),
         cmocka_unit_test(test_hostile_states),
