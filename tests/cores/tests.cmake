@@ -24,6 +24,8 @@ rg_test(a26_features cores/test_a26_features.c)
 # The NES PPU on a bare machine: registers, vblank/NMI timing to the dot, the odd-frame skip, tiles, sprites, sprite-0
 # hit, overflow, segmented runs against whole ones.
 rg_test(nes_ppu cores/nes/test_nes_ppu.c)
+# Idle loops counted at once against the same ROMs run cycle by cycle: state and picture equal every frame.
+rg_test(nes_idle cores/nes/test_nes_idle.c)
 # --- nes apu ---
 # The NES APU on a bare machine (the test plays the CPU): length counters, frame IRQ timing to the cycle, jitter,
 # halt/reload in the step's cycle, sweep mute, DMC fetches/IRQ/loop, reset, lazy runs against stepwise ones, samples,

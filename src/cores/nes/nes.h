@@ -93,7 +93,17 @@ typedef struct rg__nes_machine {
     uint8_t frame_done;            /* the PPU reached the frame's end; the run stops at the next instruction */
 
     /* outputs and inputs of a run */
-    uint16_t *fb;                  /* RG__NES_WIDTH x RG__NES_HEIGHT: palette index (6 bits) | emphasis << 6 */
+    uint16_t *fb;                  /* RG__NES_WIDTH x RG__NES_HEIGHT: palette index (6 bits) | emphasis << 6, or
+                                    * that value's entry of rgb where rgb is set */
+    const uint16_t *rgb;           /* NULL, or 512 output values (the core's RGB565 palette) drawn in place */
+    /* caches of the renderer (ppu_render.c), valid while the palette RAM and PPUMASK's colour bits equal col_key:
+     * the output value of each palette entry and background nibble (col), of two background pixels by their two
+     * nibbles (bg_pair, when bg_pair_ok) */
+    uint16_t col[48];
+    uint8_t col_key[33];
+    uint8_t col_ok;
+    uint8_t bg_pair_ok;
+    uint16_t bg_pair[256][2];
     uint8_t video;                 /* draw pixels in this run (frames nobody observes are not drawn) */
     uint8_t audio;                 /* produce samples in this run */
     uint8_t buttons[2];            /* joypad bytes: A B Select Start Up Down Left Right, bit 0 = A */
@@ -101,6 +111,8 @@ typedef struct rg__nes_machine {
     size_t alen, acap;
     int aerr;
     uint64_t cycle_cap;            /* a run ends at this CPU cycle even without a frame end */
+    uint64_t idle_cycles;          /* CPU cycles of idle loops counted at once so far (nes_machine.c) */
+    uint8_t idle_off;              /* tests: run idle loops cycle by cycle */
 } rg__nes_machine;
 
 /* The longest run: a frame is 29780.5 CPU cycles; a run with no frame end (rendering and NMI never reached, a

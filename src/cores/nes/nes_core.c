@@ -15,7 +15,6 @@
 #define STATE_MAGIC "RGNESST"
 #define STATE_VERSION 2u /* 2: the cartridge counts CPU cycles (clock_cycle) and has chip RAM */
 #define FB_PIXELS ((size_t)RG__NES_WIDTH * RG__NES_HEIGHT)
-#define VIEW_PIXELS ((size_t)RG__NES_VIEW_W * RG__NES_VIEW_H)
 /* NTSC: 236250000 / 11 Hz master clock / 4 per dot, 341 x 262 - 0.5 dots per frame */
 #define NES_FPS (39375000.0 / 655171.0)
 
@@ -25,8 +24,8 @@ typedef struct nes_core {
     uint8_t *rom;
     size_t rom_size;
     uint64_t rom_hash;
-    uint16_t *fb;        /* the machine's framebuffer (palette values) */
-    uint16_t *view;      /* the picture handed out (RGB565) */
+    uint16_t *fb;        /* the machine's framebuffer, drawn in RGB565 (m.rgb = palette); the picture handed out is
+                          * its 240 x 224 window */
     uint16_t palette[512];
     rg__mem_desc mem[2];
 } nes_core;
@@ -41,10 +40,10 @@ static uint8_t pad_byte(uint16_t b)
 static void publish_video(nes_core *c)
 {
     rg_frame *f = &c->io->video;
-    f->data = c->view;
+    f->data = c->fb + (size_t)RG__NES_VIEW_Y * RG__NES_WIDTH + RG__NES_VIEW_X;
     f->width = RG__NES_VIEW_W;
     f->height = RG__NES_VIEW_H;
-    f->pitch = RG__NES_VIEW_W * sizeof(uint16_t);
+    f->pitch = RG__NES_WIDTH * sizeof(uint16_t);
     f->format = RG_PIXEL_RGB565;
 }
 
@@ -69,30 +68,11 @@ static void publish_memory(nes_core *c)
     io->mem_generation++;
 }
 
-_Static_assert(RG__NES_VIEW_W % 4 == 0, "convert_view converts 4 pixels a step");
-
-static void convert_view(nes_core *c)
-{
-    const uint16_t *pal = c->palette;
-    for (unsigned y = 0; y < RG__NES_VIEW_H; y++) {
-        const uint16_t *s = c->fb + (size_t)(y + RG__NES_VIEW_Y) * RG__NES_WIDTH + RG__NES_VIEW_X;
-        uint16_t *d = c->view + (size_t)y * RG__NES_VIEW_W;
-        /* 4 pixels per step: one 64-bit load and store, four lookups (RG__NES_VIEW_W is a multiple of 4) */
-        for (unsigned x = 0; x < RG__NES_VIEW_W; x += 4) {
-            uint64_t w;
-            memcpy(&w, s + x, sizeof w);
-            w = (uint64_t)pal[w & 511u] | (uint64_t)pal[(w >> 16) & 511u] << 16 |
-                (uint64_t)pal[(w >> 32) & 511u] << 32 | (uint64_t)pal[(w >> 48) & 511u] << 48;
-            memcpy(d + x, &w, sizeof w);
-        }
-    }
-}
-
 static void power_on(nes_core *c)
 {
     rg__nes_power_on(&c->m);
-    memset(c->fb, 0, FB_PIXELS * sizeof *c->fb);
-    convert_view(c);
+    for (size_t i = 0; i < FB_PIXELS; i++)
+        c->fb[i] = c->palette[0]; /* palette value 0 until a frame is drawn */
     publish_video(c);
     publish_memory(c);
 }
@@ -108,9 +88,7 @@ static int run_frame(void *core)
     c->m.video = io->video_enabled != 0;
     c->m.audio = io->audio_enabled && io->capture_audio;
     rg__nes_run_frame(&c->m);
-    if (c->m.video)
-        convert_view(c);
-    io->video.data = c->view;
+    io->video.data = c->fb + (size_t)RG__NES_VIEW_Y * RG__NES_WIDTH + RG__NES_VIEW_X;
     io->audio_frames = 0;
     if (c->m.audio && c->m.alen && rg__native_publish_audio(io, c->m.abuf, c->m.alen) != RG_OK)
         return RG_ENOMEM;
@@ -198,7 +176,6 @@ static void destroy(void *core)
     rg__native_io_detach(c->io);
     free(c->m.abuf);
     free(c->fb);
-    free(c->view);
     free(c->rom);
     free(c);
 }
@@ -222,8 +199,7 @@ int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     int rc = RG_OK;
     c->rom = malloc(args->rom_size ? args->rom_size : 1);
     c->fb = calloc(FB_PIXELS, sizeof *c->fb);
-    c->view = calloc(VIEW_PIXELS, sizeof *c->view);
-    if (!c->rom || !c->fb || !c->view)
+    if (!c->rom || !c->fb)
         rc = rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", args->rom_size);
     if (rc == RG_OK) {
         memcpy(c->rom, args->rom, args->rom_size);
@@ -239,6 +215,7 @@ int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     }
     rg__nes_palette_build(c->palette);
     c->m.fb = c->fb;
+    c->m.rgb = c->palette;
     c->io->fps = NES_FPS;
     c->io->sample_rate = RG__NES_APU_RATE;
     power_on(c);

@@ -236,11 +236,211 @@ NES_INLINE uint8_t bus_read(rg__nes_machine *m, uint16_t addr)
     return read_cycle(m, addr);
 }
 
+/* --- the interpreter's bus: a cycle counter in a register
+ *
+ * Inside nes_cpu_run the cycle count lives in a local (`fast.cyc`, stored to st.cycles before anything else looks at
+ * it) beside `fast.lim`, the first cycle at which tick() has more to do than count: a chip's sync point, or the next
+ * cycle at once when an interrupt line must follow st.irq or st.nmi_next, or a DMA waits. A RAM or PRG-ROM access
+ * before that cycle is the cycle count and the byte; every other access goes through bus_read / write_cycle above,
+ * so the machine behaves as if every cycle went through tick(). */
+typedef struct nes_fast {
+    uint64_t cyc;      /* st.cycles */
+    uint64_t lim;      /* tick() only counts before this cycle */
+    uint64_t stop;     /* M6502_STOP: the run's end (0 once the frame is done) */
+    /* the idle-loop watch (loop_boundary): instruction boundaries since the last slow cycle or write */
+    unsigned last_pc;  /* the last boundary's pc */
+    unsigned loop_pc;  /* the last boundary that moved pc backwards (above $FFFF: none) */
+    unsigned loop_rep; /* loops of loop_len cycles in a row that came back to it */
+    uint64_t loop_cyc; /* the cycle of that boundary */
+    uint64_t loop_len;
+} nes_fast;
+
+/* What tick() and bus_read() would do beyond counting, from the next cycle on. */
+NES_INLINE void fast_load(const rg__nes_machine *m, nes_fast *f)
+{
+    const rg__nes_state *s = &m->st;
+    f->cyc = s->cycles;
+    f->last_pc = 0;
+    f->loop_pc = 0x10000u; /* no loop seen since the last slow cycle */
+    f->stop = m->frame_done ? 0 : m->cycle_cap;
+    if (s->nmi_next || s->cpu.irq_line != (s->irq != 0) || s->dma_page != DMA_NONE || s->apu.dmc_fetch)
+        f->lim = 0;
+    else
+        f->lim = m->ppu_sync_at < m->apu_sync_at ? m->ppu_sync_at : m->apu_sync_at;
+}
+
+NES_INLINE uint8_t fast_read(rg__nes_machine *m, nes_fast *f, uint16_t addr)
+{
+    uint64_t c = f->cyc + 1;
+    if (NES_UNLIKELY(c >= f->lim) || (addr >= 0x2000u && addr < 0x8000u)) {
+        m->st.cycles = f->cyc;
+        uint8_t v = bus_read(m, addr);
+        fast_load(m, f);
+        return v;
+    }
+    f->cyc = c;
+    uint8_t v = addr < 0x2000u ? m->st.ram[addr & 0x7FFu] : m->prg_map[(addr >> 13) & 3u][addr & 0x1FFFu];
+    m->st.open_bus = v;
+    return v;
+}
+
+NES_INLINE void fast_write(rg__nes_machine *m, nes_fast *f, uint16_t addr, uint8_t v)
+{
+    uint64_t c = f->cyc + 1;
+    if (NES_UNLIKELY(c >= f->lim) || addr >= 0x2000u) {
+        m->st.cycles = f->cyc;
+        write_cycle(m, addr, v);
+        fast_load(m, f);
+        return;
+    }
+    f->cyc = c;
+    f->loop_pc = 0x10000u; /* a write: no idle loop */
+    m->st.open_bus = v;
+    m->st.ram[addr & 0x7FFu] = v;
+}
+
+/* --- idle loops
+ *
+ * Games wait for their NMI in a loop that does nothing but read: `A: JMP A`, or `A: LDA mem [CMP/AND #imm] Bxx A`
+ * on a byte only the NMI handler changes. Such a loop in PRG-ROM runs in one step up to the next cycle at which
+ * anything can change. The watch is kept at instruction boundaries (M6502_STOP, with the interpreter's pc): a
+ * boundary whose pc is not above the one before records it as a loop head A. When the boundary at A comes back twice
+ * in a row after exactly the cycles of the loop decoded at A, with no slow cycle and no write since (either clears
+ * the watch):
+ * - the CPU ran that loop twice, its branch taken (an interrupt sequence writes; a branch not taken leaves too few
+ *   cycles to come back), reading the same byte;
+ * - the boundary at A in between took no interrupt with the poll state the loop leaves (none: the boundary before
+ *   it cleared it, and the branch samples the same lines throughout) and the interrupt lines and I as they are now;
+ * - until a slow cycle (f->lim) nothing changes the lines, the byte (RAM changes only by CPU writes) or the poll
+ *   state, so every later loop runs the same: its reads have no effect but the bus value, which at A is the same
+ *   after every loop, and the run stops only at the boundaries M6502_STOP sees (f->stop). So the cycles of whole
+ *   loops up to lim are counted at once. */
+
+/* A byte of PRG-ROM ($8000-$FFFF). */
+static uint8_t prg_byte(const rg__nes_machine *m, unsigned a)
+{
+    return m->prg_map[(a >> 13) & 3u][a & 0x1FFFu];
+}
+
+/* The cycles of one loop of a pure idle loop at a ($8000-$FFFF), or 0 when the code there is none. */
+static unsigned idle_loop_cycles(const rg__nes_machine *m, unsigned a)
+{
+    if (a < 0x8000u || a > 0xFFF5u)
+        return 0;
+    uint8_t op = prg_byte(m, a);
+    if (op == 0x4Cu) /* JMP a */
+        return (prg_byte(m, a + 1u) | (unsigned)prg_byte(m, a + 2u) << 8) == a ? 3u : 0u;
+    unsigned n, b;
+    if (op == 0xA5u) { /* LDA zp */
+        n = 3;
+        b = a + 2u;
+    } else if (op == 0xADu) { /* LDA abs: RAM or PRG-ROM (other reads are slow cycles) */
+        unsigned at = prg_byte(m, a + 1u) | (unsigned)prg_byte(m, a + 2u) << 8;
+        if (at >= 0x2000u && at < 0x8000u)
+            return 0;
+        n = 4;
+        b = a + 3u;
+    } else {
+        return 0;
+    }
+    op = prg_byte(m, b);
+    if (op == 0xC9u || op == 0x29u) { /* CMP #imm, AND #imm */
+        n += 2;
+        b += 2u;
+        op = prg_byte(m, b);
+    }
+    if ((op & 0x1Fu) != 0x10u) /* a conditional branch */
+        return 0;
+    unsigned next = b + 2u, rel = prg_byte(m, b + 1u);
+    unsigned to = (next + rel - ((rel & 0x80u) << 1)) & 0xFFFFu;
+    if (to != a || ((to ^ next) & 0xFF00u)) /* back to a, within the page (3 cycles) */
+        return 0;
+    return n + 3u;
+}
+
+/* A boundary at pc not above the last one's (see above). */
+static void loop_boundary(rg__nes_machine *m, nes_fast *f, unsigned pc)
+{
+    uint64_t c = f->cyc;
+    if (pc != f->loop_pc) {
+        f->loop_pc = pc;
+        f->loop_rep = 0;
+        f->loop_cyc = c;
+        return;
+    }
+    uint64_t len = c - f->loop_cyc;
+    f->loop_rep = len == f->loop_len ? f->loop_rep + 1u : 1u;
+    f->loop_len = len;
+    f->loop_cyc = c;
+    if (f->loop_rep < 2 || m->idle_off || idle_loop_cycles(m, pc) != len)
+        return;
+    /* k loops: cycles c + 1 .. c + k len fast (below lim), the boundaries before c + k len not stopping */
+    uint64_t room = f->lim - 1u - c;
+    uint64_t by_stop = f->stop > c ? f->stop - c : 0;
+    if (by_stop < room)
+        room = by_stop;
+    f->cyc = c + room / len * len;
+    f->loop_cyc = f->cyc;
+    m->idle_cycles += room / len * len;
+}
+
+/* M6502_STOP: at an instruction boundary (pc: the interpreter's program counter, taken modulo 2^16). */
+NES_INLINE int boundary(rg__nes_machine *m, nes_fast *f, unsigned pc)
+{
+    pc &= 0xFFFFu;
+    if (NES_UNLIKELY(pc <= f->last_pc))
+        loop_boundary(m, f, pc);
+    f->last_pc = pc;
+    return f->cyc >= f->stop;
+}
+
+/* Reads at the program counter (almost always PRG-ROM) and zero-page/stack accesses (always RAM). */
+NES_INLINE uint8_t fast_fetch(rg__nes_machine *m, nes_fast *f, uint16_t addr)
+{
+    uint64_t c = f->cyc + 1;
+    if (NES_UNLIKELY(c >= f->lim) || addr < 0x8000u)
+        return fast_read(m, f, addr);
+    f->cyc = c;
+    uint8_t v = m->prg_map[(addr >> 13) & 3u][addr & 0x1FFFu];
+    m->st.open_bus = v;
+    return v;
+}
+
+NES_INLINE uint8_t fast_read_zp(rg__nes_machine *m, nes_fast *f, uint16_t addr)
+{
+    uint64_t c = f->cyc + 1;
+    if (NES_UNLIKELY(c >= f->lim))
+        return fast_read(m, f, addr);
+    f->cyc = c;
+    uint8_t v = m->st.ram[addr & 0x1FFu];
+    m->st.open_bus = v;
+    return v;
+}
+
+NES_INLINE void fast_write_zp(rg__nes_machine *m, nes_fast *f, uint16_t addr, uint8_t v)
+{
+    uint64_t c = f->cyc + 1;
+    if (NES_UNLIKELY(c >= f->lim)) {
+        fast_write(m, f, addr, v);
+        return;
+    }
+    f->cyc = c;
+    f->loop_pc = 0x10000u;
+    m->st.open_bus = v;
+    m->st.ram[addr & 0x1FFu] = v;
+}
+
 #define M6502_FN nes_cpu_run
 #define M6502_CTX rg__nes_machine
-#define M6502_READ(ctx, addr) bus_read((ctx), (addr))
-#define M6502_WRITE(ctx, addr, v) write_cycle((ctx), (addr), (v))
-#define M6502_STOP(ctx) ((ctx)->frame_done || (ctx)->st.cycles >= (ctx)->cycle_cap)
+#define M6502_FETCH(ctx, addr) fast_fetch((ctx), &fast, (addr))
+#define M6502_READ_ZP(ctx, addr) fast_read_zp((ctx), &fast, (addr))
+#define M6502_WRITE_ZP(ctx, addr, v) fast_write_zp((ctx), &fast, (addr), (v))
+#define M6502_ENTER(ctx) nes_fast fast; fast_load((ctx), &fast)
+#define M6502_LEAVE(ctx) ((ctx)->st.cycles = fast.cyc)
+#define M6502_READ(ctx, addr) fast_read((ctx), &fast, (addr))
+#define M6502_WRITE(ctx, addr, v) fast_write((ctx), &fast, (addr), (v))
+/* checked before each instruction; `pc` is the interpreter's program counter (m6502_exec.h) */
+#define M6502_STOP(ctx) boundary((ctx), &fast, pc)
 #define M6502_DECIMAL 0
 #define M6502_LINES_LATE 1 /* interrupt lines are raised one cycle late (see tick) */
 #define M6502_LXA_MAGIC 0xFFu /* the 2A03's LXA */

@@ -39,8 +39,14 @@ static uint8_t reverse8(uint8_t b)
 
 /* --- pixels */
 
+/* The picture's value of a palette value | emphasis << 6: itself, or its entry of m->rgb (nes.h). */
+static inline uint16_t out_value(const rg__nes_machine *m, unsigned v)
+{
+    return m->rgb ? m->rgb[v] : (uint16_t)v;
+}
+
 /* Pixel x of the line from background nibble `nib` and the sprite line; sets the sprite-0 hit flag. */
-static inline void put(rg__nes_ppu *p, uint16_t *row, unsigned x, unsigned nib)
+static inline void put(const rg__nes_machine *m, rg__nes_ppu *p, uint16_t *row, unsigned x, unsigned nib)
 {
     unsigned mask = p->mask;
     unsigned bg = nib;
@@ -59,18 +65,51 @@ static inline void put(rg__nes_ppu *p, uint16_t *row, unsigned x, unsigned nib)
         }
     }
     if (row)
-        row[x] = (uint16_t)((p->palette[c] & ((mask & 1) ? 0x30 : 0x3F)) | (mask >> 5) << 6);
+        row[x] = out_value(m, (p->palette[c] & ((mask & 1) ? 0x30u : 0x3Fu)) | (mask >> 5) << 6);
 }
 
 /* The output value of each palette RAM entry under the current greyscale and emphasis, for a run of pixels
  * (col[0-31]), and of each background nibble (col[32-47]: pattern 0 shows the backdrop). */
-static void colors(const rg__nes_ppu *p, uint16_t col[48])
+static const uint16_t *colors(rg__nes_machine *m, const rg__nes_ppu *p)
 {
+    uint8_t key = (uint8_t)(p->mask & 0xE1u); /* greyscale and emphasis */
+    if (m->col_ok && m->col_key[32] == key && memcmp(m->col_key, p->palette, 32) == 0)
+        return m->col;
     unsigned grey = (p->mask & 1) ? 0x30u : 0x3Fu, emph = (unsigned)(p->mask >> 5) << 6;
+    uint16_t *col = m->col;
     for (unsigned i = 0; i < 32; i++)
-        col[i] = (uint16_t)((p->palette[i] & grey) | emph);
+        col[i] = out_value(m, (p->palette[i] & grey) | emph);
     for (unsigned i = 0; i < 16; i++)
         col[32 + i] = col[(i & 3) ? i : 0];
+    memcpy(m->col_key, p->palette, 32);
+    m->col_key[32] = key;
+    m->col_ok = 1;
+    m->bg_pair_ok = 0;
+    return col;
+}
+
+/* The output values of background nibble pairs (two pixels) for the colours col[32-47] of colors() (kept while
+ * those are). */
+static const uint16_t (*bg_pairs(rg__nes_machine *m, const uint16_t *col))[2]
+{
+    if (!m->bg_pair_ok) {
+        for (unsigned b = 0; b < 256; b++) {
+            m->bg_pair[b][0] = col[32 + (b >> 4)];
+            m->bg_pair[b][1] = col[32 + (b & 15)];
+        }
+        m->bg_pair_ok = 1;
+    }
+    return (const uint16_t(*)[2])m->bg_pair;
+}
+
+/* Eight background pixels (the top 32 bits of sh, leftmost pixel first) at row[0-7]. */
+static inline void bg8(uint16_t *row, uint64_t sh, const uint16_t (*pair)[2])
+{
+    uint32_t w = (uint32_t)(sh >> 32);
+    memcpy(row, pair[w >> 24], 4);
+    memcpy(row + 2, pair[(w >> 16) & 255u], 4);
+    memcpy(row + 4, pair[(w >> 8) & 255u], 4);
+    memcpy(row + 6, pair[w & 255u], 4);
 }
 
 /* put() with the colours looked up in col. */
@@ -105,7 +144,7 @@ void rg__nes_ppu_blank(rg__nes_machine *m, unsigned line, unsigned from, unsigne
         return;
     /* with rendering off the picture is the backdrop, or the palette entry v points at */
     unsigned c = (p->v & 0x3F00) == 0x3F00 ? p->palette[rg__ppu_pal_index(p->v)] : p->palette[0];
-    uint16_t val = (uint16_t)((c & ((p->mask & 1) ? 0x30 : 0x3F)) | (p->mask >> 5) << 6);
+    uint16_t val = out_value(m, (c & ((p->mask & 1) ? 0x30u : 0x3Fu)) | (unsigned)(p->mask >> 5) << 6);
     uint16_t *row = m->fb + line * RG__NES_WIDTH;
     for (unsigned d = a; d < b; d++)
         row[d - 1] = val;
@@ -147,7 +186,7 @@ static inline void reload(rg__nes_ppu *p)
 static void bg_dot(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0, uint16_t *row, int pixels)
 {
     if (pixels && d <= 256)
-        put(p, row, d - 1, (unsigned)(p->bg_shift >> (60 - 4 * p->x)) & 15u);
+        put(m, p, row, d - 1, (unsigned)(p->bg_shift >> (60 - 4 * p->x)) & 15u);
     p->bg_shift <<= 4;
     switch ((d - 1) & 7) {
     case 0:
@@ -198,7 +237,7 @@ static inline void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint
         if (!row) {
             if (x0 + 8 > p->spr0_x && x0 < p->spr0_x + 8u)
                 for (unsigned i = 0; i < 8; i++, sh <<= 4)
-                    put(p, NULL, x0 + i, (unsigned)(sh >> 60));
+                    put(m, p, NULL, x0 + i, (unsigned)(sh >> 60));
         } else if ((p->mask & 0x08) && (x0 >= 8 || (p->mask & 0x02)) && (!p->spr_line_used || no_sprite8(p, x0))) {
             /* background alone (no sprite pixel in these 8): pattern 0 shows the backdrop */
             for (unsigned i = 0; i < 8; i++, sh <<= 4)
@@ -386,14 +425,14 @@ static void bg_line(rg__nes_machine *m, rg__nes_ppu *p, unsigned line, int full,
     uint64_t shift = p->bg_shift;
     const unsigned fine = 4u * p->x, mask = p->mask, base = (unsigned)(p->ctrl & 0x10u) << 8;
     uint8_t nt = p->nt_latch, at = p->at_latch, lo = p->lo_latch, hi = p->hi_latch;
+    const uint16_t(*pair)[2] = bg_pairs(m, col);
     for (unsigned d = 1; d < 257; d += 8) {
         unsigned x0 = d - 1;
         if (d == 65)
             evaluate(m, p, line, full);
         uint64_t sh = shift << fine;
         if ((mask & 0x08) && (x0 >= 8 || (mask & 0x02)) && (!p->spr_line_used || no_sprite8(p, x0))) {
-            for (unsigned i = 0; i < 8; i++, sh <<= 4)
-                row[x0 + i] = col[32 + (unsigned)(sh >> 60)];
+            bg8(row + x0, sh, pair);
         } else {
             for (unsigned i = 0; i < 8; i++, sh <<= 4)
                 put_col(p, row, x0 + i, (unsigned)(sh >> 60), col);
@@ -429,9 +468,8 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
     uint16_t *row = (visible && m->video && m->fb) ? m->fb + line * RG__NES_WIDTH : NULL;
     uint64_t dot0 = p->dots - from; /* the clock at dot 0 of this line */
     unsigned d = from;
-    uint16_t col[48]; /* for whole tile groups only (short segments, as in a $2002 polling loop, go dot by dot) */
-    if (row && from < 249 && to > 8 && to - from >= 8)
-        colors(p, col);
+    /* the colours of whole tile groups (cached while the palette and PPUMASK's colour bits hold) */
+    const uint16_t *col = row ? colors(m, p) : NULL;
 
     /* dots 1-256: the background, sprite evaluation at 65 */
     if (d < 257 && d < to) {
