@@ -89,9 +89,10 @@ int rg_emu_open(rg_emu **out, const char *rom_path, const rg_emu_options *opts)
         return rg__error(RG_EINVAL, "rg_emu_open: NULL argument");
     *out = NULL;
     const rg_emu_options *o = opts ? opts : &defaults;
-    if (o->version != RG_EMU_OPTIONS_VERSION)
-        return rg__error(RG_EINVAL, "rg_emu_options.version is %u, expected %u (start from RG_EMU_OPTIONS_INIT)",
-                         o->version, RG_EMU_OPTIONS_VERSION);
+    if (o->version < RG_EMU_OPTIONS_VERSION_OLDEST || o->version > RG_EMU_OPTIONS_VERSION)
+        return rg__error(RG_EINVAL, "rg_emu_options.version is %u; this library accepts %d..%d (start from "
+                         "RG_EMU_OPTIONS_INIT or rg_emu_options_init)", o->version, RG_EMU_OPTIONS_VERSION_OLDEST,
+                         RG_EMU_OPTIONS_VERSION);
     if (o->log_level < RG_LOG_DEBUG || o->log_level > RG_LOG_NONE)
         return rg__error(RG_EINVAL, "invalid log level %d", (int)o->log_level);
     const rg_system_info *sys;
@@ -235,7 +236,7 @@ int rg_emu_frame_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
         return rg__error(RG_EMISUSE, "no frame yet: run the emulator first");
     size_t need = (size_t)f->width * f->height * 3;
     if (cap < need)
-        return rg__error(RG_ERANGE, "a %ux%u RGB24 frame needs %zu bytes, the buffer has %zu", f->width, f->height,
+        return rg__error(RG_EBUFFER, "a %ux%u RGB24 frame needs %zu bytes, the buffer has %zu", f->width, f->height,
                          need, cap);
     rg__convert_rgb24(f, dst);
     return RG_OK;
@@ -259,7 +260,7 @@ int rg_emu_screen_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
         return rg__error(RG_EMISUSE, "no frame yet: run the emulator first");
     size_t need = (size_t)emu->screen.width * emu->screen.height * 3;
     if (cap < need)
-        return rg__error(RG_ERANGE, "a %ux%u RGB24 screen needs %zu bytes, the buffer has %zu", emu->screen.width,
+        return rg__error(RG_EBUFFER, "a %ux%u RGB24 screen needs %zu bytes, the buffer has %zu", emu->screen.width,
                          emu->screen.height, need, cap);
     rg__screen_rgb24(&emu->screen, f, dst);
     return RG_OK;
@@ -274,7 +275,7 @@ int rg_emu_screen_gray(const rg_emu *emu, uint8_t *dst, size_t cap)
         return rg__error(RG_EMISUSE, "no frame yet: run the emulator first");
     size_t need = (size_t)emu->screen.width * emu->screen.height;
     if (cap < need)
-        return rg__error(RG_ERANGE, "a %ux%u gray screen needs %zu bytes, the buffer has %zu", emu->screen.width,
+        return rg__error(RG_EBUFFER, "a %ux%u gray screen needs %zu bytes, the buffer has %zu", emu->screen.width,
                          emu->screen.height, need, cap);
     rg__screen_gray(&emu->screen, f, dst);
     return RG_OK;
@@ -332,7 +333,7 @@ int rg_emu_ram_copy(const rg_emu *emu, uint8_t *dst, size_t cap)
     if (!emu || !dst)
         return rg__error(RG_EINVAL, "rg_emu_ram_copy: NULL argument");
     if (cap < emu->space.total)
-        return rg__error(RG_ERANGE, "RAM is %zu bytes, the buffer has %zu", emu->space.total, cap);
+        return rg__error(RG_EBUFFER, "RAM is %zu bytes, the buffer has %zu", emu->space.total, cap);
     for (size_t i = 0; i < emu->space.n; i++) {
         memcpy(dst, emu->space.blocks[i].data, emu->space.blocks[i].size);
         dst += emu->space.blocks[i].size;

@@ -329,7 +329,7 @@ static int state_save(void *core, void *dst, size_t cap)
         return rg__error(RG_ECORE, "core %s changed its state size between two calls (%zu, then %zu bytes)",
                          lr->name, before, size);
     if (cap < size)
-        return rg__error(RG_ERANGE, "a state of core %s needs %zu bytes, the buffer has %zu", lr->name, size, cap);
+        return rg__error(RG_EBUFFER, "a state of core %s needs %zu bytes, the buffer has %zu", lr->name, size, cap);
     ENTER(lr);
     bool ok = lr->api.serialize(dst, size);
     LEAVE();
