@@ -164,8 +164,11 @@ class AtariEnv(RetroEnv):
             raise ValueError(f"max_num_frames_per_episode must be a non-negative int or None, not "
                              f"{max_num_frames_per_episode!r}")
         frames = int(max_num_frames_per_episode or 0)
+        # grayscale: the env observes RAM (no RGB24 frame per step) and the gray comes from the core's frame in C
+        # (Env.get_screen_gray: ALE's formula, the same bytes), unless the scenario crops the screen (then the gray
+        # of the cropped RGB observation, in NumPy)
         super().__init__(integration, state=State.NONE, use_restricted_actions=Actions.ALL,
-                         obs_type=Observations.RAM if obs_type == "ram" else Observations.IMAGE,
+                         obs_type=Observations.IMAGE if obs_type == "rgb" else Observations.RAM,
                          render_mode=render_mode, frameskip=int(frameskip),
                          repeat_action_probability=repeat_action_probability,
                          max_episode_steps=math.ceil(frames / int(frameskip)) if frames else 0, noop_max=noop_max,
@@ -192,8 +195,13 @@ class AtariEnv(RetroEnv):
         self._episode_frames = 0
         self._frames = 0
         self.action_space = gym.spaces.Discrete(len(self._action_set))
+        self._c_gray = obs_type == "grayscale" and tuple(self._c.crop_info(0)) == (0, 0, 0, 0)
         if obs_type == "grayscale":
-            self.observation_space = gym.spaces.Box(0, 255, shape=self.observation_space.shape[:2], dtype=np.uint8)
+            w, h = self._c.emu_info()["resolution"]
+            x, y, cw, ch = self._c.crop_info(0)  # stable-retro's crop rules (get_screen)
+            bottom, right = h if not ch or y + ch > h else y + ch, w if not cw or x + cw > w else x + cw
+            shape = (max(0, bottom - y), max(0, right - x))
+            self.observation_space = gym.spaces.Box(0, 255, shape=shape, dtype=np.uint8)
         self.ale = _AleView(self)
 
     def get_action_meanings(self):
@@ -220,7 +228,11 @@ class AtariEnv(RetroEnv):
         return info
 
     def _obs(self, obs):
-        return _gray(obs) if self._obs_kind == "grayscale" else obs
+        if self._obs_kind != "grayscale":
+            return obs
+        if self._c_gray:  # every reset and step runs frames: the core's frame is the step's observation
+            return self._c.get_screen_gray()
+        return _gray(self.get_screen())  # a scenario that crops the screen: the gray of the crop, in NumPy
 
     def reset(self, seed=None, options=None):
         """ALE's reset (its reset sequence, then the no-op frames), unless ``episodic_life`` ended the last episode

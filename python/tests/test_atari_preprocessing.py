@@ -171,3 +171,44 @@ def test_ale_view_gray_is_the_c_gray_of_the_screen(pong_root, ale_gray, monkeypa
                 raw.get_screen_gray(bad)
     finally:
         env.close()
+
+
+def test_grayscale_observations_are_ales_gray_of_the_rgb_env(pong_root, ale_gray, monkeypatch):
+    """`obs_type="grayscale"` observes through C (the env observes RAM, the gray comes from the core's frame,
+    rg_emu_screen_gray): each step's bytes are ALE's formula over the RGB observation of an env of obs_type "rgb"
+    stepped with the same seed and actions, and a real ALEInterface's gray of each colour; rewards, flags and infos
+    are the RGB env's; every observation is a new array."""
+    monkeypatch.setenv("RETROGYM_DATA_PATH", pong_root)
+    gray_env = gym.make("retrogym/Pong-v5", obs_type="grayscale")
+    rgb_env = gym.make("retrogym/Pong-v5", obs_type="rgb")
+    try:
+        assert gray_env.observation_space.shape == (210, 160)
+        g, gi = gray_env.reset(seed=5)
+        c, ci = rgb_env.reset(seed=5)
+        rng = np.random.default_rng(1)
+        kept, shades = [], set()
+        for i in range(200):
+            rgb = c.astype(np.float64)
+            want = np.rint(rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114).astype(np.uint8)
+            assert g.dtype == np.uint8 and g.shape == (210, 160) and gray_env.observation_space.contains(g), i
+            assert np.array_equal(g, want), i
+            assert gi == ci, i
+            if i % 50 == 0:
+                keys = (c[..., 0].astype(np.int64) << 16) | (c[..., 1].astype(np.int64) << 8) | c[..., 2]
+                for k in np.unique(keys):
+                    if int(k) in ale_gray:
+                        assert int(g[keys == k][0]) == ale_gray[int(k)], hex(int(k))
+                kept.append((g, g.copy()))
+            shades.update(np.unique(g).tolist())
+            a = int(rng.integers(gray_env.action_space.n))
+            g, gr, gt, gu, gi = gray_env.step(a)
+            c, cr, ct, cu, ci = rgb_env.step(a)
+            assert (gr, gt, gu) == (cr, ct, cu), i
+            if gt or gu:
+                g, gi = gray_env.reset()
+                c, ci = rgb_env.reset()
+        assert all(np.array_equal(a, b) for a, b in kept)  # later steps wrote into no earlier observation
+        assert len(shades) > 2  # the court, the paddles and the ball: not a blank screen
+    finally:
+        gray_env.close()
+        rgb_env.close()

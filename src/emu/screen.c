@@ -77,33 +77,48 @@ void rg__screen_rgb24(const rg__screen *s, const rg_frame *f, uint8_t *dst)
         memset(dst + rows * out_row, 0, (s->height - rows) * out_row);
 }
 
-void rg__screen_gray(const rg__screen *s, const rg_frame *f, uint8_t *dst)
+/* Row y of a frame in another format than XRGB8888: its RGB24 in chunks, then the grays. */
+static void gray_row_rgb24(const rg_frame *f, unsigned y, unsigned cols, size_t bpp, uint8_t *out)
 {
     enum { CHUNK = 256 };
     uint8_t rgb[CHUNK * 3];
+    rg_frame part = *f;
+    part.height = 1;
+    for (unsigned x = 0; x < cols; x += CHUNK) {
+        unsigned n = cols - x < CHUNK ? cols - x : CHUNK;
+        part.width = n;
+        part.data = (const uint8_t *)f->data + (size_t)y * f->pitch + (size_t)x * bpp;
+        rg__convert_rgb24(&part, rgb);
+        uint32_t last = UINT32_MAX; /* games draw runs of one colour: its gray is computed once per run */
+        uint8_t gray = 0;
+        for (unsigned i = 0; i < n; i++) {
+            const uint8_t *px = rgb + 3 * i;
+            uint32_t key = (uint32_t)px[0] << 16 | (uint32_t)px[1] << 8 | px[2];
+            if (key != last)
+                last = key, gray = (uint8_t)((rg__luma_sum(px) + 500u) / 1000u);
+            out[x + i] = gray;
+        }
+    }
+}
+
+void rg__screen_gray(const rg__screen *s, const rg_frame *f, uint8_t *dst)
+{
     size_t bpp;
     unsigned cols, rows;
     covered(s, f, &bpp, &cols, &rows);
-    rg_frame part = *f;
-    part.height = 1;
-    for (unsigned y = 0; y < rows; y++) {
-        uint8_t *out = dst + (size_t)y * s->width;
-        for (unsigned x = 0; x < cols; x += CHUNK) {
-            unsigned n = cols - x < CHUNK ? cols - x : CHUNK;
-            part.width = n;
-            part.data = (const uint8_t *)f->data + (size_t)y * f->pitch + (size_t)x * bpp;
-            rg__convert_rgb24(&part, rgb);
-            uint32_t last = UINT32_MAX; /* games draw runs of one colour: its gray is computed once per run */
-            uint8_t gray = 0;
-            for (unsigned i = 0; i < n; i++) {
-                const uint8_t *px = rgb + 3 * i;
-                uint32_t key = (uint32_t)px[0] << 16 | (uint32_t)px[1] << 8 | px[2];
-                if (key != last)
-                    last = key, gray = (uint8_t)((rg__luma_sum(px) + 500u) / 1000u);
-                out[x + i] = gray;
-            }
+    /* XRGB8888 (most cores, ours included): straight from the pixels, AVX2 where the CPU has it (base/gray.c) */
+    const int xrgb = f->format == RG_PIXEL_XRGB8888 && f->pitch % 4 == 0, simd = xrgb && rg__gray_simd();
+    if (xrgb && cols == s->width && f->pitch == (size_t)cols * 4) { /* rows back to back: one call */
+        rg__gray_xrgb(f->data, (size_t)rows * cols, dst, simd);
+    } else {
+        for (unsigned y = 0; y < rows; y++) {
+            uint8_t *out = dst + (size_t)y * s->width;
+            if (xrgb)
+                rg__gray_xrgb((const uint32_t *)((const uint8_t *)f->data + (size_t)y * f->pitch), cols, out, simd);
+            else
+                gray_row_rgb24(f, y, cols, bpp, out);
+            memset(out + cols, 0, s->width - cols);
         }
-        memset(out + cols, 0, s->width - cols);
     }
     if (rows < s->height)
         memset(dst + (size_t)rows * s->width, 0, (size_t)(s->height - rows) * s->width);

@@ -4,6 +4,8 @@
 
 #include <retrogym/env.h>
 
+#include "base/luma.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,7 +33,6 @@ int rg__max_pool_simd(void);
 void rg__env_obs_gray(rg_env *env, int on);
 /* The observation of a reset or step: gray when obs_gray is on, else rg__env_write_obs's. */
 int rg__env_write_step_obs(const rg_env *env, uint8_t *dst);
-/* n XRGB8888 pixels to their grays, scalar (simd 0) or AVX2 (1, only where the CPU has it): the same bytes. */
-void rg__gray_xrgb(const uint32_t *px, size_t n, uint8_t *out, int simd);
+/* rg__gray_xrgb (n XRGB8888 pixels to their grays): base/luma.h. */
 
 #endif
