@@ -18,6 +18,8 @@ from retrogym import data
 from retrogym.data import Integrations, get_romfile_system, get_system_info
 from retrogym.emulator import RetroEmulator
 from retrogym.enums import Actions, Observations, State
+from retrogym.errors import (BufferTooSmall, CoreError, CorruptData, Error, InvalidArgument, IOFailure, Misuse,
+                             NotFound, OutOfMemory, OutOfRange, ScriptTimeout, StateError, TooBig, Unsupported)
 from retrogym.env import RetroEnv, make
 from retrogym.movie import Movie, playback_movie
 from retrogym.registration import register_games
@@ -27,6 +29,20 @@ __version__: str = _retrogym.version()
 
 __all__ = [
     "Actions",
+    "BufferTooSmall",
+    "CoreError",
+    "CorruptData",
+    "Error",
+    "IOFailure",
+    "InvalidArgument",
+    "Misuse",
+    "NotFound",
+    "OutOfMemory",
+    "OutOfRange",
+    "ScriptTimeout",
+    "StateError",
+    "TooBig",
+    "Unsupported",
     "Integrations",
     "Movie",
     "Observations",

@@ -96,9 +96,7 @@ def _c_options(options: Dict[str, Any]) -> Dict[str, Any]:
         sticky = float(sticky)
     except (TypeError, ValueError):
         raise ValueError(f"sticky_prob must be a number in [0, 1], not {sticky!r}") from None
-    if not 0.0 <= sticky <= 1.0:
-        raise ValueError(f"sticky_prob must be in [0, 1], not {sticky}")
-    out["sticky_prob"] = sticky
+    out["sticky_prob"] = sticky  # its range, [0, 1], is rg_env_create's to check
     out["max_pool"] = bool(options.pop("max_pool", False))
     core = options.pop("core", None)
     if core is not None:
@@ -199,8 +197,7 @@ def c_env_kwargs(
         raise ValueError(f"game must be a game name such as 'StarCatcher-Nes', not {game!r}")
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
         raise ValueError(f"players must be an int, not {players!r}")
-    if not 1 <= players <= _C.MAX_PLAYERS:
-        raise ValueError(f"players must be 1..{_C.MAX_PLAYERS}, not {players}")
+    players = int(players)  # its range, 1 .. MAX_PLAYERS, is rg_env_create's to check
     actions = _enum_value(use_restricted_actions, Actions, "use_restricted_actions")
     obs = _enum_value(obs_type, Observations, "obs_type")
     c_state = _state_arg(state)

@@ -112,9 +112,7 @@ class RetroVectorEnv(VectorEnv):
             raise ValueError(f'a vector environment renders with render_mode="rgb_array" (a tuple of every '
                              f'environment\'s frame) or None, not {render_mode!r}')
         num_envs = _positive_int(num_envs, "num_envs", allow_none=False)
-        batch_size = _positive_int(batch_size, "batch_size")
-        if batch_size is not None and batch_size > num_envs:
-            raise ValueError(f"batch_size must be at most num_envs ({num_envs}), not {batch_size}")
+        batch_size = _positive_int(batch_size, "batch_size")  # at most num_envs: rg_pool_create checks the limits
         num_threads = _positive_int(num_threads, "num_threads")
         if isolation not in ("threads", "process"):
             raise ValueError(f'isolation must be "threads" or "process", not {isolation!r}')
@@ -127,9 +125,10 @@ class RetroVectorEnv(VectorEnv):
             except (TypeError, ValueError):
                 raise ValueError(f"worker_timeout must be a positive number of seconds or None, not "
                                  f"{worker_timeout!r}") from None
-            if not 0 < seconds <= 86400:
-                raise ValueError(f"worker_timeout must be in (0, 86400] seconds, not {worker_timeout!r}")
-            timeout_ms = max(1, round(seconds * 1000))
+            if not seconds > 0:
+                raise ValueError(f"worker_timeout must be a positive number of seconds, not {worker_timeout!r}")
+            # its limit (RG_POOL_MAX_WORKER_TIMEOUT_MS, one day) is rg_pool_create's to check
+            timeout_ms = max(1, round(min(seconds, 2.0**40) * 1000))
         if isolation == "process" and not (record is False or record is None):
             raise ValueError('a vector environment with isolation="process" does not record movies: record with '
                              'isolation="threads"')

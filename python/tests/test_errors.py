@@ -15,17 +15,32 @@ A = retrogym.Actions
 
 
 def test_error_table():
+    # code: (the builtin it raised before retrogym.Error, and still is; its retrogym class)
     cases = {
-        "RG_ENOMEM": MemoryError, "RG_EINVAL": ValueError, "RG_ENOTFOUND": FileNotFoundError, "RG_EIO": OSError,
-        "RG_EUNSUPPORTED": NotImplementedError, "RG_ECORE": RuntimeError, "RG_ESTATE": ValueError,
-        "RG_EMISUSE": RuntimeError, "RG_ERANGE": ValueError, "RG_ECORRUPT": ValueError, "RG_ETOOBIG": ValueError,
+        "RG_ENOMEM": (MemoryError, retrogym.OutOfMemory), "RG_EINVAL": (ValueError, retrogym.InvalidArgument),
+        "RG_ENOTFOUND": (FileNotFoundError, retrogym.NotFound), "RG_EIO": (OSError, retrogym.IOFailure),
+        "RG_EUNSUPPORTED": (NotImplementedError, retrogym.Unsupported), "RG_ECORE": (RuntimeError, retrogym.CoreError),
+        "RG_ESTATE": (ValueError, retrogym.StateError), "RG_EMISUSE": (RuntimeError, retrogym.Misuse),
+        "RG_ERANGE": (ValueError, retrogym.OutOfRange), "RG_ECORRUPT": (ValueError, retrogym.CorruptData),
+        "RG_ETOOBIG": (ValueError, retrogym.TooBig), "RG_EBUFFER": (ValueError, retrogym.BufferTooSmall),
+        "RG_ETIMEOUT": (ValueError, retrogym.ScriptTimeout),
     }
-    for name, exc in cases.items():
+    assert set(cases) == set(retrogym.errors.BY_NAME)
+    codes = set()
+    for name, (exc, cls) in cases.items():
         code = getattr(_retrogym, name)
+        codes.add(code)
         with pytest.raises(exc, match="the message") as e:
             _retrogym.raise_error(code, "the message")
-        assert e.value.rg_error == name and e.value.rg_code == code
+        assert type(e.value) is cls and isinstance(e.value, retrogym.Error)
+        assert e.value.rg_error == name and e.value.rg_code == code and cls.rg_error == name
         assert _retrogym.error_name(code) == name
+    assert len(codes) == len(cases)  # distinct codes
+    assert issubclass(retrogym.ScriptTimeout, TimeoutError)
+    # an unknown code is a plain RuntimeError (no class of the hierarchy claims it)
+    with pytest.raises(RuntimeError) as e:
+        _retrogym.raise_error(-999, "odd")
+    assert not isinstance(e.value, retrogym.Error) and e.value.rg_error == "RG_E?"
 
 
 def test_unknown_game():

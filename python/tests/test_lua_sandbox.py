@@ -58,3 +58,22 @@ def test_script_random_follows_the_seed(game_dir):
         assert [env.step(noop)[1] for _ in range(6)] == tail
     finally:
         env.close()
+
+
+def test_runaway_script_raises_script_timeout(game_dir):
+    """A script past its instruction budget (50 million by default) is RG_ETIMEOUT: retrogym.ScriptTimeout, which is
+    also a ValueError (what it raised before) and a TimeoutError; the step fails, not the process."""
+    (game_dir / "script.lua").write_text(
+        "function reward() if scenario.frame > 2 then while true do end end return 0 end\n")
+    env = retrogym.make(GAME, core="atari2600")
+    try:
+        env.reset(seed=0)
+        noop = np.zeros(env.action_space.shape, dtype=env.action_space.dtype)
+        with pytest.raises(retrogym.ScriptTimeout, match="budget") as e:
+            for _ in range(10):
+                env.step(noop)
+        assert isinstance(e.value, retrogym.Error) and isinstance(e.value, ValueError)
+        assert isinstance(e.value, TimeoutError)
+        assert e.value.rg_error == "RG_ETIMEOUT" and e.value.rg_code == retrogym._retrogym.RG_ETIMEOUT
+    finally:
+        env.close()

@@ -78,6 +78,16 @@ int rgpy_parse_seed(PyObject *seed, int *seeded, uint64_t *value)
     return 0;
 }
 
+int rgpy_unsigned_opt(long long v, const char *name, unsigned long long max, unsigned long long *out)
+{
+    if (v < 0) {
+        PyErr_Format(PyExc_ValueError, "%s must not be negative, not %lld", name, v);
+        return -1;
+    }
+    *out = (unsigned long long)v > max ? max : (unsigned long long)v;
+    return 0;
+}
+
 /* Core options as a list of (key, value) str pairs kept alive while the environment or emulator is created. */
 int rgpy_core_options(PyObject *obj, PyObject **items, rg_core_option **opts, size_t *n)
 {

@@ -39,12 +39,7 @@ static int reset_sequence(PyObject *seq, uint16_t **out, size_t *n)
     PyObject *fast = PySequence_Fast(seq, "reset_sequence must be a sequence of button masks (ints) or None");
     if (!fast)
         return -1;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
-    if (count > RG_ENV_MAX_RESET_SEQUENCE) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "reset_sequence has %zd frames, at most %d", count, RG_ENV_MAX_RESET_SEQUENCE);
-        return -1;
-    }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast); /* its limit is rg_env_create's */
     *out = PyMem_Malloc((size_t)(count ? count : 1) * sizeof **out);
     if (!*out) {
         Py_DECREF(fast);
@@ -87,30 +82,13 @@ int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
                                      &frameskip, &sticky, &max_pool, &noop_max, &max_steps, &log, &log_level,
                                      &rom, &reset_seq))
         return -1;
-    if (players < 1 || players > RG_SCENARIO_MAX_PLAYERS) {
-        PyErr_Format(PyExc_ValueError, "players must be 1..%d, not %d", RG_SCENARIO_MAX_PLAYERS, players);
+    /* Types only: the values are checked by rg_env_create (RG_EINVAL, raised as retrogym.InvalidArgument) */
+    unsigned long long u_players, u_frameskip, u_noop, u_steps;
+    if (rgpy_unsigned_opt(players, "players", UINT_MAX, &u_players) ||
+        rgpy_unsigned_opt(frameskip, "frameskip", UINT_MAX, &u_frameskip) ||
+        rgpy_unsigned_opt(noop_max, "noop_max", UINT_MAX, &u_noop) ||
+        rgpy_unsigned_opt(max_steps, "max_episode_steps", UINT64_MAX, &u_steps))
         return -1;
-    }
-    if (actions < 0 || actions > RG_ACTIONS_MULTI_DISCRETE) {
-        PyErr_Format(PyExc_ValueError, "unknown action mode %d", actions);
-        return -1;
-    }
-    if (obs < 0 || obs > RG_OBS_RAM) {
-        PyErr_Format(PyExc_ValueError, "unknown observation type %d", obs);
-        return -1;
-    }
-    if (integrations < 0 || integrations > RG_INTEGRATIONS_ALL) {
-        PyErr_Format(PyExc_ValueError, "integration flags %d are not in 0..%d", integrations, RG_INTEGRATIONS_ALL);
-        return -1;
-    }
-    if (frameskip < 0 || noop_max < 0 || max_steps < 0) {
-        PyErr_SetString(PyExc_ValueError, "frameskip, noop_max and max_episode_steps must not be negative");
-        return -1;
-    }
-    if (log_level < RG_LOG_DEBUG || log_level > RG_LOG_NONE) {
-        PyErr_Format(PyExc_ValueError, "log_level %d is not in 0..4", log_level);
-        return -1;
-    }
     if (log != Py_None && !PyCallable_Check(log)) {
         PyErr_SetString(PyExc_TypeError, "log must be callable or None");
         return -1;
@@ -134,17 +112,17 @@ int rgpy_env_opts_parse(PyObject *args, PyObject *kwargs, rgpy_env_opts *out)
     o.info = info;
     o.actions = (rg_action_mode)actions;
     o.obs = (rg_obs_mode)obs;
-    o.players = (unsigned)players;
+    o.players = (unsigned)u_players;
     o.paths = out->dp;
     o.integrations = (unsigned)integrations;
     o.core = core;
     o.core_options = out->copts;
     o.n_core_options = out->n_copts;
-    o.frameskip = (unsigned)frameskip;
+    o.frameskip = (unsigned)u_frameskip;
     o.sticky_prob = sticky;
     o.max_pool = max_pool;
-    o.noop_max = (unsigned)noop_max;
-    o.max_episode_steps = (uint64_t)max_steps;
+    o.noop_max = (unsigned)u_noop;
+    o.max_episode_steps = (uint64_t)u_steps;
     o.log_level = (rg_log_level)log_level;
     o.rom = rom;
     o.reset_sequence = out->reset_seq;

@@ -206,6 +206,10 @@ void rgpy_gil_leave(rgpy_gil *g);
 void rgpy_forward_log(PyInterpreterState *interp, PyObject *log_fn, int log_on, rg_log_level level,
                       const char *message);
 int rgpy_parse_seed(PyObject *seed, int *seeded, uint64_t *value);
+/* A Python int given for an unsigned C option field: a negative value raises ValueError naming the option (it has no C
+ * representation); a value over max is passed as max, for the C library to refuse against its own named limit (the
+ * one validation of option limits is in C). */
+int rgpy_unsigned_opt(long long v, const char *name, unsigned long long max, unsigned long long *out);
 /** A dict of str to str (or None) as rg_core_option pairs: *items (a new list) keeps the strings alive, *opts is
  * PyMem memory; the caller frees both, also on failure. */
 int rgpy_core_options(PyObject *obj, PyObject **items, rg_core_option **opts, size_t *n);

@@ -127,8 +127,17 @@ static int module_exec(PyObject *m)
         add_int(m, "LOG_NONE", RG_LOG_NONE) || add_int(m, "INTEGRATIONS_ALL", RG_INTEGRATIONS_ALL) ||
         PyModule_AddStringConstant(m, "DATA_PATH_ENV", RG_INTEGRATION_PATH_ENV))
         return -1;
+    /* the option limits rg_env_create and rg_pool_create check (env.h, pool.h): for messages and tests */
+    if (add_int(m, "ENV_MAX_FRAMESKIP", RG_ENV_MAX_FRAMESKIP) ||
+        add_int(m, "ENV_MAX_RESET_SEQUENCE", RG_ENV_MAX_RESET_SEQUENCE) ||
+        add_int(m, "POOL_MAX_NUM_ENVS", RG_POOL_MAX_NUM_ENVS) || add_int(m, "POOL_MAX_THREADS", RG_POOL_MAX_THREADS) ||
+        add_int(m, "POOL_MAX_FRAME_STACK", RG_POOL_MAX_FRAME_STACK) ||
+        add_int(m, "POOL_MAX_RESIZE", RG_POOL_MAX_RESIZE) ||
+        add_int(m, "POOL_MAX_WORKER_TIMEOUT_MS", RG_POOL_MAX_WORKER_TIMEOUT_MS))
+        return -1;
     static const int codes[] = {RG_ENOMEM, RG_EINVAL, RG_ENOTFOUND, RG_EIO, RG_EUNSUPPORTED, RG_ECORE,
-                                RG_ESTATE, RG_EMISUSE, RG_ERANGE, RG_ECORRUPT, RG_ETOOBIG};
+                                RG_ESTATE, RG_EMISUSE, RG_ERANGE, RG_ECORRUPT, RG_ETOOBIG, RG_EBUFFER,
+                                RG_ETIMEOUT};
     for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
         if (add_int(m, rg_error_name(codes[i]), codes[i]))
             return -1;

@@ -195,30 +195,18 @@ static int Pool_init(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
                                      &autoreset, &seed, &gray, &resize, &stack, &clip, &log, &processes,
                                      &timeout_ms))
         return -1;
-    if (timeout_ms < 0 || timeout_ms > 86400000) {
-        PyErr_Format(PyExc_ValueError, "worker_timeout_ms must be 0..86400000, not %zd", timeout_ms);
-        return -1;
-    }
     if (self->pool || self->env_dicts) {
         PyErr_SetString(PyExc_RuntimeError, "Pool.__init__ called twice");
         return -1;
     }
-    if (num_envs < 1 || num_envs > 65536) {
-        PyErr_Format(PyExc_ValueError, "num_envs must be 1..65536, not %zd", num_envs);
+    /* Types only: the values are checked by rg_pool_create (RG_EINVAL, raised as retrogym.InvalidArgument) */
+    unsigned long long u_envs, u_threads, u_batch, u_stack, u_timeout, u_h = 0, u_w = 0;
+    if (rgpy_unsigned_opt(num_envs, "num_envs", SIZE_MAX, &u_envs) ||
+        rgpy_unsigned_opt(threads, "num_threads", UINT_MAX, &u_threads) ||
+        rgpy_unsigned_opt(batch, "batch_size", SIZE_MAX, &u_batch) ||
+        rgpy_unsigned_opt(stack, "frame_stack", UINT_MAX, &u_stack) ||
+        rgpy_unsigned_opt(timeout_ms, "worker_timeout_ms", UINT_MAX, &u_timeout))
         return -1;
-    }
-    if (threads < 0 || threads > 4096 || batch < 0 || batch > num_envs || stack < 0 || stack > 64) {
-        PyErr_SetString(PyExc_ValueError, "num_threads must be 0..4096, batch_size 0..num_envs, frame_stack 0..64");
-        return -1;
-    }
-    if (autoreset < RG_AUTORESET_NEXT_STEP || autoreset > RG_AUTORESET_DISABLED) {
-        PyErr_Format(PyExc_ValueError, "unknown autoreset mode %d", autoreset);
-        return -1;
-    }
-    if (!(clip >= 0.0)) {
-        PyErr_SetString(PyExc_ValueError, "reward_clip must be >= 0");
-        return -1;
-    }
     unsigned rh = 0, rw = 0;
     if (resize != Py_None) {
         Py_ssize_t h, w;
@@ -227,12 +215,14 @@ static int Pool_init(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
             PyErr_Format(PyExc_ValueError, "resize must be (height, width) or None, not %R", resize);
             return -1;
         }
-        if (h < 1 || w < 1 || h > 4096 || w > 4096) {
-            PyErr_Format(PyExc_ValueError, "resize must be (height, width) in 1..4096, not %R", resize);
+        if (h < 1 || w < 1) {
+            PyErr_Format(PyExc_ValueError, "resize must be (height, width) of positive sizes, not %R", resize);
             return -1;
         }
-        rh = (unsigned)h;
-        rw = (unsigned)w;
+        if (rgpy_unsigned_opt(h, "resize height", UINT_MAX, &u_h) || rgpy_unsigned_opt(w, "resize width", UINT_MAX, &u_w))
+            return -1;
+        rh = (unsigned)u_h;
+        rw = (unsigned)u_w;
     }
     if (log != Py_None && !PyCallable_Check(log)) {
         PyErr_SetString(PyExc_TypeError, "log must be callable or None");
@@ -276,25 +266,27 @@ static int Pool_init(rgpy_Pool *self, PyObject *args, PyObject *kwargs)
         Py_XSETREF(self->log_fn, log);
     }
     rg_pool_options po = RG_POOL_OPTIONS_INIT;
-    po.num_envs = (size_t)num_envs;
-    po.num_threads = (unsigned)threads;
-    po.batch_size = (size_t)batch;
+    po.num_envs = (size_t)u_envs;
+    po.num_threads = (unsigned)u_threads;
+    po.batch_size = (size_t)u_batch;
     po.autoreset = (rg_autoreset_mode)autoreset;
     po.grayscale = gray;
     po.resize_height = rh;
     po.resize_width = rw;
-    po.frame_stack = (unsigned)stack;
+    po.frame_stack = (unsigned)u_stack;
     po.reward_clip = (float)clip;
     po.isolation = processes ? RG_POOL_PROCESSES : RG_POOL_THREADS;
-    po.worker_timeout_ms = (unsigned)timeout_ms;
+    po.worker_timeout_ms = (unsigned)u_timeout;
     self->popts = po;
     self->slice_ms = RGPY_WAIT_SLICE_MS;
-    self->batch = batch ? (size_t)batch : (size_t)num_envs;
-    if (!(self->inflight = PyMem_Calloc((size_t)num_envs, 1))) {
+    self->batch = u_batch ? (size_t)u_batch : (size_t)u_envs;
+    if (pool_open(self, seed_value)) /* C checks the options: nothing sized by them is allocated before */
+        return -1;
+    if (!(self->inflight = PyMem_Calloc(self->n, 1))) {
         PyErr_NoMemory();
         return -1;
     }
-    return pool_open(self, seed_value);
+    return 0;
 }
 
 static PyObject *Pool_close(rgpy_Pool *self, PyObject *unused)
