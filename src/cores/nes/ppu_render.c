@@ -290,17 +290,21 @@ static uint64_t in_range(const uint8_t *oam, unsigned line, unsigned h)
 }
 #endif
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && defined(__POPCNT__)
 #define POPCOUNT64(x) ((unsigned)__builtin_popcountll(x))
-#define CTZ64(x) ((unsigned)__builtin_ctzll(x))
 #else
+/* without the instruction: bit counts of 2, 4, 8 bits, then the bytes summed (GCC's own fallback is a call) */
 static unsigned POPCOUNT64(uint64_t x)
 {
-    unsigned n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
 }
+#endif
+#if defined(__GNUC__)
+#define CTZ64(x) ((unsigned)__builtin_ctzll(x))
+#else
 static unsigned CTZ64(uint64_t x)
 {
     unsigned n = 0;
@@ -325,8 +329,18 @@ static void evaluate(const rg__nes_machine *m, rg__nes_ppu *p, unsigned line, in
         p->sec_count = 0;
         return;
     }
+    if (!full && !m->ppu_watch && (p->status & 0x20)) {
+        /* nobody sees the picture or the fetches and the overflow flag is set: only sprite 0 matters */
+        p->sec_count = 0;
+        if (line - p->oam[0] < h) {
+            memcpy(p->sec_oam, p->oam, 4);
+            p->sec_count = 1;
+            p->spr0_next = 1;
+        }
+        return;
+    }
     uint64_t bits = in_range(p->oam, line, h);
-    if (!full && !m->ppu_watch && ((p->status & 0x20) || POPCOUNT64(bits) < 8)) {
+    if (!full && !m->ppu_watch && POPCOUNT64(bits) < 8) {
         /* nobody sees the picture or the fetches, and the overflow flag is set or cannot be (the hardware's walk
          * starts only after 8 sprites found): only sprite 0 matters */
         p->sec_count = 0;
