@@ -84,3 +84,7 @@ endif()
 # from .venv's stable-retro (boots and draws the title and menus, snapshot replay, closeness to genesis_plus_gx
 # printed); the ROM parts skip without the wheel.
 rg_test(genesis_core cores/genesis/test_genesis_core.c)
+# Frame by frame against genesis_plus_gx (stable-retro's wheel) from power-on: Airstriker-Genesis with seeded random
+# input through the menus into play, and the Dekadence-Dekadrive demo; work RAM and pictures (3-bit colours) agree at
+# least as far as measured (docs/genesis.md); skipped without the wheel or ../shared.
+rg_test(genesis_vs_gpgx cores/genesis/test_genesis_vs_gpgx.c LABELS no-asan)

@@ -79,7 +79,8 @@ typedef struct rg__gen_machine {
     const uint8_t *rom;     /* ROM bytes padded to rom_size (a power of two, at least 512 KiB mirrored) */
     uint32_t rom_mask;      /* rom_size - 1 */
     uint32_t *fb;           /* 320x224 XRGB8888 */
-    unsigned width;         /* 320 (H40) or 256 (H32) as of the frame's last line */
+    unsigned width;         /* 320 (H40) or 256 (H32) as of the frame's last line; 256 in mode 4 */
+    unsigned height;        /* 224, or 192 while register 1 bit 2 is clear (mode 4, as at power-on) */
     uint16_t pad[2];        /* libretro joypad bits of ports 1 and 2 */
     int video;              /* draw this frame */
     uint64_t stop_at;       /* 68000 clock the current run ends at */
@@ -91,6 +92,8 @@ void rg__gen_power_on(rg__gen_machine *m);
 /* The reset button: the 68000 (and the VDP's pending command) only. */
 void rg__gen_reset_soft(rg__gen_machine *m);
 /* Runs one frame (262 lines, drawn into m->fb when m->video). */
+/* The picture's size the VDP's registers give (m->width, m->height). */
+void rg__gen_frame_size(rg__gen_machine *m);
 void rg__gen_run_frame(rg__gen_machine *m);
 /* Checks a state taken from outside, field by field. RG_OK or RG_ESTATE naming the field. */
 int rg__gen_state_check(const rg__gen_state *s);

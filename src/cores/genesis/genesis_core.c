@@ -32,7 +32,7 @@ static void publish(gen_core *c)
     rg_frame *f = &c->io->video;
     f->data = c->fb;
     f->width = c->m.width;
-    f->height = RG__GEN_HEIGHT;
+    f->height = c->m.height;
     f->pitch = RG__GEN_WIDTH * sizeof(uint32_t);
     f->format = RG_PIXEL_XRGB8888;
 }
@@ -109,7 +109,7 @@ static int state_load(void *core, const void *src, size_t len)
     int rc = rg__gen_state_check(st);
     if (rc == RG_OK) {
         c->m.st = *st;
-        c->m.width = (st->vdp.reg[12] & 1u) ? RG__GEN_WIDTH : 256u;
+        rg__gen_frame_size(&c->m);
         publish(c);
     }
     free(st);
@@ -154,9 +154,8 @@ int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_
 {
     *core = NULL;
     size_t size = args->rom_size;
-    if (size < 512u || size > RG__GEN_ROM_MAX || size % 2u != 0)
-        return rg__error(RG_EINVAL, "a Genesis ROM is an even number of bytes from 512 bytes to 4 MiB; this one is "
-                         "%zu bytes", size);
+    if (size < 512u || size > RG__GEN_ROM_MAX)
+        return rg__error(RG_EINVAL, "a Genesis ROM is from 512 bytes to 4 MiB; this one is %zu bytes", size);
     if (size % 16384u == 512u && args->rom[8] == 0xAA && args->rom[9] == 0xBB)
         return rg__error(RG_EINVAL, "this Genesis ROM is in the interleaved SMD format, which the genesis core "
                          "does not read yet; convert it to a plain .md/.bin image");
@@ -174,7 +173,10 @@ int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_
         destroy(c);
         return rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", size);
     }
-    for (size_t i = 0; i < padded; i += size) /* a smaller ROM repeats */
+    /* a smaller ROM repeats, from its size rounded up to even (an odd last byte is padded with 0) */
+    size_t even = size + (size & 1u);
+    memset(c->rom, 0, padded);
+    for (size_t i = 0; i < padded; i += even)
         memcpy(c->rom + i, args->rom, padded - i < size ? padded - i : size);
     c->rom_hash = rg__native_rom_hash(args->rom, size);
     c->m.rom = c->rom;

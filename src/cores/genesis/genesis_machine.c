@@ -194,7 +194,15 @@ void rg__gen_power_on(rg__gen_machine *m)
     m->st.vdp.reg[12] = 0x81; /* the picture starts 320 wide until the game sets the mode */
     rg__m68k_init(&m->st.cpu);
     cpu_reset(m);
-    m->width = RG__GEN_WIDTH;
+    rg__gen_frame_size(m);
+}
+
+void rg__gen_frame_size(rg__gen_machine *m)
+{
+    const rg__gen_vdp *v = &m->st.vdp;
+    int mode5 = (v->reg[1] & 4u) != 0; /* mode 4 (the Master System's) is not drawn; Genesis Plus GX shows 256x192 */
+    m->width = mode5 && (v->reg[12] & 1u) ? 320u : 256u;
+    m->height = mode5 ? RG__GEN_HEIGHT : 192u;
 }
 
 void rg__gen_reset_soft(rg__gen_machine *m)
@@ -227,7 +235,7 @@ void rg__gen_run_frame(rg__gen_machine *m)
         } else if (line == RG__GEN_HEIGHT) {
             v->vint = 1;
             v->vflag = 1;
-            m->width = (v->reg[12] & 1u) ? 320u : 256u;
+            rg__gen_frame_size(m);
         }
         /* the Z80's INT is asserted for line 224 */
         s->z80_int = s->z80.int_line = line == RG__GEN_HEIGHT;

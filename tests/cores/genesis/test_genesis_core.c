@@ -392,10 +392,14 @@ static void test_bad_roms(void **s)
     o.system = "Genesis";
     o.log = test_quiet_log;
     rg_emu *emu = NULL;
-    write_file(path, rom, 1001); /* odd */
-    assert_int_equal(rg_emu_open(&emu, path, &o), RG_EINVAL);
+    write_file(path, rom, 510); /* under 512 bytes: refused (by the host's ROM check before the core) */
+    assert_int_not_equal(rg_emu_open(&emu, path, &o), RG_OK);
     assert_null(emu);
-    assert_non_null(strstr(rg_error_last(), "even number"));
+    write_file(path, rom, 1001); /* odd: taken, its last word padded with 0 (a demo of 4095 bytes exists) */
+    assert_int_equal(rg_emu_open(&emu, path, &o), RG_OK);
+    assert_int_equal(rg_emu_run(emu), RG_OK);
+    rg_emu_free(emu);
+    emu = NULL;
     uint8_t *big = calloc(1, (4u << 20) + 2u); /* over 4 MiB */
     assert_non_null(big);
     write_file(path, big, (4u << 20) + 2u);
@@ -511,7 +515,8 @@ static void test_airstriker(void **s)
     rg_emu *emu = open_gen(rom, "genesis"), *skip4 = open_gen(rom, "genesis");
     rg_frame f;
     assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
-    assert_int_equal(f.height, 224);
+    assert_int_equal(f.height, 192); /* power-on: mode 4 (register 1 bit 2 clear), shown 256x192 as GPGX does */
+    assert_int_equal(f.width, 256);
     uint64_t hashes[12];
     unsigned max_colours = 0;
     size_t n = 0, wr = 0;
