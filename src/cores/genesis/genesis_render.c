@@ -35,6 +35,26 @@ static void draw_plane(const rg__gen_vdp *v, uint8_t *out, unsigned w, unsigned 
 {
     unsigned pw = k_plane_cells[v->reg[16] & 3u], ph = k_plane_cells[(v->reg[16] >> 4) & 3u];
     unsigned col_mode = (v->reg[11] & 4u) != 0;
+    if (!col_mode) { /* one vertical scroll for the line: a name-table entry and a pattern row per cell */
+        unsigned py = (y + v->vsram[is_b]) & (ph * 8u - 1u), prow = py & 7u;
+        unsigned row_base = base + (py >> 3) * pw * 2u, wmask = pw * 8u - 1u;
+        unsigned px = (0u - hs) & wmask;
+        for (unsigned x = 0; x < w;) {
+            uint16_t e = vram_word(v, row_base + (px >> 3) * 2u);
+            unsigned r = (e & 0x1000u) ? 7u - prow : prow;
+            const uint8_t *pat = &v->vram[(e & 0x7FFu) * 32u + r * 4u]; /* 4 bytes, at most $FFFC-$FFFF */
+            uint8_t attr = (uint8_t)((e >> 8 & 0x80u) | ((e >> 13) & 3u) << 4);
+            unsigned flip = (e & 0x0800u) ? 7u : 0u, c = px & 7u;
+            for (; c < 8u && x < w; c++, x++) {
+                unsigned col = c ^ flip;
+                uint8_t b = pat[col >> 1];
+                unsigned p = (col & 1u) ? b & 15u : (unsigned)b >> 4;
+                out[x] = p ? (uint8_t)(attr | p) : 0;
+            }
+            px = (px + 8u - (px & 7u)) & wmask;
+        }
+        return;
+    }
     for (unsigned x = 0; x < w; x++) {
         unsigned vs = col_mode ? v->vsram[((x >> 4) * 2u + (unsigned)is_b) % 40u] : v->vsram[is_b];
         unsigned py = (y + vs) & (ph * 8u - 1u);
@@ -160,6 +180,9 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y)
     else
         draw_window(v, a, 0, wh < w ? wh : w, y, wide);
     draw_sprites(v, s, w, y, wide);
+    uint32_t pal[64];
+    for (unsigned i = 0; i < 64; i++)
+        pal[i] = colour(v, i);
     for (unsigned x = 0; x < w; x++) {
         uint8_t p;
         if (s[x] & 0x80u)
@@ -174,6 +197,6 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y)
             p = a[x];
         else
             p = b[x];
-        dst[x] = (p & 15u) ? colour(v, p & 0x3Fu) : back;
+        dst[x] = (p & 15u) ? pal[p & 0x3Fu] : back;
     }
 }
