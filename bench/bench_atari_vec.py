@@ -3,7 +3,8 @@ ale-py's AtariVectorEnv (C++ threads, ALE's emulator), EnvPool (C++ threads, ALE
 .venv-envpool, which `make bench-atari-vec` makes) and Gymnasium's AsyncVectorEnv over ale-py (one process per
 environment, AtariPreprocessing + FrameStackObservation), and with one env the single environments a user would
 wrap instead (rg-make-wrap: gym.make("retrogym/<Game>-v5", frameskip=1) under Gymnasium's AtariPreprocessing +
-FrameStackObservation; ale-make-wrap: the same over ALE/<Game>-v5), like for like: the same ROMs (ale-py's), 84x84 grayscale,
+FrameStackObservation; ale-make-wrap: the same over ALE/<Game>-v5) or make with the C preprocessing (rg-make-c:
+retrogym.make(<game>, grayscale=True, resize=(84, 84), frame_stack=4, ...)), like for like: the same ROMs (ale-py's), 84x84 grayscale,
 4 stacked frames, frame skip 4 with max-pool of the last two frames, up to 30 no-op starts, FIRE at reset, clipped
 rewards, the minimal action set, random actions, sticky actions (repeat_action_probability) 0.25 or 0, threads = min
 (envs, CPUs).
@@ -12,7 +13,8 @@ Every measurement runs in a fresh process (this script with --one): make the vec
 steps for --seconds; it reports env steps/s and CPU time per env step (its own process_time, which covers the C++
 and C worker threads, plus, for AsyncVectorEnv, its workers' CPU read from /proc), and checks the game ran: summed
 |reward| and ended episodes. Rounds alternate the engines' order; reported: median steps/s with min..max, median CPU
-us per step with min..max, and each engine's ratio to retrogym (median of per-round ratios).
+us per step with min..max, and each engine's ratios to retrogym (median of per-round ratios): of steps/s ("vs
+retrogym") and of CPU per step ("CPU/rg": how many times retrogym's CPU per step the engine spends).
 
 retrogym runs through `gym.make_vec("retrogym/<Game>-v5", ...)` (ALE's conventions and EnvPool's defaults) when that
 id is registered; otherwise through make_vec on stable-retro's integration with the ROM from ale-py, from its "Start"
@@ -40,8 +42,8 @@ GAMES = {  # ale-py ROM name: (ALE/EnvPool id stem, stable-retro game)
     "space_invaders": ("SpaceInvaders", "SpaceInvaders-Atari2600-v0"),
     "seaquest": ("Seaquest", "Seaquest-Atari2600-v0"),
 }
-ENGINES = ("retrogym", "ale-py", "envpool", "gym-async", "rg-make-wrap", "ale-make-wrap")
-SINGLE = ("rg-make-wrap", "ale-make-wrap")  # single environments: measured with 1 env only
+ENGINES = ("retrogym", "ale-py", "envpool", "gym-async", "rg-make-c", "rg-make-wrap", "ale-make-wrap")
+SINGLE = ("rg-make-c", "rg-make-wrap", "ale-make-wrap")  # single environments: measured with 1 env only
 CAP = 27000  # steps per episode (108,000 frames), EnvPool's and ale-py's default
 
 
@@ -146,6 +148,26 @@ def make_rg_make_wrap(game, n, sticky):
                                 max_num_frames_per_episode=CAP * 4)), None
 
 
+def make_rg_make_c(game, n, sticky):
+    """retrogym.make's single env with the C preprocessing (grayscale=, resize=, frame_stack=: a PreprocessedEnv) and
+    the settings of the v5 ids' make_vec (ALE's reset sequence with FIRE, 30 no-ops, clipped rewards, the cap), but
+    stable-retro's DISCRETE button combinations for actions (the v5 ids' minimal sets are make_vec's)."""
+    import retrogym
+    from retrogym.atari import ale_ids, game_name, reset_sequence
+    assert n == 1
+    stem, retro_game = GAMES[game]
+    if stem not in ale_ids():  # no v5 id: stable-retro's integration from its start state
+        return _Single(retrogym.make(retro_game, use_restricted_actions=retrogym.Actions.DISCRETE, frameskip=4,
+                                     max_pool=True, grayscale=True, resize=(84, 84), frame_stack=4, reward_clip=1.0,
+                                     noop_max=30, sticky_prob=sticky, max_episode_steps=CAP, core="atari2600")), None
+    integration = game_name(stem)
+    return _Single(retrogym.make(integration, state=retrogym.State.NONE,
+                                 use_restricted_actions=retrogym.Actions.DISCRETE,
+                                 reset_sequence=reset_sequence(integration, True), frameskip=4, max_pool=True,
+                                 grayscale=True, resize=(84, 84), frame_stack=4, reward_clip=1.0, noop_max=30,
+                                 sticky_prob=sticky, max_episode_steps=CAP)), None
+
+
 def make_ale_make_wrap(game, n, sticky):
     """ale-py's single env under the same wrappers (what a single-env ALE user runs)."""
     import ale_py
@@ -156,7 +178,7 @@ def make_ale_make_wrap(game, n, sticky):
                                 max_num_frames_per_episode=CAP * 4)), None
 
 
-MAKERS = {"rg-make-wrap": make_rg_make_wrap, "ale-make-wrap": make_ale_make_wrap, "retrogym": make_retrogym, "ale-py": make_ale, "envpool": make_envpool, "gym-async": make_gym_async}
+MAKERS = {"rg-make-c": make_rg_make_c, "rg-make-wrap": make_rg_make_wrap, "ale-make-wrap": make_ale_make_wrap, "retrogym": make_retrogym, "ale-py": make_ale, "envpool": make_envpool, "gym-async": make_gym_async}
 
 
 def measure(engine, game, n, sticky, seconds, rom_root):
@@ -242,7 +264,7 @@ def main():
             for sticky in args.sticky:
                 print(f"\n{game}, repeat_action_probability {sticky:g}")
                 print(f"{'envs':>4} {'engine':>13} {'steps/s':>20} {'CPU us/step':>18} {'vs retrogym':>12} "
-                      f"{'|reward|':>9} {'episodes':>8} {'actions':>7} obs")
+                      f"{'CPU/rg':>7} {'|reward|':>9} {'episodes':>8} {'actions':>7} obs")
                 for n in args.envs:
                     here = [e for e in engines if n == 1 or e not in SINGLE]
                     res = {e: [] for e in here}
@@ -256,8 +278,12 @@ def main():
                             raise SystemExit(f"{e} {game} x{n}: no reward in any round: the game is not running")
                         ratios = [x["rate"] / y["rate"] for x, y in zip(rows, res["retrogym"])] \
                             if "retrogym" in res else [float("nan")]
+                        # CPU per step against retrogym's in the same round (how many times retrogym's it costs)
+                        cpu_ratios = [x["cpu_us"] / y["cpu_us"] for x, y in zip(rows, res["retrogym"])] \
+                            if "retrogym" in res else [float("nan")]
                         print(f"{n:>4} {e:>13} {fmt([x['rate'] for x in rows]):>20} "
                               f"{fmt([x['cpu_us'] for x in rows]):>18} {statistics.median(ratios):>11.2f}x "
+                              f"{statistics.median(cpu_ratios):>6.2f}x "
                               f"{sum(x['reward'] for x in rows):>9.0f} {sum(x['ends'] for x in rows):>8} "
                               f"{rows[0]['actions']:>7} {tuple(rows[0]['obs'][1:])}", flush=True)
     finally:
