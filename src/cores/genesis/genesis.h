@@ -72,6 +72,8 @@ typedef struct rg__gen_state {
     int32_t ym_tac;         /* timer A counter, in YM samples (master / 1008) */
     int32_t ym_tbc;         /* timer B counter, in YM samples (16 per step) */
     uint64_t ym_samples;    /* YM samples run since power-on */
+    uint64_t dma_end;       /* master clock until which a VDP fill or copy reads as busy (status bit 1); the
+                             * transfer itself is done at once */
 } rg__gen_state;
 
 typedef struct rg__gen_machine {

@@ -287,6 +287,7 @@ int rg__gen_state_check(const rg__gen_state *s)
     CHECK(v->line == RG__GEN_LINES - 1u || (s->frame == 0 && v->line == 0), "vdp.line");
     CHECK(s->z80_busreq <= 1 && s->z80_reset <= 1, "z80 bus control");
     CHECK(s->cpu.ipl == rg__gen_vdp_ipl(v), "cpu.ipl (not the VDP's)");
+    CHECK(s->dma_end <= base + 32u * (uint64_t)RG__GEN_FRAME_MCLK, "dma_end (a DMA longer than any)");
     const char *sound = rg__gen_sound_check(s);
     if (sound)
         return rg__error(RG_ESTATE, "genesis state: bad z80/sound (%s)", sound);

@@ -92,6 +92,19 @@ static void dma_68k(rg__gen_machine *m)
     dma_done(v, lo);
 }
 
+/* A fill or copy of n bytes keeps status bit 1 set for about the time the VDP takes: bytes per line in the blank
+ * (or display off) and during the picture, H40 / H32; a copy moves half as many. */
+static void dma_busy(rg__gen_machine *m, unsigned n, int copy)
+{
+    const rg__gen_vdp *v = &m->st.vdp;
+    int blank = v->line >= RG__GEN_HEIGHT || !(v->reg[1] & 0x40u);
+    unsigned per_line = blank ? (h40(v) ? 205u : 167u) : (h40(v) ? 18u : 16u);
+    if (copy)
+        per_line /= 2u;
+    uint64_t now = m->st.cpu.cycles * 7u;
+    m->st.dma_end = now + (uint64_t)n * RG__GEN_LINE_MCLK / per_line;
+}
+
 /* VRAM copy: bytes from the source (registers 21-22, a byte address) to the address register. */
 static void dma_copy(rg__gen_vdp *v)
 {
@@ -149,6 +162,7 @@ void rg__gen_vdp_ctrl_write(rg__gen_machine *m, uint16_t val)
             v->fill = 1;
             break;
         case 3:
+            dma_busy(m, dma_length(v), 1);
             dma_copy(v);
             break;
         default:
@@ -162,8 +176,10 @@ void rg__gen_vdp_data_write(rg__gen_machine *m, uint16_t val)
 {
     rg__gen_vdp *v = &m->st.vdp;
     v->pending = 0;
-    if (v->fill)
+    if (v->fill) {
+        dma_busy(m, dma_length(v), 0);
         dma_fill(v, val);
+    }
     else
         port_write(v, val);
 }
@@ -198,7 +214,8 @@ uint16_t rg__gen_vdp_status(rg__gen_machine *m)
     unsigned pos = line_pos(m);
     int vblank = v->line >= RG__GEN_HEIGHT || !(v->reg[1] & 0x40u);
     int hblank = pos >= 2660u || pos < 80u;
-    uint16_t s = (uint16_t)(0x3400u | 0x0200u /* FIFO empty */ | (unsigned)v->vflag << 7 |
+    int busy = m->st.cpu.cycles * 7u < m->st.dma_end;
+    uint16_t s = (uint16_t)(0x3400u | 0x0200u /* FIFO empty */ | (unsigned)busy << 1 | (unsigned)v->vflag << 7 |
                             (unsigned)v->sprite_ovf << 6 | (unsigned)v->sprite_col << 5 | (unsigned)v->odd << 4 |
                             (unsigned)vblank << 3 | (unsigned)hblank << 2);
     v->pending = 0;

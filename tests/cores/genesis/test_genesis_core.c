@@ -154,6 +154,14 @@ static void test_vdp_dma(void **s)
     static const uint8_t want[9] = {0x5A, 0x00, 0x5A, 0x5A, 0x5A, 0x5A, 0x00, 0x5A, 0x00};
     assert_memory_equal(&v->vram[0x8000], want, sizeof want);
     assert_int_equal(v->addr, 0x8007);
+    /* the fill is done at once but status bit 1 (DMA busy) stays set for its time (6 bytes: a third of a line at
+     * worst, 18 bytes a line during the picture in H40); games wait on it */
+    assert_int_equal(rg__gen_vdp_status(m) & 2u, 2u);
+    m->st.cpu.cycles += RG__GEN_LINE_MCLK / 2u / 7u;
+    assert_int_equal(rg__gen_vdp_status(m) & 2u, 0);
+    rg__gen_vdp_data_write(m, 0); /* no fill pending: a plain write does not set it */
+    assert_int_equal(rg__gen_vdp_status(m) & 2u, 0);
+    m->st.cpu.cycles = 0;
 
     /* copy: 16 bytes from $4000 to $9000 */
     reg(m, 19, 16), reg(m, 20, 0), reg(m, 21, 0x00), reg(m, 22, 0x40), reg(m, 23, 0xC0);
