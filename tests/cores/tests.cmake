@@ -84,6 +84,9 @@ endif()
 # from .venv's stable-retro (boots and draws the title and menus, snapshot replay, closeness to genesis_plus_gx
 # printed); the ROM parts skip without the wheel.
 rg_test(genesis_core cores/genesis/test_genesis_core.c)
+# Genesis Plus GX states (stable-retro's Genesis start states, Airstriker's Level1.state) into core genesis: a menus
+# state equals ours field by field; Level1.state against GPGX frame by frame; bad states refused (docs/genesis.md).
+rg_test(genesis_gpgx_state cores/genesis/test_genesis_gpgx_state.c LIBS ZLIB::ZLIB)
 # Frame by frame against genesis_plus_gx (stable-retro's wheel) from power-on: Airstriker-Genesis with seeded random
 # input through the menus into play, and the Dekadence-Dekadrive demo; work RAM and pictures (3-bit colours) agree at
 # least as far as measured (docs/genesis.md); skipped without the wheel or ../shared.

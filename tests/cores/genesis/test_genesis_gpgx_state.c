@@ -1,0 +1,378 @@
+/* Genesis Plus GX states (what stable-retro's Genesis integrations ship) loaded into our Genesis core
+ * (docs/genesis.md, "State import"), on Airstriker-Genesis from stable-retro's wheel in .venv:
+ *  - a state GPGX saves in the menus (frame 400 of a fixed script from power-on, where both cores agree) converts
+ *    and equals our own core's state after the same frames, field by field;
+ *  - Level1.state (the integration's start state) converts, its RAM, VRAM and 68000 registers arrive as saved, and
+ *    GPGX (loaded from it) and our core run the same seeded random input frame by frame: RAM and pixels (at the
+ *    Genesis' 3 bits per channel) are compared, the first differing frame printed and asserted not to come earlier
+ *    than measured (LEVEL1_MIN_FRAMES);
+ *  - truncated, hostile and foreign states (an SMS one), and states in the middle of what our core lacks (the Z80
+ *    running, a DMA, a half-written command, bank switching, interlace) are refused with RG_ESTATE naming it and the
+ *    machine unchanged.
+ * Skipped without stable-retro's wheel (Airstriker's ROM and genesis_plus_gx). */
+#define _POSIX_C_SOURCE 200809L
+#include "test_support.h"
+
+#include "cores/genesis/genesis.h"
+#include "cores/gpgx_state/gpgx_state.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define STATE_LEN 1036288u
+#define OUR_HEADER 24u
+#define MENU_AT 400u
+#define STACK_PAGE 0xFF00u /* work RAM below $FFFF00, the stack page of Airstriker */
+#define LEVEL1_RUN 300u
+/* frames of Level1.state over which RAM and pixels agreed when measured (2026-11-27); lower only with a reason */
+#define LEVEL1_MIN_FRAMES 1u
+
+/* offsets in the Mega Drive layout of docs/genesis.md */
+#define OFF_ZSTATE (16u + 0x10000u + 0x2000u)
+#define OFF_IO (OFF_ZSTATE + 5u)
+#define OFF_VDP (OFF_IO + 16u)
+#define OFF_CRAM (OFF_VDP + 0x400u + 0x10000u)
+#define OFF_REG (OFF_CRAM + 0x100u)
+#define OFF_VTAIL (OFF_REG + 0x20u)
+#define OFF_M68K 144435u
+#define OFF_Z80 (OFF_M68K + 90u)
+#define OFF_CART (OFF_Z80 + 88u)
+
+static char g_rom[1200], g_level1[1200];
+
+static int find(const char *tail, char *out, size_t cap)
+{
+    char pattern[1400];
+    snprintf(pattern, sizeof pattern, "%s/.venv/lib/python3*/site-packages/stable_retro/data/stable/"
+             "Airstriker-Genesis-v0/%s", RG_SOURCE_DIR, tail);
+    glob_t g;
+    int ok = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    if (ok)
+        snprintf(out, cap, "%s", g.gl_pathv[0]);
+    globfree(&g);
+    return ok;
+}
+
+static int have_wheel(void)
+{
+    test_use_wheel_cores();
+    char so[1024];
+    if (!find("rom.md", g_rom, sizeof g_rom) || !find("Level1.state", g_level1, sizeof g_level1) ||
+        !test_wheel_core("genesis_plus_gx", so, sizeof so) || !test_core_installed("genesis_plus_gx")) {
+        print_message("skipped: no Airstriker-Genesis or genesis_plus_gx in .venv's stable-retro\n");
+        return 0;
+    }
+    return 1;
+}
+
+static rg_emu *open_gen(const char *core)
+{
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.core = core;
+    o.system = "Genesis";
+    o.log = test_quiet_log;
+    rg_emu *emu = NULL;
+    if (rg_emu_open(&emu, g_rom, &o) != RG_OK)
+        fail_msg("cannot open %s in core %s: %s", g_rom, core, rg_error_last());
+    return emu;
+}
+
+static uint8_t *save(rg_emu *e, size_t *len)
+{
+    EXPECT_OK(rg_emu_state_size(e, len));
+    uint8_t *b = malloc(*len);
+    assert_non_null(b);
+    EXPECT_OK(rg_emu_state_save(e, b, *len, len));
+    return b;
+}
+
+static void our_state(rg_emu *e, rg__gen_state *out)
+{
+    size_t n;
+    uint8_t *b = save(e, &n);
+    assert_int_equal(n, OUR_HEADER + sizeof *out);
+    memcpy(out, b + OUR_HEADER, sizeof *out);
+    free(b);
+}
+
+static uint8_t *level1(void)
+{
+    gzFile f = gzopen(g_level1, "rb");
+    assert_non_null(f);
+    uint8_t *b = malloc(STATE_LEN + 1);
+    assert_non_null(b);
+    int n = gzread(f, b, STATE_LEN + 1);
+    gzclose(f);
+    assert_int_equal(n, (int)STATE_LEN);
+    return b;
+}
+
+/* the menus script of test_genesis_core (START now and then from frame 350) */
+static uint16_t script(unsigned f)
+{
+    if (f >= 350u && f < 600u && f % 40u < 8u)
+        return 1u << 3;
+    uint32_t x = (f / 6u + 1u) * 2654435761u;
+    return (uint16_t)((x >> 13) & 0xF0u) | 1u;
+}
+
+static uint16_t random_pad(unsigned f)
+{
+    uint32_t x = (f / 4u + 17u) * 2654435761u;
+    x ^= x >> 15;
+    x *= 0x85EBCA6Bu;
+    x ^= x >> 13;
+    return (uint16_t)((x & 0xF0u) | (x >> 8 & 1u) | ((x >> 9 & 1u) << 8) | ((x >> 10 & 1u) << 9));
+}
+
+static void menu_state_converts(void **s)
+{
+    (void)s;
+    if (!have_wheel())
+        skip();
+    rg_emu *gx = open_gen("genesis_plus_gx"), *us = open_gen("genesis");
+    for (unsigned f = 0; f < MENU_AT; f++) {
+        EXPECT_OK(rg_emu_set_buttons(gx, 0, script(f)));
+        EXPECT_OK(rg_emu_set_buttons(us, 0, script(f)));
+        EXPECT_OK(rg_emu_run(gx));
+        EXPECT_OK(rg_emu_run(us));
+    }
+    size_t len;
+    uint8_t *gs = save(gx, &len);
+    assert_int_equal(len, STATE_LEN);
+    rg__gen_state *mine = malloc(sizeof *mine), *conv = malloc(sizeof *conv);
+    assert_non_null(mine);
+    assert_non_null(conv);
+    our_state(us, mine);
+    rg_emu *fresh = open_gen("genesis");
+    EXPECT_OK(rg_emu_state_load(fresh, gs, len));
+    our_state(fresh, conv);
+    /* GPGX's frame starts at line 224 (its V interrupt 788 master clocks in), ours at line 0: at the end of a frame
+     * the top of the stack (the V interrupt's exception frame and what the handler saved) differs; the rest of the
+     * RAM is the same (docs/genesis.md, "State import") */
+    unsigned differ = 0;
+    for (unsigned i = 0; i < STACK_PAGE; i++)
+        differ += conv->ram[i] != mine->ram[i];
+    print_message("menus, frame %u: %u bytes of RAM below $FFFF00 differ between GPGX and our core\n", MENU_AT,
+                  differ);
+    assert_true(differ < 16u);
+    assert_memory_equal(conv->ram, gs + 16, sizeof conv->ram);
+    assert_memory_equal(conv->vdp.vram, mine->vdp.vram, sizeof mine->vdp.vram);
+    assert_memory_equal(conv->vdp.cram, mine->vdp.cram, sizeof mine->vdp.cram);
+    assert_memory_equal(conv->vdp.vsram, mine->vdp.vsram, sizeof mine->vdp.vsram);
+    assert_memory_equal(conv->vdp.reg, mine->vdp.reg, sizeof mine->vdp.reg);
+    assert_int_equal(conv->vdp.addr, mine->vdp.addr);
+    assert_int_equal(conv->vdp.code, mine->vdp.code);
+    assert_int_equal(conv->vdp.pending, mine->vdp.pending);
+    assert_int_equal(conv->vdp.vint, mine->vdp.vint);
+    assert_int_equal(conv->vdp.hint, mine->vdp.hint);
+    assert_int_equal(conv->vdp.hcounter, mine->vdp.hcounter);
+    assert_int_equal(conv->vdp.line, mine->vdp.line);
+    assert_memory_equal(conv->cpu.d, mine->cpu.d, sizeof mine->cpu.d);
+    assert_memory_equal(conv->cpu.a, mine->cpu.a, sizeof mine->cpu.a);
+    assert_int_equal(conv->cpu.other_sp, mine->cpu.other_sp);
+    assert_int_equal(conv->cpu.sr, mine->cpu.sr);
+    assert_int_equal(conv->cpu.pc, mine->cpu.pc);
+    assert_int_equal(conv->cpu.ir, mine->cpu.ir);
+    assert_int_equal(conv->cpu.irc, mine->cpu.irc);
+    assert_int_equal(conv->cpu.stopped, mine->cpu.stopped);
+    assert_int_equal(conv->cpu.ipl, mine->cpu.ipl);
+    assert_memory_equal(conv->io_data, mine->io_data, 3);
+    assert_memory_equal(conv->io_ctrl, mine->io_ctrl, 3);
+    assert_int_equal(conv->z80_busreq, mine->z80_busreq);
+    assert_int_equal(conv->z80_reset, mine->z80_reset);
+    free(mine);
+    free(conv);
+    free(gs);
+    rg_emu_free(fresh);
+    rg_emu_free(us);
+    rg_emu_free(gx);
+}
+
+/* RGB24 at the Genesis' 3 bits per channel (GPGX gives RGB565, ours XRGB8888 by bit replication) */
+static int same_picture(const uint8_t *a, const uint8_t *b, size_t n, size_t *first)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((a[i] >> 5) != (b[i] >> 5)) {
+            *first = i / 3;
+            return 0;
+        }
+    return 1;
+}
+
+static void level1_state(void **s)
+{
+    (void)s;
+    if (!have_wheel())
+        skip();
+    uint8_t *st = level1();
+    rg_emu *gx = open_gen("genesis_plus_gx"), *us = open_gen("genesis");
+    EXPECT_OK(rg_emu_state_load(us, st, STATE_LEN));
+    EXPECT_OK(rg_emu_state_load(gx, st, STATE_LEN));
+    /* what arrives: RAM as saved (both host-order words), VRAM byte-swapped to the 68000's order, the registers */
+    rg__gen_state *o = malloc(sizeof *o);
+    assert_non_null(o);
+    our_state(us, o);
+    assert_memory_equal(o->ram, st + 16, 0x10000);
+    for (unsigned i = 0; i < 0x10000u; i += 2) {
+        assert_int_equal(o->vdp.vram[i], st[OFF_VDP + 0x400u + i + 1]);
+        assert_int_equal(o->vdp.vram[i + 1], st[OFF_VDP + 0x400u + i]);
+    }
+    assert_memory_equal(o->vdp.reg, st + OFF_REG, 24);
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t d = st[OFF_M68K + 4 * i] | (uint32_t)st[OFF_M68K + 4 * i + 1] << 8 |
+                     (uint32_t)st[OFF_M68K + 4 * i + 2] << 16 | (uint32_t)st[OFF_M68K + 4 * i + 3] << 24;
+        assert_int_equal(o->cpu.d[i], d);
+    }
+    free(o);
+
+    unsigned w = 320, h = 224;
+    size_t n = (size_t)w * h * 3;
+    uint8_t *a = malloc(n), *b = malloc(n), *prev = malloc(n);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(prev);
+    unsigned late_first = LEVEL1_RUN, ram_first = LEVEL1_RUN, pix_first = LEVEL1_RUN, stack_first = LEVEL1_RUN;
+    char why[240] = "";
+    for (unsigned f = 0; f < LEVEL1_RUN; f++) {
+        EXPECT_OK(rg_emu_set_buttons(gx, 0, random_pad(f)));
+        EXPECT_OK(rg_emu_set_buttons(us, 0, random_pad(f)));
+        EXPECT_OK(rg_emu_run(gx));
+        EXPECT_OK(rg_emu_run(us));
+        uint8_t ra[0x10000], rb[0x10000];
+        EXPECT_OK(rg_emu_mem_read(gx, 0xFF0000, ra, sizeof ra));
+        EXPECT_OK(rg_emu_mem_read(us, 0xFF0000, rb, sizeof rb));
+        if (stack_first == LEVEL1_RUN && memcmp(ra + STACK_PAGE, rb + STACK_PAGE, sizeof ra - STACK_PAGE) != 0)
+            stack_first = f;
+        if (ram_first == LEVEL1_RUN && memcmp(ra, rb, STACK_PAGE) != 0) {
+            unsigned k = 0, d = 0;
+            while (ra[k] == rb[k])
+                k++;
+            for (unsigned i = 0; i < sizeof ra; i++)
+                d += ra[i] != rb[i];
+            ram_first = f;
+            snprintf(why, sizeof why, "RAM: frame %u, $%06X is %02x in GPGX, %02x in ours (%u bytes differ)", f,
+                     0xFF0000u + k, ra[k], rb[k], d);
+        }
+        rg_frame fa, fb;
+        EXPECT_OK(rg_emu_frame(gx, &fa));
+        EXPECT_OK(rg_emu_frame(us, &fb));
+        if (fa.width != fb.width || fa.height != fb.height) {
+            if (pix_first == LEVEL1_RUN)
+                pix_first = f;
+            continue;
+        }
+        size_t fn = (size_t)fa.width * fa.height * 3;
+        assert_true(fn <= n);
+        if (f > 0 && late_first == LEVEL1_RUN) {
+            EXPECT_OK(rg_emu_frame_rgb24(us, b, fn));
+            size_t k0;
+            if (!same_picture(prev, b, fn, &k0))
+                late_first = f;
+        }
+        EXPECT_OK(rg_emu_frame_rgb24(gx, a, fn));
+        EXPECT_OK(rg_emu_frame_rgb24(us, b, fn));
+        size_t k;
+        int same = same_picture(a, b, fn, &k);
+        memcpy(prev, a, fn);
+        if (pix_first == LEVEL1_RUN && !same) {
+            pix_first = f;
+            size_t l = strlen(why);
+            snprintf(why + l, sizeof why - l, "%spixels: frame %u, first at (%zu, %zu)", l ? "; " : "", f,
+                     k % fa.width, k / fa.width);
+        }
+    }
+    print_message("Level1.state: RAM below $FFFF00 equal for %u frames, the stack page for %u, pixels for %u, ours "
+                  "against GPGX's frame before for %u (of %u run)%s%s\n", ram_first, stack_first, pix_first,
+                  late_first, LEVEL1_RUN, why[0] ? " - " : "", why);
+    assert_true(ram_first >= LEVEL1_MIN_FRAMES);
+    assert_true(pix_first >= LEVEL1_MIN_FRAMES);
+    free(a);
+    free(b);
+    free(prev);
+    free(st);
+    rg_emu_free(gx);
+    rg_emu_free(us);
+}
+
+static void expect_refused(rg_emu *us, const uint8_t *state, size_t len, const char *text)
+{
+    size_t n0, n1;
+    uint8_t *before = save(us, &n0);
+    TEST_EXPECT_ERROR(rg_emu_state_load(us, state, len), RG_ESTATE, text);
+    uint8_t *after = save(us, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(before);
+    free(after);
+}
+
+static void bad_states_refused(void **s)
+{
+    (void)s;
+    if (!have_wheel())
+        skip();
+    uint8_t *good = level1(), *bad = malloc(STATE_LEN);
+    assert_non_null(bad);
+    rg_emu *us = open_gen("genesis");
+    for (unsigned f = 0; f < 30; f++)
+        EXPECT_OK(rg_emu_run(us));
+    static const size_t cuts[] = {16, 0x8000, OFF_ZSTATE + 2, OFF_VDP + 100, OFF_VTAIL + 30, OFF_M68K - 20,
+                                  OFF_M68K + 50, OFF_Z80 + 70, OFF_CART + 10, OFF_CART + 66};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
+        expect_refused(us, good, cuts[i], "truncated");
+    memcpy(bad, good, STATE_LEN);
+    memcpy(bad + 11, "1.7.4", 5);
+    expect_refused(us, bad, STATE_LEN, "version 1.7.4");
+    struct edit {
+        size_t at;
+        uint8_t val;
+        const char *text;
+    } edits[] = {
+        {OFF_ZSTATE, 1, "Z80 is running"},
+        {OFF_ZSTATE, 7, "Z80 bus state"},
+        {OFF_ZSTATE + 4, 0x80, "Z80 bank"},
+        {OFF_VTAIL + 4, 0x41, "VDP code"},
+        {OFF_VTAIL + 27, 5, "DMA is under way"},
+        {OFF_VTAIL + 37, 0x00, "32-bit VDP command"},
+        {OFF_REG + 12, 0x87, "interlace"},
+        {OFF_REG + 1, 0x60, "mode 4"},
+        {OFF_CRAM + 1, 0x02, "CRAM entry 0"},
+        {OFF_VDP + 0x400u + 0x10000u + 0x80u + 1, 0x08, "VSRAM entry 0"},
+        {OFF_M68K + 69, 0x08, "status register"},
+        {OFF_M68K + 64, 0x03, "program counter"},
+        {OFF_M68K + 60, 0x55, "active stack pointer"},
+        {OFF_M68K + 82, 9, "interrupt level"},
+        {OFF_M68K + 86, 2, "halted"},
+        {OFF_M68K + 79, 0x20, "master clocks into the frame"},
+        {OFF_Z80 + 57, 4, "Z80 interrupt mode"},
+        {OFF_CART + 3, 0x05, "bank switching"},
+        {OFF_CART + 5, 0x80, "cartridge slot 5"},
+        {OFF_CART + 0x10, 0xFE, "boot ROM"},
+        {OFF_CART + 65, 1, "hardware register 1"},
+        {OFF_CART + 80, 1, "not zero"},
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        memcpy(bad, good, STATE_LEN);
+        bad[edits[i].at] = edits[i].val;
+        expect_refused(us, bad, STATE_LEN, edits[i].text);
+    }
+    /* the unedited state loads into the same machine afterwards */
+    EXPECT_OK(rg_emu_state_load(us, good, STATE_LEN));
+    free(bad);
+    free(good);
+    rg_emu_free(us);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(menu_state_converts),
+        cmocka_unit_test(level1_state),
+        cmocka_unit_test(bad_states_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
