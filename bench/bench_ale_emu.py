@@ -18,11 +18,12 @@ The getScreenRGB call's own Python cost (about 0.1 us) is left in. Before timing
 game over, the clock stops, the game is reset and the clock goes on (the frames after it are emulated, not counted
 twice); our cores just run on.
 
-  .venv/bin/python bench/bench_ale_emu.py [--rounds N] [--frames N] [--markdown] [ROM ...]
+  .venv/bin/python bench/bench_ale_emu.py [--rounds N] [--frames N] [--markdown] [--bench-a26 PATH] [ROM ...]
 
 ROMs: ale-py's pong, breakout, montezuma_revenge, space_invaders, seaquest and the rest of bench_a26's list, plus
 ../shared/roms/automaton.a26 when present (ALE knows no automaton: its ALE columns stay empty). Stella comes from
-stable-retro's wheel (RETROGYM_CORE_PATH is set to its cores folder when not set). bench_a26 is taken from build/.
+stable-retro's wheel (RETROGYM_CORE_PATH is set to its cores folder when not set). bench_a26 is taken from build/
+(--bench-a26 PATH: another build's copy).
 """
 import argparse
 import datetime
@@ -111,6 +112,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--frames", type=int, default=1200, help="frames per block (a multiple of 4)")
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
+    ap.add_argument("--bench-a26", default=os.path.join(ROOT, "build", "bench", "bench_a26"),
+                    help="the bench_a26 binary that serves our core and Stella (default: build/'s; e.g. a copy of "
+                         "an earlier build, to measure before and after a change)")
     ap.add_argument("roms", nargs="*")
     args = ap.parse_args()
     frames = max(4, args.frames // 4 * 4)
@@ -122,7 +126,7 @@ def main():
     roms = args.roms or [os.path.join(romdir, g + ".bin") for g in GAMES]
     if not args.roms and os.path.exists(os.path.join(ROOT, "..", "shared", "roms", "automaton.a26")):
         roms.append(os.path.join(ROOT, "..", "shared", "roms", "automaton.a26"))
-    ours = Ours(os.path.join(ROOT, "build", "bench", "bench_a26"))
+    ours = Ours(args.bench_a26)
     load = os.getloadavg()
     print("# %s UTC, load %.2f %.2f %.2f, %d CPUs; ale-py %s; median of %d rounds of %d frames (lowest-highest); "
           "frames/s of CPU time" % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),

@@ -77,6 +77,9 @@ typedef struct rg__a26_machine {
     int16_t *abuf;                 /* mono samples of this run */
     size_t alen, acap;
     int aerr;                      /* the sample buffer could not grow */
+    /* 2K/4K cartridges: the $1000-$1FFF window (a 2K image mirrored), in the machine so that the CPU loop reads it
+     * at a constant offset from the machine pointer (no ROM pointer or mask held in registers) */
+    uint8_t rom4k[4096];
 } rg__a26_machine;
 
 /* Stella's random generator (a plain LCG; its output is the low byte for RAM). */

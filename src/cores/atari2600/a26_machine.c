@@ -61,10 +61,6 @@ static int bus_kind(const rg__a26_cart *c)
 typedef struct bus_regs {
     uint32_t cycles;
     uint32_t budget;
-    /* plain carts: the ROM and its mask, in registers (a byte store, e.g. of the data bus, may alias anything, so
-     * the compiler would reload them from the machine after every bus access) */
-    const uint8_t *rom;
-    unsigned rom_mask;
 } bus_regs;
 
 A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int kind)
@@ -75,7 +71,7 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int 
     if (addr & 0x1000u) {
         unsigned a = addr & 0x0FFFu;
         if (kind == BUS_PLAIN) {
-            v = r->rom[a & r->rom_mask];
+            v = m->rom4k[a];
         } else if (kind == BUS_4K || kind == BUS_FE) {
             if ((unsigned)(a - m->fast_lo) < m->fast_len) {
                 v = m->bank[a];
@@ -245,8 +241,8 @@ A26_INLINE void intim_wait(rg__a26_machine *m, bus_regs *r, unsigned pc, int kin
         return;
     uint8_t b0, b1;
     if (kind == BUS_PLAIN) {
-        b0 = r->rom[pc & r->rom_mask];
-        b1 = r->rom[(pc + 1u) & r->rom_mask];
+        b0 = m->rom4k[pc & 0x0FFFu];
+        b1 = m->rom4k[(pc + 1u) & 0x0FFFu];
     } else if (kind == BUS_4K || kind == BUS_FE) {
         unsigned a = lda & 0x0FFFu;
         if ((unsigned)(a - m->fast_lo) >= m->fast_len || (unsigned)(a + 5u - m->fast_lo) >= m->fast_len)
@@ -296,7 +292,7 @@ A26_INLINE int should_stop(bus_regs *r)
 }
 
 #define M6502_CTX rg__a26_machine
-#define M6502_ENTER(ctx) bus_regs regs_ = {(ctx)->st.cycles, (ctx)->budget, (ctx)->rom, (ctx)->rom_mask}
+#define M6502_ENTER(ctx) bus_regs regs_ = {(ctx)->st.cycles, (ctx)->budget}
 #define M6502_LEAVE(ctx) ((ctx)->st.cycles = regs_.cycles, (ctx)->budget = regs_.budget)
 #define M6502_STOP(ctx) should_stop(&regs_)
 #define M6502_INTERRUPTS 0
@@ -377,6 +373,9 @@ static void reset_chips(rg__a26_machine *m)
     s->color_loss = 0;
     m->snoop = (uint8_t)rg__a26_cart_snoops(&s->cart);
     m->rom_mask = m->rom_size >= 4096 ? 0x0FFFu : (unsigned)m->rom_size - 1u;
+    if (m->rom_size)
+        for (unsigned i = 0; i < sizeof m->rom4k; i++)
+            m->rom4k[i] = m->rom[i & m->rom_mask];
 }
 
 void rg__a26_power_on(rg__a26_machine *m, int after_detection)
