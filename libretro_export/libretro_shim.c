@@ -1,18 +1,25 @@
 /* A libretro front for retrogym's own cores: the retro_* API over the internal core interface
  * (src/emu/core_iface.h), so RetroArch (or any libretro frontend, our own host included) can run them.
  *
- * One core per build: the CMake target defines RG_SHIM_ATARI2600 or RG_SHIM_NES and links the core's sources. A libretro core
- * has one instance per loaded copy of the .so, so the instance lives behind one static pointer; every symbol but
- * the retro_* API is hidden (-fvisibility=hidden), so the copy cannot clash with its host's own symbols. */
+ * One core per build: the CMake target defines RG_SHIM_ATARI2600, RG_SHIM_NES or RG_SHIM_SMS and links the core's
+ * sources. A libretro core has one instance per loaded copy of the .so, so the instance lives behind one static
+ * pointer; every symbol but the retro_* API is hidden (-fvisibility=hidden), so the copy cannot clash with its
+ * host's own symbols.
+ *
+ * The systems a core runs (name, extensions, buttons, RAM base...) are not written here: shim_systems.h is generated
+ * at build time from systems/<name>.json (cmake/libretro_systems.cmake), the data the library embeds, as k_shim_systems
+ * and SHIM_VALID_EXTENSIONS. */
 #include <libretro.h>
 
 #include "emu/core_iface.h"
 #include "retrogym/version.h"
+#include "shim_systems.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define RG_API __attribute__((visibility("default")))
 
@@ -25,35 +32,17 @@ typedef struct shim_option {
 
 typedef struct shim_core {
     const char *library_name;
-    const char *extensions;
     int (*open)(void **core, const rg__core_ops **ops, const rg__core_open_args *args);
-    const rg_system_info *system;
     const shim_option *options;
     size_t n_options;
     const struct retro_input_descriptor *inputs;
     unsigned width, height, max_width, max_height; /* geometry before the first frame */
-    unsigned n_ids;                                /* joypad ids 0..n_ids-1 are polled on each port */
     unsigned n_ports;
 } shim_core;
 
 #if defined(RG_SHIM_ATARI2600)
 #include "cores/atari2600/a26_core.h"
 
-static const char *const k_a26_ext[] = {"a26", "bin"};
-static const char *const k_a26_cores[] = {"atari2600"};
-static const rg_system_info k_a26_system = {
-    .name = "Atari2600",
-    .title = "Atari 2600",
-    .extensions = k_a26_ext,
-    .n_extensions = 2,
-    .cores = k_a26_cores,
-    .n_cores = 1,
-    .buttons = {"BUTTON", NULL, "SELECT", "RESET", "UP", "DOWN", "LEFT", "RIGHT"},
-    .n_buttons = 8,
-    .ram_base = 0x80,
-    .min_rom_size = 2048,
-    .button_mask = 0xFD,
-};
 static const shim_option k_a26_options[] = {
     {"atari2600_cart_type", "Cartridge type; auto|2K|4K|F8|F8SC|F6|F6SC|F4|F4SC|FE|E0|3F|FA|E7|CV|UA"},
     {"atari2600_left_difficulty", "Left difficulty switch; B|A"},
@@ -71,27 +60,12 @@ static const shim_option k_a26_options[] = {
     {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_START, "Game Reset switch"}
 static const struct retro_input_descriptor k_a26_inputs[] = {A26_PAD(0), A26_PAD(1), {0, 0, 0, 0, NULL}};
 static const shim_core k_core = {
-    "retrogym Atari 2600", "a26|bin", rg__a26_open, &k_a26_system, k_a26_options,
-    sizeof k_a26_options / sizeof k_a26_options[0], k_a26_inputs, 160, 210, 160, 320, 8, 2,
+    "retrogym Atari 2600", rg__a26_open, k_a26_options, sizeof k_a26_options / sizeof k_a26_options[0], k_a26_inputs,
+    160, 210, 160, 320, 2,
 };
 #elif defined(RG_SHIM_NES)
 #include "cores/nes/nes_core.h"
 
-static const char *const k_nes_ext[] = {"nes"};
-static const char *const k_nes_cores[] = {"nes"};
-static const rg_system_info k_nes_system = {
-    .name = "Nes",
-    .title = "Nintendo Entertainment System",
-    .extensions = k_nes_ext,
-    .n_extensions = 1,
-    .cores = k_nes_cores,
-    .n_cores = 1,
-    .buttons = {"B", NULL, "SELECT", "START", "UP", "DOWN", "LEFT", "RIGHT", "A"},
-    .n_buttons = 9,
-    .ram_base = 0,
-    .min_rom_size = 16400,
-    .button_mask = 0x1FD,
-};
 #define NES_PAD(port)                                                                           \
     {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_A, "A"},                              \
     {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_B, "B"},                              \
@@ -103,22 +77,14 @@ static const rg_system_info k_nes_system = {
     {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_RIGHT, "Right"}
 static const struct retro_input_descriptor k_nes_inputs[] = {NES_PAD(0), NES_PAD(1), {0, 0, 0, 0, NULL}};
 static const shim_core k_core = {
-    "retrogym NES", "nes", rg__nes_open, &k_nes_system, NULL, 0, k_nes_inputs, 240, 224, 256, 240, 9, 2,
+    "retrogym NES", rg__nes_open, NULL, 0, k_nes_inputs, 240, 224, 256, 240, 2,
 };
 /* the core's frames are RGB565 (FCEUmm's colours as FCEUmm's libretro build gives them) */
 #define SHIM_PIXEL_FORMAT RETRO_PIXEL_FORMAT_RGB565
 #elif defined(RG_SHIM_SMS)
 #include "cores/sms/sms_core.h"
 
-/* the system is left out (NULL) so that the core picks Game Gear mode from a .gg file name */
-static const rg_system_info k_sms_system = {
-    .name = NULL,
-    .buttons = {"B", NULL, "MODE", "START", "UP", "DOWN", "LEFT", "RIGHT", "A"},
-    .n_buttons = 9,
-    .ram_base = 0xC000,
-    .min_rom_size = 1024,
-    .button_mask = 0x1F9,
-};
+/* two systems (Sms, GameGear): a game runs as the one whose extension its file name has (Game Gear mode for .gg) */
 #define SMS_PAD(port)                                                                           \
     {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_B, "Button 1"},                       \
     {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_A, "Button 2"},                       \
@@ -129,7 +95,7 @@ static const rg_system_info k_sms_system = {
     {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_RIGHT, "Right"}
 static const struct retro_input_descriptor k_sms_inputs[] = {SMS_PAD(0), SMS_PAD(1), {0, 0, 0, 0, NULL}};
 static const shim_core k_core = {
-    "retrogym SMS/GG", "sms|gg", rg__sms_open, &k_sms_system, NULL, 0, k_sms_inputs, 256, 192, 256, 192, 9, 2,
+    "retrogym SMS/GG", rg__sms_open, NULL, 0, k_sms_inputs, 256, 192, 256, 192, 2,
 };
 /* the core's frames are RGB565 */
 #define SHIM_PIXEL_FORMAT RETRO_PIXEL_FORMAT_RGB565
@@ -158,6 +124,7 @@ typedef struct shim_instance {
     rg_emu_options opts;
     rg_core_option values[16];
     char value_buf[16][64];
+    const rg_system_info *system; /* of k_shim_systems, chosen by the game's file name */
     int can_dupe;
     unsigned last_w, last_h;
 } shim_instance;
@@ -261,7 +228,7 @@ RG_API void retro_get_system_info(struct retro_system_info *info)
     memset(info, 0, sizeof *info);
     info->library_name = k_core.library_name;
     info->library_version = RG_VERSION_STRING;
-    info->valid_extensions = k_core.extensions;
+    info->valid_extensions = SHIM_VALID_EXTENSIONS;
     info->need_fullpath = false;
     info->block_extract = false;
 }
@@ -313,6 +280,17 @@ static void read_options(shim_instance *inst)
     inst->opts.n_core_options = n;
 }
 
+/* The system of k_shim_systems one of whose extensions the file name ends in (any case), else the first. */
+static const rg_system_info *system_for(const char *path)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    for (size_t i = 0; dot && i < SHIM_N_SYSTEMS; i++)
+        for (size_t j = 0; j < k_shim_systems[i]->n_extensions; j++)
+            if (strcasecmp(dot + 1, k_shim_systems[i]->extensions[j]) == 0)
+                return k_shim_systems[i];
+    return k_shim_systems[0];
+}
+
 static void send_memory_map(shim_instance *inst)
 {
     if (inst->io.n_mem == 0)
@@ -361,6 +339,7 @@ RG_API bool retro_load_game(const struct retro_game_info *game)
     inst->io.video_enabled = 1;
     inst->io.audio_enabled = 1;
     inst->io.capture_audio = 1;
+    inst->system = system_for(game->path);
 
     uint8_t *owned = NULL;
     const uint8_t *rom = game->data;
@@ -372,7 +351,7 @@ RG_API bool retro_load_game(const struct retro_game_info *game)
     }
     if (rc == RG_OK) {
         rg__core_open_args args = {NULL, game->path ? game->path : "(memory)", rom, size, &inst->opts,
-                                   k_core.system, &inst->io};
+                                   inst->system, &inst->io};
         rc = k_core.open(&inst->core, &inst->ops, &args);
     }
     free(owned);
@@ -420,10 +399,10 @@ RG_API void retro_run(void)
         g_poll();
     for (unsigned port = 0; port < k_core.n_ports && port < RG_MAX_PORTS; port++) {
         uint16_t mask = 0;
-        for (unsigned id = 0; g_input && id < k_core.n_ids; id++)
+        for (unsigned id = 0; g_input && id < inst->system->n_buttons; id++)
             if (g_input(port, RETRO_DEVICE_JOYPAD, 0, id))
                 mask |= (uint16_t)(1u << id);
-        inst->io.buttons[port] = mask & k_core.system->button_mask;
+        inst->io.buttons[port] = mask & inst->system->button_mask;
     }
     int av = 3;
     if (!g_env(RETRO_ENVIRONMENT_GET_AUDIO_VIDEO_ENABLE, &av))

@@ -17,6 +17,14 @@ if(TARGET atari2600_libretro)
   target_compile_definitions(a26_libretro PRIVATE "A26_LIBRETRO=\"$<TARGET_FILE:atari2600_libretro>\"")
   target_include_directories(a26_libretro PRIVATE "${LIBRETRO_INCLUDE_DIR}")
 endif()
+# The export cores' retro_get_system_info against systems/*.json (their system description is generated from it).
+if(TARGET atari2600_libretro AND TARGET nes_libretro AND TARGET sms_libretro)
+  rg_test(libretro_sysinfo cores/test_libretro_sysinfo.c LIBS ${CMAKE_DL_LIBS})
+  add_dependencies(libretro_sysinfo atari2600_libretro nes_libretro sms_libretro)
+  target_compile_definitions(libretro_sysinfo PRIVATE "A26_LIBRETRO=\"$<TARGET_FILE:atari2600_libretro>\""
+    "NES_LIBRETRO=\"$<TARGET_FILE:nes_libretro>\"" "SMS_LIBRETRO=\"$<TARGET_FILE:sms_libretro>\"")
+  target_include_directories(libretro_sysinfo PRIVATE "${LIBRETRO_INCLUDE_DIR}")
+endif()
 # --- roms ---
 # Our TIA/RIOT feature ROMs (tests/roms/a26/features) against the golden frame and RAM hashes Stella 3.9.3 gave.
 rg_test(a26_features cores/test_a26_features.c)
