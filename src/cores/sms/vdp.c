@@ -154,16 +154,18 @@ static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264], u
         } else if (e & 0x800u) {
             px = 0x10u * BYTES_01;
         }
-        uint8_t b[8];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(lb + x, &px, 8);
+#else
         for (unsigned i = 0; i < 8; i++)
-            b[i] = (uint8_t)(px >> (8u * i));
-        memcpy(lb + x, b, 8);
+            lb[x + i] = (uint8_t)(px >> (8u * i));
+#endif
         if (x <= 248u) {
             for (unsigned i = 0; i < 8; i++)
-                out[x + i] = pal[b[i] & 0x1Fu];
+                out[x + i] = pal[(px >> (8u * i)) & 0x1Fu];
         } else {
             for (unsigned i = 0; x + i < 256u; i++)
-                out[x + i] = pal[b[i] & 0x1Fu];
+                out[x + i] = pal[(px >> (8u * i)) & 0x1Fu];
         }
     }
 }

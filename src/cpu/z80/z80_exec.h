@@ -328,6 +328,49 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
         cpu->wz = (dst); \
     } while (0)
 
+/* LD r,r' and ALU A,r with the registers as constants (each opcode its own case, so the compiler specialises them). */
+#define Z80__LD_BODY(dst, src) do { \
+        if ((src) == 6) { \
+            if (xm) \
+                Z80__XADDR(ad, 5); \
+            else \
+                ad = (uint16_t)(cpu->h << 8 | cpu->l); \
+            cpu->r8[(dst)] = Z80__RD(ad); \
+        } else if ((dst) == 6) { \
+            if (xm) \
+                Z80__XADDR(ad, 5); \
+            else \
+                ad = (uint16_t)(cpu->h << 8 | cpu->l); \
+            Z80__WR(ad, cpu->r8[(src)]); \
+        } else if (((dst) == 4 || (dst) == 5 || (src) == 4 || (src) == 5) && xm) { \
+            rg__z80_set8(cpu, (dst), xm, rg__z80_get8(cpu, (src), xm)); \
+        } else { \
+            cpu->r8[(dst)] = cpu->r8[(src)]; \
+        } \
+    } while (0)
+#define Z80__ALU_BODY(aop, src) do { \
+        if ((src) == 6) { \
+            if (xm) \
+                Z80__XADDR(ad, 5); \
+            else \
+                ad = (uint16_t)(cpu->h << 8 | cpu->l); \
+            v = Z80__RD(ad); \
+        } else if (((src) == 4 || (src) == 5) && xm) { \
+            v = rg__z80_get8(cpu, (src), xm); \
+        } else { \
+            v = cpu->r8[(src)]; \
+        } \
+        f = cpu->f; \
+        cpu->a = rg__z80_alu((aop), cpu->a, v, &f); \
+        Z80__SETF(f); \
+    } while (0)
+#define Z80__LD_CASE(o) case (o): Z80__LD_BODY((((o) >> 3) & 7u), ((o) & 7u)); continue;
+#define Z80__ALU_CASE(o) case (o): Z80__ALU_BODY((((o) >> 3) & 7u), ((o) & 7u)); continue;
+#define Z80__LD_ROW(b) Z80__LD_CASE((b) + 0) Z80__LD_CASE((b) + 1) Z80__LD_CASE((b) + 2) Z80__LD_CASE((b) + 3) \
+    Z80__LD_CASE((b) + 4) Z80__LD_CASE((b) + 5) Z80__LD_CASE((b) + 6) Z80__LD_CASE((b) + 7)
+#define Z80__ALU_ROW(b) Z80__ALU_CASE((b) + 0) Z80__ALU_CASE((b) + 1) Z80__ALU_CASE((b) + 2) Z80__ALU_CASE((b) + 3) \
+    Z80__ALU_CASE((b) + 4) Z80__ALU_CASE((b) + 5) Z80__ALU_CASE((b) + 6) Z80__ALU_CASE((b) + 7)
+
 static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 {
     Z80__ENTER
@@ -903,8 +946,15 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             cpu->sp = rg__z80_get16(cpu, 2, xm);
             continue;
 
+        /* LD r,r' (0x76 is HALT above) and ALU A,r, one case each */
+        Z80__LD_ROW(0x40) Z80__LD_ROW(0x48) Z80__LD_ROW(0x50) Z80__LD_ROW(0x58) Z80__LD_ROW(0x60) Z80__LD_ROW(0x68)
+        Z80__LD_CASE(0x70) Z80__LD_CASE(0x71) Z80__LD_CASE(0x72) Z80__LD_CASE(0x73) Z80__LD_CASE(0x74)
+        Z80__LD_CASE(0x75) Z80__LD_CASE(0x77) Z80__LD_ROW(0x78)
+        Z80__ALU_ROW(0x80) Z80__ALU_ROW(0x88) Z80__ALU_ROW(0x90) Z80__ALU_ROW(0x98) Z80__ALU_ROW(0xA0)
+        Z80__ALU_ROW(0xA8) Z80__ALU_ROW(0xB0) Z80__ALU_ROW(0xB8)
+
         default:
-            if (op >= 0x40u && op < 0x80u) {                                   /* LD r,r' (0x76 is HALT above) */
+            if (op >= 0x40u && op < 0x80u) {                                   /* not reached: cases above */
                 unsigned dst = (op >> 3) & 7u, src = op & 7u;
                 if (src == 6) {
                     if (xm)
@@ -958,3 +1008,9 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 #undef Z80__POP
 #undef Z80__SETF
 #undef Z80__XADDR
+#undef Z80__LD_BODY
+#undef Z80__ALU_BODY
+#undef Z80__LD_CASE
+#undef Z80__ALU_CASE
+#undef Z80__LD_ROW
+#undef Z80__ALU_ROW
