@@ -4,7 +4,7 @@
 #  - with -DRG_FUZZ=ON (clang, -DRG_SANITIZE=fuzzer-no-link,address,undefined so the library is instrumented for
 #    coverage): linked with libFuzzer into fuzz_<t>, run by `make fuzz`. The target rg_fuzzers builds them all.
 option(RG_FUZZ "Build the libFuzzer targets of tests/fuzz (clang; with RG_SANITIZE=fuzzer-no-link,address,undefined)" OFF)
-set(RG_FUZZ_TARGETS datatype json state movie zip a26rom lua nesrom nes_state search smsrom mdrom)
+set(RG_FUZZ_TARGETS datatype json state movie zip a26rom lua nesrom nes_state search smsrom mdrom gpgx_state)
 set(RG_FUZZ_DIR "${CMAKE_CURRENT_SOURCE_DIR}/fuzz")
 
 if(RG_FUZZ)
