@@ -1,7 +1,8 @@
 /* Genesis Plus GX states converted into our Genesis machine state (docs/genesis.md, "State import"). GPGX saves
- * between frames and its frame is ours (line 0 to line 261), so the position in the frame is the 68000's overshoot
- * past the frame's start. What our core does not emulate yet and a state may be in the middle of (the Z80 running,
- * a DMA under way, a half-written 32-bit command, bank switching, interlace) is refused, naming it. */
+ * between frames, so the position in the frame is the 68000's overshoot
+ * past the frame's start (GPGX's frame starts at line 224, ours at line 0: docs/genesis.md). What is not converted
+ * or emulated yet and a state may be in the middle of (the Z80 running, a DMA under way, a half-written 32-bit
+ * command, bank switching, interlace) is refused, naming it. */
 #include "cores/genesis/genesis_gpgx_state.h"
 
 #include "base/base.h"
@@ -107,9 +108,10 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
                    "Plus GX)", i);
     if ((rc = check_map(&g)) != RG_OK)
         return rc;
-    /* the Z80 does not run in our core: it must be held (in reset or off the bus) */
+    /* the Z80's registers, the YM2612 and the PSG are not converted yet: the Z80 must be held (in reset or off the
+     * bus); it starts from its power-on registers when the game releases it */
     if ((g.zstate & 3u) == 1u)
-        REFUSE("the Z80 is running (out of reset, bus not requested), and our core does not run the Z80 yet");
+        REFUSE("the Z80 is running (out of reset, bus not requested), and its registers are not converted yet");
     if (g.m68k.stopped & 2u)
         REFUSE("the 68000 is halted");
     if (g.m68k.cycles >= RG__GEN_LINE_MCLK)
