@@ -25,6 +25,18 @@ uint8_t *fuzz_read_source_file(const char *relative, size_t *size);
 /* Prints a line to stderr when FUZZ_VERBOSE is set in the environment (what an input did, for debugging seeds). */
 void fuzz_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct rg_emu;
+
+/* Buttons for pad 0 on frame f, taken from the input (pad 1 gets the complement). */
+typedef uint16_t (*fuzz_pad_fn)(const uint8_t *data, size_t size, unsigned f);
+
+/* What the ROM targets do with an emulator they opened: `first` frames with input, the frame read back (as RGB24
+ * when it fits 320x256), a state saved, a soft reset and two frames, the saved state loaded back (it must load),
+ * then, when flip is set, one byte of the state flipped (chosen by the input) and loaded (accepted or refused with
+ * RG_ESTATE, nothing else), one frame, a power-on reset and two frames. The emulator stays open. */
+void fuzz_exercise_emu(struct rg_emu *emu, const uint8_t *data, size_t size, unsigned first, fuzz_pad_fn pad,
+                       int flip);
+
 /* An invariant of the library that an input broke: prints and aborts. */
 _Noreturn void fuzz_fail(const char *file, int line, const char *what);
 #define FUZZ_CHECK(cond)                                                                                           \

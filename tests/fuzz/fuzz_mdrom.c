@@ -14,16 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint8_t pixels[320 * 240 * 3];
-
-static void run_frames(rg_emu *emu, const uint8_t *data, size_t size, unsigned frames)
+static uint16_t pad(const uint8_t *data, size_t size, unsigned f)
 {
-    for (unsigned f = 0; f < frames; f++) {
-        uint16_t buttons = size ? (uint16_t)(data[(f * 7u) % size] | (data[(f * 13u) % size] & 15u) << 8) : 0;
-        FUZZ_CHECK(rg_emu_set_buttons(emu, 0, buttons) == RG_OK);
-        FUZZ_CHECK(rg_emu_set_buttons(emu, 1, (uint16_t)~buttons) == RG_OK);
-        FUZZ_CHECK(rg_emu_run(emu) == RG_OK);
-    }
+    return size ? (uint16_t)(data[(f * 7u) % size] | (data[(f * 13u) % size] & 15u) << 8) : 0;
 }
 
 static int size_ok(const uint8_t *data, size_t size)
@@ -49,33 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     FUZZ_CHECK(size_ok(data, size));
-    run_frames(emu, data, size, 3);
+    fuzz_exercise_emu(emu, data, size, 3, pad, 1);
     rg_frame fr;
-    FUZZ_CHECK(rg_emu_frame(emu, &fr) == RG_OK);
-    FUZZ_CHECK(fr.data != NULL && fr.width > 0 && fr.height > 0);
-    if ((size_t)fr.width * fr.height * 3 <= sizeof pixels)
-        FUZZ_CHECK(rg_emu_frame_rgb24(emu, pixels, sizeof pixels) == RG_OK);
-    size_t n, written;
-    FUZZ_CHECK(rg_emu_state_size(emu, &n) == RG_OK && n > 0);
-    uint8_t *state = malloc(n);
-    FUZZ_CHECK(state != NULL);
-    FUZZ_CHECK(rg_emu_state_save(emu, state, n, &written) == RG_OK);
-    FUZZ_CHECK(rg_emu_soft_reset(emu) == RG_OK);
-    run_frames(emu, data, size, 2);
-    rc = rg_emu_state_load(emu, state, written);
-    if (rc != RG_OK)
-        fprintf(stderr, "loading the state the core saved: %s\n", rg_error_last());
-    FUZZ_CHECK(rc == RG_OK);
-    if (size >= 4 && written > 24) {
-        size_t at = 24 + ((size_t)data[1] << 8 | data[2]) * 7u % (written - 24);
-        state[at] ^= (uint8_t)(data[3] | 1u);
-        rc = rg_emu_state_load(emu, state, written);
-        FUZZ_CHECK(rc == RG_OK || rc == RG_ESTATE);
-    }
-    run_frames(emu, data, size, 1);
-    FUZZ_CHECK(rg_emu_reset(emu) == RG_OK);
-    run_frames(emu, data, size, 2);
-    free(state);
+    FUZZ_CHECK(rg_emu_frame(emu, &fr) == RG_OK && fr.data != NULL && fr.width > 0 && fr.height > 0);
     rg_emu_free(emu);
     return 0;
 }

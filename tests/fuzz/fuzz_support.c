@@ -2,6 +2,9 @@
 #define _XOPEN_SOURCE 700
 #include "fuzz.h"
 
+#include <retrogym/emu.h>
+#include <retrogym/error.h>
+
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -91,4 +94,45 @@ _Noreturn void fuzz_fail(const char *file, int line, const char *what)
 {
     fprintf(stderr, "%s:%d: invariant broken: %s\n", file, line, what);
     abort();
+}
+
+static void run_frames(rg_emu *emu, const uint8_t *data, size_t size, unsigned frames, fuzz_pad_fn pad)
+{
+    for (unsigned f = 0; f < frames; f++) {
+        uint16_t buttons = pad(data, size, f);
+        FUZZ_CHECK(rg_emu_set_buttons(emu, 0, buttons) == RG_OK);
+        FUZZ_CHECK(rg_emu_set_buttons(emu, 1, (uint16_t)~buttons) == RG_OK);
+        FUZZ_CHECK(rg_emu_run(emu) == RG_OK);
+    }
+}
+
+void fuzz_exercise_emu(rg_emu *emu, const uint8_t *data, size_t size, unsigned first, fuzz_pad_fn pad, int flip)
+{
+    static uint8_t pixels[320 * 256 * 3];
+    run_frames(emu, data, size, first, pad);
+    rg_frame fr;
+    FUZZ_CHECK(rg_emu_frame(emu, &fr) == RG_OK);
+    if (fr.data && (size_t)fr.width * fr.height * 3 <= sizeof pixels)
+        FUZZ_CHECK(rg_emu_frame_rgb24(emu, pixels, sizeof pixels) == RG_OK);
+    size_t n, written;
+    FUZZ_CHECK(rg_emu_state_size(emu, &n) == RG_OK && n > 0);
+    uint8_t *state = malloc(n);
+    FUZZ_CHECK(state != NULL);
+    FUZZ_CHECK(rg_emu_state_save(emu, state, n, &written) == RG_OK);
+    FUZZ_CHECK(rg_emu_soft_reset(emu) == RG_OK);
+    run_frames(emu, data, size, 2, pad);
+    int rc = rg_emu_state_load(emu, state, written);
+    if (rc != RG_OK)
+        fprintf(stderr, "loading the state the core saved: %s\n", rg_error_last());
+    FUZZ_CHECK(rc == RG_OK);
+    if (flip && size >= 4 && written > 24) {
+        size_t at = 24 + ((size_t)data[1] << 8 | data[2]) * 7u % (written - 24);
+        state[at] ^= (uint8_t)(data[3] | 1u);
+        rc = rg_emu_state_load(emu, state, written);
+        FUZZ_CHECK(rc == RG_OK || rc == RG_ESTATE);
+    }
+    run_frames(emu, data, size, 1, pad);
+    FUZZ_CHECK(rg_emu_reset(emu) == RG_OK);
+    run_frames(emu, data, size, 2, pad);
+    free(state);
 }
