@@ -319,6 +319,23 @@ void test_use_wheel_cores(void)
     globfree(&g);
 }
 
+int test_shared_rom_with_wheel_core(const char *file, const char *core, char *rom, size_t cap)
+{
+    const char *dir = test_shared_roms();
+    if (!dir) {
+        print_message("skipped: no ../shared/roms\n");
+        return 0;
+    }
+    test_use_wheel_cores();
+    char so[1024];
+    if (!test_wheel_core(core, so, sizeof so) || !test_core_installed(core)) {
+        print_message("skipped: no %s from the stable-retro wheel\n", core);
+        return 0;
+    }
+    snprintf(rom, cap, "%s/%s", dir, file);
+    return 1;
+}
+
 void test_write_text(const char *dir, const char *name, const char *text)
 {
     char path[1200];

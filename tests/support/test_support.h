@@ -45,6 +45,10 @@ int test_wheel_core(const char *name, char *out, size_t cap);
 /* Points RETROGYM_CORE_PATH at stable-retro's cores in the project's .venv when the variable is unset and the wheel is
  * there, so that a test sees the cores of a user who installed stable-retro. */
 void test_use_wheel_cores(void);
+/* For a comparison against a stable-retro core: the demo ROM <shared roms>/<file> into rom, with the wheel's cores on
+ * the core path (test_use_wheel_cores) and `core` among them. Returns 0, after printing why, when ../shared or the
+ * core is missing (the caller skips). */
+int test_shared_rom_with_wheel_core(const char *file, const char *core, char *rom, size_t cap);
 /* Writes text to <dir>/<name>, or fails the test. */
 void test_write_text(const char *dir, const char *name, const char *text);
 /* Writes bytes gzip-compressed (as a .state file) to <dir>/<name>, or fails the test. */

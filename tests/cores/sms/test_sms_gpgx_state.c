@@ -44,19 +44,7 @@ static const demo k_gg = {"benryves-SegaTween.gg", "gamegear", "GameGear", 160, 
 
 static int setup_rom(const demo *d, char *rom, size_t cap)
 {
-    const char *dir = test_shared_roms();
-    if (!dir) {
-        print_message("skipped: no ../shared/roms\n");
-        return 0;
-    }
-    test_use_wheel_cores();
-    char so[1024];
-    if (!test_wheel_core("genesis_plus_gx", so, sizeof so) || !test_core_installed("genesis_plus_gx")) {
-        print_message("skipped: no genesis_plus_gx from the stable-retro wheel\n");
-        return 0;
-    }
-    snprintf(rom, cap, "%s/%s", dir, d->file);
-    return 1;
+    return test_shared_rom_with_wheel_core(d->file, "genesis_plus_gx", rom, cap);
 }
 
 static rg_emu *open_core(const char *rom, const char *core, const char *system)

@@ -139,19 +139,7 @@ static void report(const char *name, const result *r, unsigned frames)
 
 static int setup(const char *file, char *rom, size_t cap)
 {
-    const char *dir = test_shared_roms();
-    if (!dir) {
-        print_message("skipped: no ../shared/roms\n");
-        return 0;
-    }
-    test_use_wheel_cores();
-    char so[1024];
-    if (!test_wheel_core("genesis_plus_gx", so, sizeof so) || !test_core_installed("genesis_plus_gx")) {
-        print_message("skipped: no genesis_plus_gx from the stable-retro wheel\n");
-        return 0;
-    }
-    snprintf(rom, cap, "%s/%s", dir, file);
-    return 1;
+    return test_shared_rom_with_wheel_core(file, "genesis_plus_gx", rom, cap);
 }
 
 static void test_sms_demo(void **s)
