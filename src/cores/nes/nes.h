@@ -90,6 +90,11 @@ typedef struct rg__nes_machine {
     uint64_t ppu_sync_at;          /* CPU cycle at which the PPU must next be run */
     uint64_t apu_sync_at;          /* ... the APU (never later than cart_sync_at: the cartridge rides on its checks) */
     uint64_t cart_sync_at;         /* ... the cartridge's CPU-clocked IRQ counter (UINT64_MAX: none ahead) */
+    /* A $2002 read before this CPU cycle sees what it would see at the PPU's position (no status change, vblank
+     * start or frame start between): the PPU need not be run for it (rg__nes_ppu_quiet_at; valid while
+     * ppu_quiet_ok, which every run of the PPU and every register write clears) */
+    uint64_t ppu_quiet_at;
+    uint8_t ppu_quiet_ok;
     uint8_t frame_done;            /* the PPU reached the frame's end; the run stops at the next instruction */
 
     /* outputs and inputs of a run */

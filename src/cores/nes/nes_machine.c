@@ -36,10 +36,23 @@ static void apu_catch_up(rg__nes_machine *m, uint64_t cycle)
 
 /* A $2002 read may cancel an NMI edge of the cycles just before (the PPU decides): it sees both the edge of this
  * cycle and the one already shown. */
+/* A $2002 read at `cycle` that the PPU can answer at its own position (rg__nes_ppu_quiet; tests turn it off with
+ * m->idle_off). */
+NES_INLINE int status_read_quiet(rg__nes_machine *m, uint64_t cycle)
+{
+    if (!m->ppu_quiet_ok) {
+        if (m->idle_off)
+            return 0;
+        rg__nes_ppu_quiet(m);
+    }
+    return cycle < m->ppu_quiet_at;
+}
+
 static uint8_t ppu_reg_read(rg__nes_machine *m, unsigned reg)
 {
     rg__nes_state *s = &m->st;
-    ppu_catch_up(m, s->cycles);
+    if (reg != 2 || !status_read_quiet(m, s->cycles))
+        ppu_catch_up(m, s->cycles);
     uint8_t shown = s->cpu.nmi_pending, next = s->nmi_next;
     s->cpu.nmi_pending = (uint8_t)(shown | next);
     uint8_t v = rg__nes_ppu_read(m, reg);
@@ -273,6 +286,14 @@ NES_INLINE uint8_t fast_read(rg__nes_machine *m, nes_fast *f, uint16_t addr)
 {
     uint64_t c = f->cyc + 1;
     if (NES_UNLIKELY(c >= f->lim) || (addr >= 0x2000u && addr < 0x8000u)) {
+        if ((addr & 0xE007u) == 0x2002u && c < f->lim && status_read_quiet(m, c)) {
+            /* $2002 answered at the PPU's position: before lim no interrupt line is due (ppu_reg_read's edge
+             * handling has nothing to do), and nothing else changes, so the idle-loop watch goes on */
+            f->cyc = c;
+            uint8_t v = rg__nes_ppu_read(m, 2);
+            m->st.open_bus = v;
+            return v;
+        }
         m->st.cycles = f->cyc;
         uint8_t v = bus_read(m, addr);
         fast_load(m, f);
@@ -322,9 +343,11 @@ static uint8_t prg_byte(const rg__nes_machine *m, unsigned a)
     return m->prg_map[(a >> 13) & 3u][a & 0x1FFFu];
 }
 
-/* The cycles of one loop of a pure idle loop at a ($8000-$FFFF), or 0 when the code there is none. */
-static unsigned idle_loop_cycles(const rg__nes_machine *m, unsigned a)
+/* The cycles of one loop of a pure idle loop at a ($8000-$FFFF), or 0 when the code there is none; *status set when
+ * the loop reads $2002 (answered at the PPU's position until m->ppu_quiet_at, the same byte after the first). */
+static unsigned idle_loop_cycles(const rg__nes_machine *m, unsigned a, int *status)
 {
+    *status = 0;
     if (a < 0x8000u || a > 0xFFF5u)
         return 0;
     uint8_t op = prg_byte(m, a);
@@ -334,9 +357,10 @@ static unsigned idle_loop_cycles(const rg__nes_machine *m, unsigned a)
     if (op == 0xA5u) { /* LDA zp */
         n = 3;
         b = a + 2u;
-    } else if (op == 0xADu) { /* LDA abs: RAM or PRG-ROM (other reads are slow cycles) */
+    } else if (op == 0xADu) { /* LDA abs: RAM, PRG-ROM or $2002 (other reads are slow cycles) */
         unsigned at = prg_byte(m, a + 1u) | (unsigned)prg_byte(m, a + 2u) << 8;
-        if (at >= 0x2000u && at < 0x8000u)
+        *status = (at & 0xE007u) == 0x2002u;
+        if (at >= 0x2000u && at < 0x8000u && !*status)
             return 0;
         n = 4;
         b = a + 3u;
@@ -372,10 +396,18 @@ static void loop_boundary(rg__nes_machine *m, nes_fast *f, unsigned pc)
     f->loop_rep = len == f->loop_len ? f->loop_rep + 1u : 1u;
     f->loop_len = len;
     f->loop_cyc = c;
-    if (f->loop_rep < 2 || m->idle_off || idle_loop_cycles(m, pc) != len)
+    int status;
+    if (f->loop_rep < 2 || m->idle_off || idle_loop_cycles(m, pc, &status) != len)
         return;
-    /* k loops: cycles c + 1 .. c + k len fast (below lim), the boundaries before c + k len not stopping */
+    /* k loops: cycles c + 1 .. c + k len fast (below lim), the boundaries before c + k len not stopping; a $2002
+     * loop's reads before ppu_quiet_at (the watch survived, so its reads were answered so: ppu_quiet_ok holds) */
     uint64_t room = f->lim - 1u - c;
+    if (status) {
+        if (!m->ppu_quiet_ok || m->ppu_quiet_at <= c + 1u)
+            return;
+        if (m->ppu_quiet_at - 1u - c < room)
+            room = m->ppu_quiet_at - 1u - c;
+    }
     uint64_t by_stop = f->stop > c ? f->stop - c : 0;
     if (by_stop < room)
         room = by_stop;

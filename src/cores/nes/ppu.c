@@ -198,6 +198,85 @@ void rg__nes_ppu_sync(rg__nes_machine *m)
             k = w;
     }
     m->ppu_sync_at = p->cycle + k / 3 + 1;
+    m->ppu_quiet_ok = 0;
+}
+
+/* --- reads of $2002 without running the PPU
+ *
+ * A $2002 read returns the status bits and the I/O latch, and clears the vblank flag, the NMI output and the write
+ * toggle. Between the PPU's position and the CPU's cycle, the PPU changes what such a read returns or does only at
+ * these points of the frame: the vblank flag set at line 241 dot 1 (where a read also suppresses it), the frame's
+ * end (the latch's decay clock), the flags cleared at dot 1 of the pre-render line, the overflow flag set during a
+ * line whose evaluation finds 8 sprites, and the sprite-0 hit, at a dot at or right of sprite 0's X on a line
+ * sprite 0 is on. Before the first of them a read at the PPU's position does exactly what it does at the CPU's (the
+ * vblank flag it clears, the NMI output and the write toggle are not looked at by the dots in between), so the
+ * machine need not run the PPU; every other access that changes the PPU runs it first, which recomputes this. */
+
+/* The first line in [first, last] (last at most 239) whose evaluation sees 8 or more sprites, or -1. */
+static int crowded_line(const rg__nes_ppu *p, unsigned first, unsigned last)
+{
+    unsigned h = (p->ctrl & 0x20) ? 16u : 8u;
+    uint8_t n[240];
+    if (first > last)
+        return -1;
+    memset(n + first, 0, last - first + 1);
+    for (unsigned i = 0; i < 64; i++) {
+        unsigned y = p->oam[4 * i];
+        unsigned a = y < first ? first : y, b = y + h - 1 < last ? y + h - 1 : last;
+        for (unsigned l = a; l <= b; l++)
+            n[l]++;
+    }
+    for (unsigned l = first; l <= last; l++)
+        if (n[l] >= 8)
+            return (int)l;
+    return -1;
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+void rg__nes_ppu_quiet(rg__nes_machine *m)
+{
+    const rg__nes_ppu *p = &m->st.ppu;
+    m->ppu_quiet_ok = 1;
+    m->ppu_quiet_at = p->cycle; /* none */
+    unsigned line = p->line, dot = p->dot;
+    if (m->ppu_watch || (line == RG__NES_PPU_PRE_LINE && dot >= RG__NES_PPU_DOTS - 2))
+        return;
+    /* the frame's end (an early estimate: the skipped dot may be skipped) and the vblank flag */
+    uint64_t k = min64(dots_to(p, RG__NES_PPU_PRE_LINE, RG__NES_PPU_DOTS - 2), dots_to(p, RG__NES_PPU_VBL_LINE, 1));
+    if (p->status & 0xE0)
+        k = min64(k, dots_to(p, RG__NES_PPU_PRE_LINE, 1));
+    if (rg__ppu_rendering(p) && !(p->status & 0x20)) {
+        if (p->ovf_pending)
+            k = (line < 240 || line == RG__NES_PPU_PRE_LINE) && dot <= p->ovf_dot ? min64(k, dots_to(p, line, p->ovf_dot))
+                                                                                  : 0;
+        if (line < 240) {
+            int l = crowded_line(p, dot <= 65 ? line : line + 1, 239);
+            if (l >= 0)
+                k = min64(k, dots_to(p, (unsigned)l, 65));
+        }
+    }
+    if ((p->mask & 0x18) == 0x18 && !(p->status & 0x40) && line < 240) {
+        unsigned h = (p->ctrl & 0x20) ? 16u : 8u, y = p->oam[0];
+        /* this line (pixels are put at dots 1-256, pixel x at dot x + 1) */
+        if (dot <= 256 && p->spr0_line && dot <= p->spr0_x + 8u)
+            k = min64(k, dot <= p->spr0_x + 1u ? dots_to(p, line, p->spr0_x + 1u) : 0);
+        /* the next line: evaluated at dot 65 of this one */
+        if (line + 1 < 240) {
+            int in = dot > 65 ? p->spr0_next : line - y < h;
+            unsigned x = dot > 65 ? p->sec_oam[3] : p->oam[3];
+            if (in)
+                k = min64(k, dots_to(p, line + 1, x + 1u));
+        }
+        /* the lines after: sprite 0 is on lines Y + 1 .. Y + h */
+        unsigned first = line + 2 > y + 1 ? line + 2 : y + 1;
+        if (first < 240 && first <= y + h)
+            k = min64(k, dots_to(p, first, p->oam[3] + 1u));
+    }
+    m->ppu_quiet_at = p->cycle + (k + 2) / 3;
 }
 
 /* --- registers */

@@ -82,6 +82,9 @@ const char *rg__nes_ppu_check_at(const rg__nes_ppu *p, uint64_t cycles);
 #define RG__NES_PPU_LAG_MAX 200000u
 /* Recomputes m->ppu_sync_at from the PPU's position (after a state load, or a change of m->ppu_watch). */
 void rg__nes_ppu_sync(struct rg__nes_machine *m);
+/* Sets m->ppu_quiet_at (and m->ppu_quiet_ok): the first CPU cycle at which a $2002 read may need the PPU run to
+ * the CPU's cycle first; before it, rg__nes_ppu_read(m, 2) at the PPU's position does exactly the same. */
+void rg__nes_ppu_quiet(struct rg__nes_machine *m);
 
 /* --- inside the PPU (ppu.c <-> ppu_render.c) */
 /* Processes dots [from, to) of a line (0-239 or 261) with rendering on. */
