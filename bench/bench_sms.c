@@ -8,6 +8,11 @@
  * elapsed). Audio off. Frames/s of ours over GPGX's is printed per ROM and mode.
  *
  *   bench_sms [--rounds N] [--frames N] [--wall] [ROM ...]
+ *   bench_sms --compare ROM FRAMES [CORE]
+ *       our core (or CORE) alone, the same input stream: one line per frame, "mode frame ram-hash pixel-hash
+ *       state-hash", every frame drawn (all), then one in four drawn (fs4: pixels of the drawn frames only); the
+ *       state hash covers the whole save state (CPU registers, T-state count, VDP, PSG). Diff two builds' output to
+ *       show that a change kept behaviour.
  * Default ROMs: ../shared/roms/blind-happy10.sms and benryves-SegaTween.gg (.gg runs as GameGear). GPGX is found
  * through $RETROGYM_CORE_PATH, else .venv's stable_retro/cores. */
 #define _POSIX_C_SOURCE 200809L
@@ -48,6 +53,60 @@ static double block(rg_emu *emu, int mode, int frames, unsigned *tick)
     }
     rg_emu_set_av_enable(emu, 1, 0);
     return frames / (bench_seconds(clock_id) - t0);
+}
+
+static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+#define FNV0 14695981039346656037u
+
+/* --compare (see the top of the file). */
+static int compare(const char *rom, int frames, const char *core)
+{
+    const char *dot = strrchr(rom, '.');
+    int gg = dot && strcasecmp(dot, ".gg") == 0;
+    for (int pass = 0; pass < 2; pass++) {
+        rg_emu *emu;
+        rg_emu_options o = RG_EMU_OPTIONS_INIT;
+        o.log = bench_quiet;
+        o.core = core ? core : gg ? "gamegear" : "sms";
+        o.system = gg ? "GameGear" : "Sms";
+        if (rg_emu_open(&emu, rom, &o) != RG_OK)
+            return fprintf(stderr, "%s: %s\n", rom, rg_error_last()), 1;
+        size_t rs = rg_emu_ram_size(emu), ss = 0;
+        if (rg_emu_state_size(emu, &ss) != RG_OK)
+            ss = 0;
+        enum { RGB_CAP = 256 * 240 * 3 };
+        uint8_t *ram = malloc(rs ? rs : 1), *st = malloc(ss ? ss : 1), *rgb = malloc(RGB_CAP);
+        if (!ram || !st || !rgb)
+            return fprintf(stderr, "out of memory\n"), 1;
+        for (int f = 0; f < frames; f++) {
+            int observed = pass == 0 || (f & 3) == 3;
+            size_t got = 0;
+            rg_emu_set_buttons(emu, 0, input((unsigned)f));
+            rg_emu_set_av_enable(emu, observed, 0);
+            rg_emu_run(emu);
+            rg_emu_ram_copy(emu, ram, rs);
+            uint64_t hp = 0, hs = 0;
+            if (observed) {
+                memset(rgb, 0, RGB_CAP);
+                rg_emu_frame_rgb24(emu, rgb, RGB_CAP);
+                hp = fnv(FNV0, rgb, RGB_CAP);
+            }
+            if (ss && rg_emu_state_save(emu, st, ss, &got) == RG_OK)
+                hs = fnv(FNV0, st, got);
+            printf("%s %d %016llx %016llx %016llx\n", pass ? "fs4" : "all", f, (unsigned long long)fnv(FNV0, ram, rs),
+                   (unsigned long long)hp, (unsigned long long)hs);
+        }
+        free(ram);
+        free(st);
+        free(rgb);
+        rg_emu_free(emu);
+    }
+    return 0;
 }
 
 static void default_core_path(void)
@@ -107,6 +166,8 @@ static void bench_rom(const char *rom, int rounds, int frames)
 int main(int argc, char **argv)
 {
     int rounds = 5, frames = 600, first = argc;
+    if (argc >= 4 && strcmp(argv[1], "--compare") == 0)
+        return compare(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : NULL);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = atoi(argv[++i]);

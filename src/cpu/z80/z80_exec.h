@@ -23,7 +23,10 @@
  *
  * Every T-state is inside exactly one of these calls, so the bus counts T-states by adding them up. The macros get
  * their address arguments as uint16_t values without side effects (they may evaluate them more than once).
- * The registers live in *cpu throughout (the bus may look at them, e.g. cpu->pc for a trace).
+ * The registers live in *cpu, except pc, the low 7 bits of R, q, ei and p: the function keeps those in locals and
+ * writes them back as it returns (the bus must not look at them while it runs). The interrupt inputs (nmi_pending,
+ * int_line) may change between calls and inside Z80_IN/Z80_OUT, nowhere else: the function tests them again only
+ * after those.
  *
  * The file may be included several times in one translation unit with different Z80_FN/Z80_CTX/... (the includer
  * #undefs and redefines its macros between inclusions).
@@ -291,17 +294,21 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
 
 #define Z80__RD(ad) Z80_READ(ctx, (uint16_t)(ad))
 #define Z80__WR(ad, v) Z80_WRITE(ctx, (uint16_t)(ad), (uint8_t)(v))
-#define Z80__IN(port) Z80_IN(ctx, (uint16_t)(port))
-#define Z80__OUT(port, v) Z80_OUT(ctx, (uint16_t)(port), (uint8_t)(v))
+/* the interrupt inputs may change in an I/O access: the pending test is redone after each */
+#define Z80__PENDING() (z_chk = (unsigned)(cpu->nmi_pending | cpu->int_line | cpu->halted))
+#define Z80__IN(port) (z_io = Z80_IN(ctx, (uint16_t)(port)), Z80__PENDING(), z_io)
+#define Z80__OUT(port, v) (Z80_OUT(ctx, (uint16_t)(port), (uint8_t)(v)), Z80__PENDING())
 #define Z80__IDLE(n) Z80_INTERNAL(ctx, (n))
-#define Z80__IR ((uint16_t)(cpu->i << 8 | cpu->r))
-#define Z80__RINC() (cpu->r = (uint8_t)((cpu->r & 0x80u) | ((cpu->r + 1u) & 0x7Fu)))
+/* R as the CPU sees it: bit 7 in cpu->r, the low 7 bits counted in the local z_r while the function runs */
+#define Z80__R ((uint8_t)((cpu->r & 0x80u) | (z_r & 0x7Fu)))
+#define Z80__IR ((uint16_t)(cpu->i << 8 | Z80__R))
+#define Z80__RINC() (z_r++)
 #define Z80__FETCH(dst) do { \
-        (dst) = Z80_FETCH(ctx, cpu->pc, Z80__IR); \
-        cpu->pc++; \
+        (dst) = Z80_FETCH(ctx, z_pc, Z80__IR); \
+        z_pc++; \
         Z80__RINC(); \
     } while (0)
-#define Z80__IMM(dst) do { (dst) = Z80__RD(cpu->pc); cpu->pc++; } while (0)
+#define Z80__IMM(dst) do { (dst) = Z80__RD(z_pc); z_pc++; } while (0)
 #define Z80__IMM16(dst) do { \
         unsigned lo_, hi_; \
         Z80__IMM(lo_); Z80__IMM(hi_); \
@@ -318,7 +325,7 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
         hi_ = Z80__RD(cpu->sp); cpu->sp++; \
         (dst) = (uint16_t)(lo_ | hi_ << 8); \
     } while (0)
-#define Z80__SETF(v) (cpu->f = (uint8_t)(v), cpu->q = cpu->f)
+#define Z80__SETF(v) (cpu->f = (uint8_t)(v), z_q = cpu->f)
 /* (IX+d) / (IY+d): the displacement read, 5 internal T-states, the address in wz. */
 #define Z80__XADDR(dst, idle) do { \
         unsigned d_; \
@@ -373,72 +380,85 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
 
 static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 {
+    /* pc, the R counter, Q and the EI / LD A,I flags live in locals while the function runs (written back as it
+     * returns), and so does whether an interrupt or HALT needs looking at (z_chk) */
+    uint16_t z_pc = cpu->pc;
+    unsigned z_r = cpu->r, z_q = cpu->q, z_ei = cpu->ei, z_p = cpu->p, z_chk, z_io = 0;
     Z80__ENTER
+    Z80__PENDING();
+    (void)z_io;
     for (;;) {
         unsigned op, xm, v, t;
         uint16_t ad = 0;
         uint8_t f, prevq;
 
         if (Z80_STOP(ctx)) {
+            cpu->pc = z_pc;
+            cpu->r = Z80__R;
+            cpu->q = (uint8_t)z_q;
+            cpu->ei = (uint8_t)z_ei;
+            cpu->p = (uint8_t)z_p;
             Z80__LEAVE
             return 0;
         }
 
         /* ---- interrupts and HALT (one test on the common path) ---- */
-        if (__builtin_expect((cpu->nmi_pending | cpu->int_line | cpu->halted) != 0, 0)) {
+        if (__builtin_expect(z_chk != 0, 0)) {
             if (cpu->nmi_pending) {
                 cpu->nmi_pending = 0;
                 cpu->halted = 0;
-                cpu->ei = cpu->p = cpu->q = 0;
-                (void)Z80_FETCH(ctx, cpu->pc, Z80__IR);
+                z_ei = z_p = z_q = 0;
+                (void)Z80_FETCH(ctx, z_pc, Z80__IR);
                 Z80__RINC();
                 Z80__IDLE(1);
                 cpu->iff1 = 0;
-                Z80__PUSH(cpu->pc);
-                cpu->pc = cpu->wz = 0x0066u;
+                Z80__PUSH(z_pc);
+                z_pc = cpu->wz = 0x0066u;
+                Z80__PENDING();
                 continue;
             }
-            if (cpu->int_line && cpu->iff1 && !cpu->ei) {
-                if (cpu->p)
+            if (cpu->int_line && cpu->iff1 && !z_ei) {
+                if (z_p)
                     cpu->f &= (uint8_t)~RG_Z80_PF;
                 cpu->halted = 0;
                 cpu->iff1 = cpu->iff2 = 0;
-                cpu->ei = cpu->p = cpu->q = 0;
+                z_ei = z_p = z_q = 0;
                 v = Z80__INTA(Z80__IR);
                 Z80__RINC();
                 Z80__IDLE(1);
-                Z80__PUSH(cpu->pc);
+                Z80__PUSH(z_pc);
                 if (cpu->im == 2) {
                     ad = (uint16_t)(cpu->i << 8 | (v & 0xFFu));
                     t = Z80__RD(ad);
                     t |= (unsigned)Z80__RD((uint16_t)(ad + 1u)) << 8;
-                    cpu->pc = cpu->wz = (uint16_t)t;
+                    z_pc = cpu->wz = (uint16_t)t;
                 } else {
                     /* IM 1, and IM 0 with RST n on the bus (any other byte is taken as RST $38) */
-                    cpu->pc = cpu->wz = (uint16_t)(cpu->im == 0 && (v & 0xC7u) == 0xC7u ? (v & 0x38u) : 0x38u);
+                    z_pc = cpu->wz = (uint16_t)(cpu->im == 0 && (v & 0xC7u) == 0xC7u ? (v & 0x38u) : 0x38u);
                 }
+                Z80__PENDING();
                 continue;
             }
             if (cpu->halted) {
                 /* HALT: NOP-like M1 cycles at the address after the HALT, pc does not move */
-                cpu->q = 0;
-                cpu->ei = 0;
-                cpu->p = 0;
+                z_q = 0;
+                z_ei = 0;
+                z_p = 0;
 #ifdef Z80_HALT_RUN
                 t = Z80_HALT_RUN(ctx);
-                cpu->r = (uint8_t)((cpu->r & 0x80u) | ((cpu->r + t) & 0x7Fu));
+                z_r += t;
 #else
-                (void)Z80_FETCH(ctx, cpu->pc, Z80__IR);
+                (void)Z80_FETCH(ctx, z_pc, Z80__IR);
                 Z80__RINC();
 #endif
                 continue;
             }
         }
 
-        prevq = cpu->q;
-        cpu->q = 0;
-        cpu->ei = 0;
-        cpu->p = 0;
+        prevq = (uint8_t)z_q;
+        z_q = 0;
+        z_ei = 0;
+        z_p = 0;
 
         xm = 0;
         Z80__FETCH(op);
@@ -554,8 +574,8 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                     Z80__SETF(f);
                     break;
                 case 5: /* RETN ; RETI */
-                    Z80__POP(cpu->pc);
-                    cpu->wz = cpu->pc;
+                    Z80__POP(z_pc);
+                    cpu->wz = z_pc;
                     cpu->iff1 = cpu->iff2;
                     break;
                 case 6: /* IM */
@@ -564,13 +584,13 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                 default:
                     switch (y) {
                     case 0: Z80__IDLE(1); cpu->i = cpu->a; break;          /* LD I,A */
-                    case 1: Z80__IDLE(1); cpu->r = cpu->a; break;          /* LD R,A */
+                    case 1: Z80__IDLE(1); cpu->r = cpu->a; z_r = cpu->a; break;          /* LD R,A */
                     case 2:                                               /* LD A,I */
                     case 3:                                               /* LD A,R */
                         Z80__IDLE(1);
-                        cpu->a = y == 2 ? cpu->i : cpu->r;
+                        cpu->a = y == 2 ? cpu->i : Z80__R;
                         Z80__SETF((cpu->f & RG_Z80_CF) | rg__z80_sz53(cpu->a) | (cpu->iff2 ? RG_Z80_PF : 0u));
-                        cpu->p = 1;
+                        z_p = 1;
                         break;
                     case 4: /* RRD */
                     case 5: /* RLD */
@@ -612,9 +632,9 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                     cpu->e = (uint8_t)de;
                     if (rep && bc) {
                         Z80__IDLE(5);
-                        cpu->pc = (uint16_t)(cpu->pc - 2u);
-                        cpu->wz = (uint16_t)(cpu->pc + 1u);
-                        f = (uint8_t)((f & ~RG__Z80_XY) | ((cpu->pc >> 8) & RG__Z80_XY));
+                        z_pc = (uint16_t)(z_pc - 2u);
+                        cpu->wz = (uint16_t)(z_pc + 1u);
+                        f = (uint8_t)((f & ~RG__Z80_XY) | ((z_pc >> 8) & RG__Z80_XY));
                     }
                     Z80__SETF(f);
                     break;
@@ -633,9 +653,9 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                     cpu->wz = (uint16_t)(cpu->wz + step);
                     if (rep && bc && r) {
                         Z80__IDLE(5);
-                        cpu->pc = (uint16_t)(cpu->pc - 2u);
-                        cpu->wz = (uint16_t)(cpu->pc + 1u);
-                        f = (uint8_t)((f & ~RG__Z80_XY) | ((cpu->pc >> 8) & RG__Z80_XY));
+                        z_pc = (uint16_t)(z_pc - 2u);
+                        cpu->wz = (uint16_t)(z_pc + 1u);
+                        f = (uint8_t)((f & ~RG__Z80_XY) | ((z_pc >> 8) & RG__Z80_XY));
                     }
                     Z80__SETF(f);
                     break;
@@ -661,9 +681,9 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                 io_repeat:
                     if (rep && cpu->b) {
                         Z80__IDLE(5);
-                        cpu->pc = (uint16_t)(cpu->pc - 2u);
-                        cpu->wz = (uint16_t)(cpu->pc + 1u);
-                        f = (uint8_t)((f & ~RG__Z80_XY) | ((cpu->pc >> 8) & RG__Z80_XY));
+                        z_pc = (uint16_t)(z_pc - 2u);
+                        cpu->wz = (uint16_t)(z_pc + 1u);
+                        f = (uint8_t)((f & ~RG__Z80_XY) | ((z_pc >> 8) & RG__Z80_XY));
                         f = rg__z80_io_repeat_flags(f, cpu->b);
                     }
                     Z80__SETF(f);
@@ -774,19 +794,19 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             Z80__IMM(v);
             if (--cpu->b) {
                 Z80__IDLE(5);
-                cpu->pc = cpu->wz = (uint16_t)(cpu->pc + (uint16_t)(int8_t)(uint8_t)v);
+                z_pc = cpu->wz = (uint16_t)(z_pc + (uint16_t)(int8_t)(uint8_t)v);
             }
             continue;
         case 0x18:                                                             /* JR e */
             Z80__IMM(v);
             Z80__IDLE(5);
-            cpu->pc = cpu->wz = (uint16_t)(cpu->pc + (uint16_t)(int8_t)(uint8_t)v);
+            z_pc = cpu->wz = (uint16_t)(z_pc + (uint16_t)(int8_t)(uint8_t)v);
             continue;
         case 0x20: case 0x28: case 0x30: case 0x38:                            /* JR cc,e */
             Z80__IMM(v);
             if (rg__z80_cond(cpu->f, (op >> 3) & 3u)) {
                 Z80__IDLE(5);
-                cpu->pc = cpu->wz = (uint16_t)(cpu->pc + (uint16_t)(int8_t)(uint8_t)v);
+                z_pc = cpu->wz = (uint16_t)(z_pc + (uint16_t)(int8_t)(uint8_t)v);
             }
             continue;
         case 0x22:                                                             /* LD (nn),HL */
@@ -831,12 +851,13 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             continue;
         case 0x76:                                                             /* HALT */
             cpu->halted = 1;
+            z_chk = 1;
             continue;
         case 0xC0: case 0xC8: case 0xD0: case 0xD8: case 0xE0: case 0xE8: case 0xF0: case 0xF8: /* RET cc */
             Z80__IDLE(1);
             if (rg__z80_cond(cpu->f, (op >> 3) & 7u)) {
-                Z80__POP(cpu->pc);
-                cpu->wz = cpu->pc;
+                Z80__POP(z_pc);
+                cpu->wz = z_pc;
             }
             continue;
         case 0xC1: case 0xD1: case 0xE1:                                       /* POP rr */
@@ -860,30 +881,30 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             Z80__IMM16(ad);
             cpu->wz = ad;
             if (rg__z80_cond(cpu->f, (op >> 3) & 7u))
-                cpu->pc = ad;
+                z_pc = ad;
             continue;
         case 0xC3:                                                             /* JP nn */
             Z80__IMM16(ad);
-            cpu->pc = cpu->wz = ad;
+            z_pc = cpu->wz = ad;
             continue;
         case 0xC4: case 0xCC: case 0xD4: case 0xDC: case 0xE4: case 0xEC: case 0xF4: case 0xFC: /* CALL cc,nn */
             Z80__IMM16(ad);
             cpu->wz = ad;
             if (rg__z80_cond(cpu->f, (op >> 3) & 7u)) {
                 Z80__IDLE(1);
-                Z80__PUSH(cpu->pc);
-                cpu->pc = ad;
+                Z80__PUSH(z_pc);
+                z_pc = ad;
             }
             continue;
         case 0xCD:                                                             /* CALL nn */
             Z80__IMM16(ad);
             Z80__IDLE(1);
-            Z80__PUSH(cpu->pc);
-            cpu->pc = cpu->wz = ad;
+            Z80__PUSH(z_pc);
+            z_pc = cpu->wz = ad;
             continue;
         case 0xC9:                                                             /* RET */
-            Z80__POP(cpu->pc);
-            cpu->wz = cpu->pc;
+            Z80__POP(z_pc);
+            cpu->wz = z_pc;
             continue;
         case 0xC6: case 0xCE: case 0xD6: case 0xDE: case 0xE6: case 0xEE: case 0xF6: case 0xFE: /* ALU A,n */
             Z80__IMM(v);
@@ -893,8 +914,8 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             continue;
         case 0xC7: case 0xCF: case 0xD7: case 0xDF: case 0xE7: case 0xEF: case 0xF7: case 0xFF: /* RST p */
             Z80__IDLE(1);
-            Z80__PUSH(cpu->pc);
-            cpu->pc = cpu->wz = (uint16_t)(op & 0x38u);
+            Z80__PUSH(z_pc);
+            z_pc = cpu->wz = (uint16_t)(op & 0x38u);
             continue;
         case 0xD3:                                                             /* OUT (n),A */
             Z80__IMM(v);
@@ -926,7 +947,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             cpu->wz = (uint16_t)t;
             continue;
         case 0xE9:                                                             /* JP (HL) */
-            cpu->pc = rg__z80_get16(cpu, 2, xm);
+            z_pc = rg__z80_get16(cpu, 2, xm);
             continue;
         case 0xEB: {                                                           /* EX DE,HL */
             uint8_t x;
@@ -939,7 +960,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             continue;
         case 0xFB:                                                             /* EI */
             cpu->iff1 = cpu->iff2 = 1;
-            cpu->ei = 1;
+            z_ei = 1;
             continue;
         case 0xF9:                                                             /* LD SP,HL */
             Z80__IDLE(2);
@@ -1000,6 +1021,8 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 #undef Z80__OUT
 #undef Z80__IDLE
 #undef Z80__IR
+#undef Z80__R
+#undef Z80__PENDING
 #undef Z80__RINC
 #undef Z80__FETCH
 #undef Z80__IMM
