@@ -378,6 +378,47 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
 #define Z80__ALU_ROW(b) Z80__ALU_CASE((b) + 0) Z80__ALU_CASE((b) + 1) Z80__ALU_CASE((b) + 2) Z80__ALU_CASE((b) + 3) \
     Z80__ALU_CASE((b) + 4) Z80__ALU_CASE((b) + 5) Z80__ALU_CASE((b) + 6) Z80__ALU_CASE((b) + 7)
 
+/* A group of opcodes with one body, each its own case with the opcode as the constant OPC (the compiler
+ * specialises the body for each). */
+#define Z80__C1(o, ...) case (o): { enum { OPC = (o) }; __VA_ARGS__ } continue;
+#define Z80__C2(a, b, ...) Z80__C1(a, __VA_ARGS__) Z80__C1(b, __VA_ARGS__)
+#define Z80__C3(a, b, c, ...) Z80__C2(a, b, __VA_ARGS__) Z80__C1(c, __VA_ARGS__)
+#define Z80__C4(a, b, c, d, ...) Z80__C2(a, b, __VA_ARGS__) Z80__C2(c, d, __VA_ARGS__)
+#define Z80__C7(a, b, c, d, e, g, h, ...) Z80__C4(a, b, c, d, __VA_ARGS__) Z80__C3(e, g, h, __VA_ARGS__)
+#define Z80__C8(a, b, c, d, e, g, h, k, ...) Z80__C4(a, b, c, d, __VA_ARGS__) Z80__C4(e, g, h, k, __VA_ARGS__)
+
+/* CB o (unprefixed): rotate/shift, BIT, RES or SET of register o & 7 ((HL) for 6), bit (o >> 3) & 7. */
+#define Z80__CB_CASE(o) case (o): { \
+        const unsigned cy_ = ((o) >> 3) & 7u, cz_ = (o) & 7u; \
+        f = cpu->f; \
+        if (cz_ == 6) { \
+            ad = (uint16_t)(cpu->h << 8 | cpu->l); \
+            v = Z80__RD(ad); \
+            Z80__IDLE(1); \
+        } else { \
+            v = cpu->r8[cz_]; \
+        } \
+        if (((o) >> 6) == 1) { \
+            Z80__SETF(rg__z80_bit(cy_, v, cz_ == 6 ? (unsigned)(cpu->wz >> 8) : v, f)); \
+            continue; \
+        } \
+        if (((o) >> 6) == 0) { \
+            v = rg__z80_rot(cy_, v, &f); \
+            Z80__SETF(f); \
+        } else if (((o) >> 6) == 2) { \
+            v &= ~(1u << cy_); \
+        } else { \
+            v |= 1u << cy_; \
+        } \
+        if (cz_ == 6) \
+            Z80__WR(ad, v); \
+        else \
+            cpu->r8[cz_] = (uint8_t)v; \
+    } continue;
+#define Z80__CB_ROW(b) Z80__CB_CASE((b) + 0) Z80__CB_CASE((b) + 1) Z80__CB_CASE((b) + 2) Z80__CB_CASE((b) + 3) \
+    Z80__CB_CASE((b) + 4) Z80__CB_CASE((b) + 5) Z80__CB_CASE((b) + 6) Z80__CB_CASE((b) + 7)
+#define Z80__CB_ROWS(b) Z80__CB_ROW((b) + 0) Z80__CB_ROW((b) + 8) Z80__CB_ROW((b) + 16) Z80__CB_ROW((b) + 24)
+
 static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 {
     /* pc, the R counter, Q and the EI / LD A,I flags live in locals while the function runs (written back as it
@@ -501,29 +542,13 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             goto dispatch;
 
         case 0xCB: {
-            unsigned cb, y, z;
+            unsigned cb;
             Z80__FETCH(cb);
-            y = (cb >> 3) & 7u;
-            z = cb & 7u;
-            f = cpu->f;
-            if (z == 6) {
-                ad = (uint16_t)(cpu->h << 8 | cpu->l);
-                v = Z80__RD(ad);
-                Z80__IDLE(1);
-            } else {
-                v = cpu->r8[z];
+            switch (cb) { /* one case per CB opcode (Z80__CB_CASE): register, bit and operation as constants */
+            Z80__CB_ROWS(0x00) Z80__CB_ROWS(0x20) Z80__CB_ROWS(0x40) Z80__CB_ROWS(0x60)
+            Z80__CB_ROWS(0x80) Z80__CB_ROWS(0xA0) Z80__CB_ROWS(0xC0) Z80__CB_ROWS(0xE0)
+            default: continue; /* not reached */
             }
-            switch (cb >> 6) {
-            case 0: v = rg__z80_rot(y, v, &f); Z80__SETF(f); break;
-            case 1: Z80__SETF(rg__z80_bit(y, v, z == 6 ? (unsigned)(cpu->wz >> 8) : v, f)); continue;
-            case 2: v &= ~(1u << y); break;
-            default: v |= 1u << y; break;
-            }
-            if (z == 6)
-                Z80__WR(ad, v);
-            else
-                cpu->r8[z] = (uint8_t)v;
-            continue;
         }
 
         case 0xED: {
@@ -702,48 +727,48 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 
         /* ---------------- unprefixed (and DD/FD) opcodes ---------------- */
         case 0x00: continue;                                                   /* NOP */
-        case 0x01: case 0x11: case 0x21: case 0x31:                            /* LD rr,nn */
+        Z80__C4(0x01, 0x11, 0x21, 0x31, /* LD rr,nn */
             Z80__IMM16(t);
-            rg__z80_set16(cpu, op >> 4, xm, t);
-            continue;
-        case 0x02: case 0x12:                                                  /* LD (BC),A ; LD (DE),A */
-            ad = rg__z80_get16(cpu, op >> 4, 0);
+            rg__z80_set16(cpu, OPC >> 4, xm, t);
+        )
+        Z80__C2(0x02, 0x12, /* LD (BC),A ; LD (DE),A */
+            ad = rg__z80_get16(cpu, OPC >> 4, 0);
             Z80__WR(ad, cpu->a);
             cpu->wz = (uint16_t)(cpu->a << 8 | ((ad + 1u) & 0xFFu));
-            continue;
-        case 0x0A: case 0x1A:                                                  /* LD A,(BC) ; LD A,(DE) */
-            ad = rg__z80_get16(cpu, op >> 4, 0);
+        )
+        Z80__C2(0x0A, 0x1A, /* LD A,(BC) ; LD A,(DE) */
+            ad = rg__z80_get16(cpu, OPC >> 4, 0);
             cpu->a = Z80__RD(ad);
             cpu->wz = (uint16_t)(ad + 1u);
-            continue;
-        case 0x03: case 0x13: case 0x23: case 0x33:                            /* INC rr */
+        )
+        Z80__C4(0x03, 0x13, 0x23, 0x33, /* INC rr */
             Z80__IDLE(2);
-            rg__z80_set16(cpu, op >> 4, xm, rg__z80_get16(cpu, op >> 4, xm) + 1u);
-            continue;
-        case 0x0B: case 0x1B: case 0x2B: case 0x3B:                            /* DEC rr */
+            rg__z80_set16(cpu, OPC >> 4, xm, rg__z80_get16(cpu, OPC >> 4, xm) + 1u);
+        )
+        Z80__C4(0x0B, 0x1B, 0x2B, 0x3B, /* DEC rr */
             Z80__IDLE(2);
-            rg__z80_set16(cpu, op >> 4, xm, rg__z80_get16(cpu, op >> 4, xm) - 1u);
-            continue;
-        case 0x09: case 0x19: case 0x29: case 0x39:                            /* ADD HL,rr */
+            rg__z80_set16(cpu, OPC >> 4, xm, rg__z80_get16(cpu, OPC >> 4, xm) - 1u);
+        )
+        Z80__C4(0x09, 0x19, 0x29, 0x39, /* ADD HL,rr */
             Z80__IDLE(7);
             t = rg__z80_get16(cpu, 2, xm);
             cpu->wz = (uint16_t)(t + 1u);
             f = cpu->f;
-            t = rg__z80_add16(t, rg__z80_get16(cpu, op >> 4, xm), &f);
+            t = rg__z80_add16(t, rg__z80_get16(cpu, OPC >> 4, xm), &f);
             Z80__SETF(f);
             rg__z80_set16(cpu, 2, xm, t);
-            continue;
-        case 0x04: case 0x0C: case 0x14: case 0x1C: case 0x24: case 0x2C: case 0x3C:   /* INC r */
+        )
+        Z80__C7(0x04, 0x0C, 0x14, 0x1C, 0x24, 0x2C, 0x3C, /* INC r */
             f = cpu->f;
-            rg__z80_set8(cpu, op >> 3, xm, rg__z80_inc8(rg__z80_get8(cpu, op >> 3, xm), &f));
+            rg__z80_set8(cpu, OPC >> 3, xm, rg__z80_inc8(rg__z80_get8(cpu, OPC >> 3, xm), &f));
             Z80__SETF(f);
-            continue;
-        case 0x05: case 0x0D: case 0x15: case 0x1D: case 0x25: case 0x2D: case 0x3D:   /* DEC r */
+        )
+        Z80__C7(0x05, 0x0D, 0x15, 0x1D, 0x25, 0x2D, 0x3D, /* DEC r */
             f = cpu->f;
-            rg__z80_set8(cpu, op >> 3, xm, rg__z80_dec8(rg__z80_get8(cpu, op >> 3, xm), &f));
+            rg__z80_set8(cpu, OPC >> 3, xm, rg__z80_dec8(rg__z80_get8(cpu, OPC >> 3, xm), &f));
             Z80__SETF(f);
-            continue;
-        case 0x34: case 0x35:                                                  /* INC (HL) ; DEC (HL) */
+        )
+        Z80__C2(0x34, 0x35, /* INC (HL) ; DEC (HL) */
             if (xm)
                 Z80__XADDR(ad, 5);
             else
@@ -751,14 +776,14 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             v = Z80__RD(ad);
             Z80__IDLE(1);
             f = cpu->f;
-            v = op == 0x34 ? rg__z80_inc8(v, &f) : rg__z80_dec8(v, &f);
+            v = OPC == 0x34 ? rg__z80_inc8(v, &f) : rg__z80_dec8(v, &f);
             Z80__SETF(f);
             Z80__WR(ad, v);
-            continue;
-        case 0x06: case 0x0E: case 0x16: case 0x1E: case 0x26: case 0x2E: case 0x3E:   /* LD r,n */
+        )
+        Z80__C7(0x06, 0x0E, 0x16, 0x1E, 0x26, 0x2E, 0x3E, /* LD r,n */
             Z80__IMM(v);
-            rg__z80_set8(cpu, op >> 3, xm, v);
-            continue;
+            rg__z80_set8(cpu, OPC >> 3, xm, v);
+        )
         case 0x36:                                                             /* LD (HL),n */
             if (xm) {
                 Z80__XADDR(ad, 0);
@@ -770,18 +795,20 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             }
             Z80__WR(ad, v);
             continue;
-        case 0x07: case 0x0F: case 0x17: case 0x1F: {                          /* RLCA RRCA RLA RRA */
-            unsigned a = cpu->a, c;
-            switch (op >> 3) {
-            case 0: c = a >> 7; a = (a << 1) | c; break;
-            case 1: c = a & 1u; a = (a >> 1) | (c << 7); break;
-            case 2: c = a >> 7; a = (a << 1) | (cpu->f & RG_Z80_CF); break;
-            default: c = a & 1u; a = (a >> 1) | ((unsigned)(cpu->f & RG_Z80_CF) << 7); break;
+        Z80__C4(0x07, 0x0F, 0x17, 0x1F, /* RLCA RRCA RLA RRA */
+            {
+                unsigned a = cpu->a, c;
+                switch (OPC >> 3) {
+                case 0: c = a >> 7; a = (a << 1) | c; break;
+                case 1: c = a & 1u; a = (a >> 1) | (c << 7); break;
+                case 2: c = a >> 7; a = (a << 1) | (cpu->f & RG_Z80_CF); break;
+                default: c = a & 1u; a = (a >> 1) | ((unsigned)(cpu->f & RG_Z80_CF) << 7); break;
+                }
+                cpu->a = (uint8_t)a;
+                Z80__SETF((cpu->f & RG__Z80_SZP) | (cpu->a & RG__Z80_XY) | c);
+                continue;
             }
-            cpu->a = (uint8_t)a;
-            Z80__SETF((cpu->f & RG__Z80_SZP) | (cpu->a & RG__Z80_XY) | c);
-            continue;
-        }
+        )
         case 0x08: {                                                           /* EX AF,AF' */
             uint16_t x = cpu->af_;
             cpu->af_ = (uint16_t)(cpu->a << 8 | cpu->f);
@@ -802,13 +829,13 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             Z80__IDLE(5);
             z_pc = cpu->wz = (uint16_t)(z_pc + (uint16_t)(int8_t)(uint8_t)v);
             continue;
-        case 0x20: case 0x28: case 0x30: case 0x38:                            /* JR cc,e */
+        Z80__C4(0x20, 0x28, 0x30, 0x38, /* JR cc,e */
             Z80__IMM(v);
-            if (rg__z80_cond(cpu->f, (op >> 3) & 3u)) {
+            if (rg__z80_cond(cpu->f, (OPC >> 3) & 3u)) {
                 Z80__IDLE(5);
                 z_pc = cpu->wz = (uint16_t)(z_pc + (uint16_t)(int8_t)(uint8_t)v);
             }
-            continue;
+        )
         case 0x22:                                                             /* LD (nn),HL */
             Z80__IMM16(ad);
             t = rg__z80_get16(cpu, 2, xm);
@@ -853,49 +880,49 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             cpu->halted = 1;
             z_chk = 1;
             continue;
-        case 0xC0: case 0xC8: case 0xD0: case 0xD8: case 0xE0: case 0xE8: case 0xF0: case 0xF8: /* RET cc */
+        Z80__C8(0xC0, 0xC8, 0xD0, 0xD8, 0xE0, 0xE8, 0xF0, 0xF8, /* RET cc */
             Z80__IDLE(1);
-            if (rg__z80_cond(cpu->f, (op >> 3) & 7u)) {
+            if (rg__z80_cond(cpu->f, (OPC >> 3) & 7u)) {
                 Z80__POP(z_pc);
                 cpu->wz = z_pc;
             }
-            continue;
-        case 0xC1: case 0xD1: case 0xE1:                                       /* POP rr */
+        )
+        Z80__C3(0xC1, 0xD1, 0xE1, /* POP rr */
             Z80__POP(t);
-            rg__z80_set16(cpu, (op >> 4) & 3u, xm, t);
-            continue;
+            rg__z80_set16(cpu, (OPC >> 4) & 3u, xm, t);
+        )
         case 0xF1:                                                             /* POP AF */
             Z80__POP(t);
             cpu->a = (uint8_t)(t >> 8);
             cpu->f = (uint8_t)t;
             continue;
-        case 0xC5: case 0xD5: case 0xE5:                                       /* PUSH rr */
+        Z80__C3(0xC5, 0xD5, 0xE5, /* PUSH rr */
             Z80__IDLE(1);
-            Z80__PUSH(rg__z80_get16(cpu, (op >> 4) & 3u, xm));
-            continue;
+            Z80__PUSH(rg__z80_get16(cpu, (OPC >> 4) & 3u, xm));
+        )
         case 0xF5:                                                             /* PUSH AF */
             Z80__IDLE(1);
             Z80__PUSH((unsigned)cpu->a << 8 | cpu->f);
             continue;
-        case 0xC2: case 0xCA: case 0xD2: case 0xDA: case 0xE2: case 0xEA: case 0xF2: case 0xFA: /* JP cc,nn */
+        Z80__C8(0xC2, 0xCA, 0xD2, 0xDA, 0xE2, 0xEA, 0xF2, 0xFA, /* JP cc,nn */
             Z80__IMM16(ad);
             cpu->wz = ad;
-            if (rg__z80_cond(cpu->f, (op >> 3) & 7u))
+            if (rg__z80_cond(cpu->f, (OPC >> 3) & 7u))
                 z_pc = ad;
-            continue;
+        )
         case 0xC3:                                                             /* JP nn */
             Z80__IMM16(ad);
             z_pc = cpu->wz = ad;
             continue;
-        case 0xC4: case 0xCC: case 0xD4: case 0xDC: case 0xE4: case 0xEC: case 0xF4: case 0xFC: /* CALL cc,nn */
+        Z80__C8(0xC4, 0xCC, 0xD4, 0xDC, 0xE4, 0xEC, 0xF4, 0xFC, /* CALL cc,nn */
             Z80__IMM16(ad);
             cpu->wz = ad;
-            if (rg__z80_cond(cpu->f, (op >> 3) & 7u)) {
+            if (rg__z80_cond(cpu->f, (OPC >> 3) & 7u)) {
                 Z80__IDLE(1);
                 Z80__PUSH(z_pc);
                 z_pc = ad;
             }
-            continue;
+        )
         case 0xCD:                                                             /* CALL nn */
             Z80__IMM16(ad);
             Z80__IDLE(1);
@@ -906,17 +933,17 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             Z80__POP(z_pc);
             cpu->wz = z_pc;
             continue;
-        case 0xC6: case 0xCE: case 0xD6: case 0xDE: case 0xE6: case 0xEE: case 0xF6: case 0xFE: /* ALU A,n */
+        Z80__C8(0xC6, 0xCE, 0xD6, 0xDE, 0xE6, 0xEE, 0xF6, 0xFE, /* ALU A,n */
             Z80__IMM(v);
             f = cpu->f;
-            cpu->a = rg__z80_alu((op >> 3) & 7u, cpu->a, v, &f);
+            cpu->a = rg__z80_alu((OPC >> 3) & 7u, cpu->a, v, &f);
             Z80__SETF(f);
-            continue;
-        case 0xC7: case 0xCF: case 0xD7: case 0xDF: case 0xE7: case 0xEF: case 0xF7: case 0xFF: /* RST p */
+        )
+        Z80__C8(0xC7, 0xCF, 0xD7, 0xDF, 0xE7, 0xEF, 0xF7, 0xFF, /* RST p */
             Z80__IDLE(1);
             Z80__PUSH(z_pc);
-            z_pc = cpu->wz = (uint16_t)(op & 0x38u);
-            continue;
+            z_pc = cpu->wz = (uint16_t)(OPC & 0x38u);
+        )
         case 0xD3:                                                             /* OUT (n),A */
             Z80__IMM(v);
             Z80__OUT(cpu->a << 8 | v, cpu->a);
@@ -1037,3 +1064,12 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 #undef Z80__ALU_CASE
 #undef Z80__LD_ROW
 #undef Z80__ALU_ROW
+#undef Z80__C1
+#undef Z80__CB_CASE
+#undef Z80__CB_ROW
+#undef Z80__CB_ROWS
+#undef Z80__C2
+#undef Z80__C3
+#undef Z80__C4
+#undef Z80__C7
+#undef Z80__C8
