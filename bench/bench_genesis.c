@@ -9,6 +9,12 @@
  * time (--wall: elapsed). Audio off. Frames/s of ours over GPGX's is printed per ROM and mode.
  *
  *   bench_genesis [--rounds N] [--frames N] [--wall] [ROM ...]
+ *   bench_genesis --profile raw|fs4 ROM FRAMES
+ *       only our core, after the warm-up, in one mode (for perf)
+ *   bench_genesis --compare ROM FRAMES [CORE]
+ *       one line per frame, "mode frame ram-hash pixel-hash", our core (or CORE) from power-on with the warm-up's
+ *       input stream (START now and then), every frame drawn ("all"), then every fourth drawn ("fs4": pixels of the
+ *       drawn frames only): diff two builds' output to show that a speed change kept behaviour.
  * Default ROMs: Airstriker-Genesis from .venv's stable-retro and ../shared/roms/Dekadence-Dekadrive.md. GPGX is found
  * through $RETROGYM_CORE_PATH, else .venv's stable_retro/cores. */
 #define _POSIX_C_SOURCE 200809L
@@ -52,6 +58,57 @@ static double block(rg_emu *emu, int mode, int frames, unsigned *tick, int warm)
     }
     rg_emu_set_av_enable(emu, 1, 0);
     return frames / (bench_seconds(clock_id) - t0);
+}
+
+static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+
+#define FNV0 14695981039346656037u
+#define RGB_CAP ((size_t)320 * 240 * 3)
+
+/* --compare (see the top of the file). */
+static int compare(const char *rom, int frames, const char *core)
+{
+    uint8_t *rgb = malloc(RGB_CAP);
+    if (!rgb)
+        return 1;
+    for (int pass = 0; pass < 2; pass++) {
+        rg_emu *emu;
+        rg_emu_options o = RG_EMU_OPTIONS_INIT;
+        o.log = bench_quiet;
+        o.core = core;
+        o.system = "Genesis";
+        if (rg_emu_open(&emu, rom, &o) != RG_OK) {
+            fprintf(stderr, "%s: %s\n", rom, rg_error_last());
+            free(rgb);
+            return 1;
+        }
+        size_t rs = rg_emu_ram_size(emu);
+        uint8_t *ram = malloc(rs ? rs : 1);
+        for (int f = 0; f < frames && ram; f++) {
+            int observed = pass == 0 || (f & 3) == 3;
+            rg_emu_set_buttons(emu, 0, input((unsigned)f, 1));
+            rg_emu_set_av_enable(emu, observed, 0);
+            rg_emu_run(emu);
+            rg_emu_ram_copy(emu, ram, rs);
+            uint64_t hp = 0;
+            if (observed) {
+                memset(rgb, 0, RGB_CAP);
+                rg_emu_frame_rgb24(emu, rgb, RGB_CAP);
+                hp = fnv(FNV0, rgb, RGB_CAP);
+            }
+            printf("%s %d %016llx %016llx\n", pass ? "fs4" : "all", f, (unsigned long long)fnv(FNV0, ram, rs),
+                   (unsigned long long)hp);
+        }
+        free(ram);
+        rg_emu_free(emu);
+    }
+    free(rgb);
+    return 0;
 }
 
 static void default_core_path(void)
@@ -110,6 +167,25 @@ static void bench_rom(const char *rom, int rounds, int frames)
 int main(int argc, char **argv)
 {
     int rounds = 5, frames = 600, first = argc;
+    if (argc >= 5 && strcmp(argv[1], "--profile") == 0) {
+        rg_emu *emu;
+        rg_emu_options o = RG_EMU_OPTIONS_INIT;
+        o.log = bench_quiet;
+        o.system = "Genesis";
+        o.core = "genesis";
+        if (rg_emu_open(&emu, argv[3], &o) != RG_OK)
+            return fprintf(stderr, "%s: %s\n", argv[3], rg_error_last()), 1;
+        unsigned tick = 0;
+        block(emu, RAW, 1500, &tick, 1);
+        double fps = block(emu, strcmp(argv[2], "fs4") == 0 ? FS4 : RAW, atoi(argv[4]), &tick, 0);
+        printf("%s %s: %.0f frames/s\n", argv[3], argv[2], fps);
+        rg_emu_free(emu);
+        return 0;
+    }
+    if (argc >= 4 && strcmp(argv[1], "--compare") == 0) {
+        default_core_path();
+        return compare(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : "genesis");
+    }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = atoi(argv[++i]);

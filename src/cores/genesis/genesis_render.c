@@ -30,6 +30,53 @@ static inline uint8_t tile_pixel(const rg__gen_vdp *v, uint16_t entry, unsigned 
     return (uint8_t)((entry >> 8 & 0x80u) | ((entry >> 13) & 3u) << 4 | c);
 }
 
+#define BYTES_01 0x0101010101010101ull
+#define BYTES_7F (0x7Fu * BYTES_01)
+#define BYTES_80 (0x80u * BYTES_01)
+
+/* 8 layer bytes as one word and back (byte i of the word is pixel i on a little-endian host; every operation below
+ * works byte by byte, so the order only has to be the same both ways) */
+static inline uint64_t load8(const uint8_t *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+static inline void store8(uint8_t *p, uint64_t x)
+{
+    memcpy(p, &x, 8);
+}
+/* 0xFF in each byte that is non-zero / has bit 7 set */
+static inline uint64_t nonzero_mask(uint64_t x)
+{
+    return (((((x & BYTES_7F) + BYTES_7F) | x) & BYTES_80) >> 7) * 0xFFu;
+}
+static inline uint64_t high_mask(uint64_t x)
+{
+    return ((x & BYTES_80) >> 7) * 0xFFu;
+}
+
+/* The 8 pixels of a pattern row (4 VRAM bytes, pixel 0 in the first byte's high nibble) as 8 bytes in memory order,
+ * mirrored when hflip; the non-zero ones get the attribute bits (priority, palette). */
+static inline uint64_t row_bytes(const uint8_t *pat, int hflip, unsigned attr)
+{
+    uint64_t y = (uint32_t)pat[0] << 24 | (uint32_t)pat[1] << 16 | (uint32_t)pat[2] << 8 | pat[3];
+    if (!y)
+        return 0;
+    y = (y | y << 16) & 0x0000FFFF0000FFFFull;
+    y = (y | y << 8) & 0x00FF00FF00FF00FFull;
+    y = (y | y << 4) & 0x0F0F0F0F0F0F0F0Full; /* byte k = nibble k from the low end: pixel 7 - k */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    if (hflip)
+        y = __builtin_bswap64(y);
+#else
+    if (!hflip)
+        y = __builtin_bswap64(y);
+#endif
+    return y | (((y + BYTES_7F) & BYTES_80) >> 7) * attr;
+}
+
+/* Plane line into out[0..w); out has 8 writable bytes before it and after out[w - 1] (the fine scroll's spill). */
 static void draw_plane(const rg__gen_vdp *v, uint8_t *out, unsigned w, unsigned y, unsigned base, unsigned hs,
                        int is_b)
 {
@@ -37,26 +84,20 @@ static void draw_plane(const rg__gen_vdp *v, uint8_t *out, unsigned w, unsigned 
     unsigned col_mode = (v->reg[11] & 4u) != 0;
     if (!col_mode) { /* one vertical scroll for the line: a name-table entry and a pattern row per cell */
         unsigned py = (y + v->vsram[is_b]) & (ph * 8u - 1u), prow = py & 7u;
-        unsigned row_base = base + (py >> 3) * pw * 2u, wmask = pw * 8u - 1u;
-        unsigned px = (0u - hs) & wmask;
-        for (unsigned x = 0; x < w;) {
-            uint16_t e = vram_word(v, row_base + (px >> 3) * 2u);
+        unsigned row_base = base + (py >> 3) * pw * 2u;
+        unsigned px = (0u - hs) & (pw * 8u - 1u), fine = px & 7u, cell = px >> 3;
+        uint8_t *o = out - fine;
+        for (unsigned x = 0; x < w + fine; x += 8u, cell++) {
+            uint16_t e = vram_word(v, row_base + (cell & (pw - 1u)) * 2u);
             unsigned r = (e & 0x1000u) ? 7u - prow : prow;
             const uint8_t *pat = &v->vram[(e & 0x7FFu) * 32u + r * 4u]; /* 4 bytes, at most $FFFC-$FFFF */
-            uint8_t attr = (uint8_t)((e >> 8 & 0x80u) | ((e >> 13) & 3u) << 4);
-            unsigned flip = (e & 0x0800u) ? 7u : 0u, c = px & 7u;
-            for (; c < 8u && x < w; c++, x++) {
-                unsigned col = c ^ flip;
-                uint8_t b = pat[col >> 1];
-                unsigned p = (col & 1u) ? b & 15u : (unsigned)b >> 4;
-                out[x] = p ? (uint8_t)(attr | p) : 0;
-            }
-            px = (px + 8u - (px & 7u)) & wmask;
+            unsigned attr = (e >> 8 & 0x80u) | ((e >> 13) & 3u) << 4;
+            store8(o + x, row_bytes(pat, (e & 0x0800u) != 0, attr));
         }
         return;
     }
     for (unsigned x = 0; x < w; x++) {
-        unsigned vs = col_mode ? v->vsram[((x >> 4) * 2u + (unsigned)is_b) % 40u] : v->vsram[is_b];
+        unsigned vs = v->vsram[((x >> 4) * 2u + (unsigned)is_b) % 40u];
         unsigned py = (y + vs) & (ph * 8u - 1u);
         unsigned px = (x - hs) & (pw * 8u - 1u);
         uint16_t e = vram_word(v, base + ((py >> 3) * pw + (px >> 3)) * 2u);
@@ -74,55 +115,114 @@ static void draw_window(const rg__gen_vdp *v, uint8_t *out, unsigned x0, unsigne
     }
 }
 
+/* A sprite found on the line: what drawing its row needs. */
+typedef struct line_sprite {
+    int sx;          /* screen x of its left edge */
+    unsigned r;      /* row within the sprite, from its top (before the vertical flip) */
+    unsigned hcells, vcells;
+    uint16_t attr;   /* the entry's third word: priority, palette, flips, first pattern */
+} line_sprite;
+
+/* The sprites of line y along the link list (at most 80 in H40, 64 in H32, read from VRAM as the line starts): the
+ * overflow flag when more than 20 (16) are on the line, a sprite at x = 0 hiding the later ones, and their pixels
+ * into out[0..w) in list order (the first one on a dot stays) with the collision flag when two meet on a dot. With
+ * out NULL (a line nobody sees) the pixels are worked out only when the collision flag is still clear and two of the
+ * sprites cover a common dot, so the flags end as when drawing. */
 static void draw_sprites(rg__gen_vdp *v, uint8_t *out, unsigned w, unsigned y, int wide)
 {
     unsigned base = (v->reg[5] & (wide ? 0x7Eu : 0x7Fu)) << 9;
     unsigned max = wide ? 80u : 64u, limit = wide ? 20u : 16u;
-    unsigned s = 0, on_line = 0;
+    unsigned s = 0, on_line = 0, n = 0;
     int masked = 0;
-    for (unsigned n = 0; n < max; n++) {
+    line_sprite ls[20];
+    for (unsigned k = 0; k < max; k++) {
         unsigned e = base + s * 8u;
         int sy = (int)(vram_word(v, e) & 0x3FFu) - 128;
         unsigned size = v->vram[(e + 2u) & 0xFFFFu];
         unsigned link = v->vram[(e + 3u) & 0xFFFFu] & 0x7Fu;
-        unsigned hcells = ((size >> 2) & 3u) + 1u, vcells = (size & 3u) + 1u;
+        unsigned vcells = (size & 3u) + 1u;
         if ((int)y >= sy && (int)y < sy + (int)vcells * 8) {
             if (++on_line > limit) {
                 v->sprite_ovf = 1;
                 break;
             }
-            uint16_t attr = vram_word(v, e + 4u);
             unsigned rawx = vram_word(v, e + 6u) & 0x1FFu;
             if (rawx == 0 && on_line > 1)
                 masked = 1; /* a sprite at x = 0 hides the lower-priority sprites on its line */
             if (!masked) {
-                unsigned r = y - (unsigned)sy;
-                if (attr & 0x1000u)
-                    r = vcells * 8u - 1u - r;
-                int sx = (int)rawx - 128;
-                for (unsigned cx = 0; cx < hcells; cx++) {
-                    unsigned tcol = (attr & 0x0800u) ? hcells - 1u - cx : cx;
-                    uint16_t te = (uint16_t)((attr & 0xF800u) |
-                                             (((attr & 0x7FFu) + tcol * vcells + (r >> 3)) & 0x7FFu));
-                    for (unsigned px = 0; px < 8; px++) {
-                        int X = sx + (int)(cx * 8u + px);
-                        if (X < 0 || X >= (int)w)
-                            continue;
-                        /* tile_pixel flips within the cell; the row is already flipped, so undo its flip */
-                        uint8_t p = tile_pixel(v, (uint16_t)(te & ~0x1000u), px, r & 7u);
-                        if (!p)
-                            continue;
-                        if (out[X])
-                            v->sprite_col = 1;
-                        else
-                            out[X] = p;
-                    }
-                }
+                line_sprite *p = &ls[n++];
+                p->sx = (int)rawx - 128;
+                p->r = y - (unsigned)sy;
+                p->hcells = ((size >> 2) & 3u) + 1u;
+                p->vcells = vcells;
+                p->attr = vram_word(v, e + 4u);
             }
         }
         if (link == 0 || link >= max)
             break;
         s = link;
+    }
+    if (!n)
+        return;
+    uint8_t scratch[RG__GEN_WIDTH];
+    if (!out) {
+        if (v->sprite_col || n < 2)
+            return;
+        int meet = 0;
+        for (unsigned i = 0; i < n && !meet; i++) {
+            int a0 = ls[i].sx, a1 = ls[i].sx + (int)ls[i].hcells * 8;
+            if (a0 < 0)
+                a0 = 0;
+            if (a1 > (int)w)
+                a1 = (int)w;
+            for (unsigned j = i + 1; j < n && a0 < a1; j++) {
+                int b0 = ls[j].sx, b1 = ls[j].sx + (int)ls[j].hcells * 8;
+                if (b0 < a1 && a0 < b1 && b0 < (int)w && b1 > 0) {
+                    meet = 1;
+                    break;
+                }
+            }
+        }
+        if (!meet)
+            return;
+        memset(scratch, 0, w);
+        out = scratch;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const line_sprite *p = &ls[i];
+        unsigned attr = p->attr, r = p->r;
+        if (attr & 0x1000u)
+            r = p->vcells * 8u - 1u - r;
+        unsigned pa = (attr >> 8 & 0x80u) | ((attr >> 13) & 3u) << 4;
+        int hflip = (attr & 0x0800u) != 0;
+        for (unsigned cx = 0; cx < p->hcells; cx++) {
+            int X = p->sx + (int)cx * 8;
+            if (X <= -8 || X >= (int)w)
+                continue;
+            unsigned tcol = hflip ? p->hcells - 1u - cx : cx;
+            unsigned tile = ((attr & 0x7FFu) + tcol * p->vcells + (r >> 3)) & 0x7FFu;
+            uint64_t px = row_bytes(&v->vram[tile * 32u + (r & 7u) * 4u], hflip, pa);
+            if (!px)
+                continue;
+            if (X >= 0 && X + 8 <= (int)w) {
+                uint64_t cur = load8(out + X), busy = nonzero_mask(cur);
+                if (busy & px)
+                    v->sprite_col = 1;
+                store8(out + X, cur | (px & ~busy));
+                continue;
+            }
+            uint8_t b[8];
+            store8(b, px);
+            for (int d = 0; d < 8; d++) {
+                int x = X + d;
+                if (x < 0 || x >= (int)w || !b[d])
+                    continue;
+                if (out[x])
+                    v->sprite_col = 1;
+                else
+                    out[x] = b[d];
+            }
+        }
     }
 }
 
@@ -142,9 +242,7 @@ void rg__gen_sprite_line(rg__gen_machine *m, unsigned y)
     if (!(v->reg[1] & 0x40u))
         return;
     int wide = (v->reg[12] & 1u) != 0;
-    uint8_t s[320];
-    memset(s, 0, sizeof s);
-    draw_sprites(v, s, wide ? 320u : 256u, y, wide);
+    draw_sprites(v, NULL, wide ? 320u : 256u, y, wide);
 }
 
 void rg__gen_render_line(rg__gen_machine *m, unsigned y)
@@ -161,8 +259,10 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y)
             dst[x] = back;
         return;
     }
-    uint8_t a[320], b[320], s[320];
-    memset(s, 0, sizeof s);
+    /* the planes' lines with 8 bytes of room either side for the fine scroll */
+    uint8_t abuf[8 + RG__GEN_WIDTH + 8], bbuf[8 + RG__GEN_WIDTH + 8], s[RG__GEN_WIDTH];
+    uint8_t *a = abuf + 8, *b = bbuf + 8;
+    memset(s, 0, w);
     /* horizontal scroll: full screen, per cell (8 lines), per line; mode 1 repeats the first 8 lines */
     static const unsigned k_hmask[4] = {0u, 7u, ~7u, ~0u};
     unsigned hbase = (v->reg[13] & 0x3Fu) << 10;
@@ -180,23 +280,21 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y)
     else
         draw_window(v, a, 0, wh < w ? wh : w, y, wide);
     draw_sprites(v, s, w, y, wide);
+    /* colours: the 64 of CRAM, with colour 0 of each palette showing the backdrop */
     uint32_t pal[64];
     for (unsigned i = 0; i < 64; i++)
-        pal[i] = colour(v, i);
-    for (unsigned x = 0; x < w; x++) {
-        uint8_t p;
-        if (s[x] & 0x80u)
-            p = s[x];
-        else if (a[x] & 0x80u)
-            p = a[x];
-        else if (b[x] & 0x80u)
-            p = b[x];
-        else if (s[x])
-            p = s[x];
-        else if (a[x])
-            p = a[x];
-        else
-            p = b[x];
-        dst[x] = (p & 15u) ? pal[p & 0x3Fu] : back;
+        pal[i] = (i & 15u) ? colour(v, i) : back;
+    /* priority, 8 dots at a time: high sprite > high A > high B > sprite > A > B (0 is transparent) */
+    for (unsigned x = 0; x < w; x += 8u) {
+        uint64_t S = load8(s + x), A = load8(a + x), B = load8(b + x);
+        uint64_t ms = nonzero_mask(S), ma = nonzero_mask(A);
+        uint64_t lo = S | (~ms & (A | (~ma & B)));
+        uint64_t hs = high_mask(S), ha = high_mask(A), hb = high_mask(B);
+        uint64_t hi = (S & hs) | (~hs & ((A & ha) | (~ha & B & hb)));
+        uint64_t p = hi | (~(hs | ha | hb) & lo);
+        uint8_t px[8];
+        store8(px, p);
+        for (unsigned i = 0; i < 8; i++)
+            dst[x + i] = pal[px[i] & 0x3Fu];
     }
 }
