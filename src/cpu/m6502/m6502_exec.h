@@ -261,6 +261,11 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
         if ((uint8_t)M6502__WANTS_INT(fi) != br_take_) { poll = RG__M6502_POLL_SAMPLE; poll_arg = br_take_; } \
     } while (0)
 #define M6502__I_CHANGE(stmt) do { poll = RG__M6502_POLL_OLD_I; poll_arg = fi; stmt; } while (0)
+/* Whether the instruction boundary must look at the interrupt logic: a latency carried over (poll), an NMI, or an
+ * IRQ line that I does not mask. A held IRQ line with I set (a level a handler has not acknowledged yet, or a
+ * program that runs with interrupts off) decides nothing there (a plain poll would not take it), so it costs no trip
+ * through the poll switch. irq_line is 0 or 1; any other value only takes the slow path, which decides correctly. */
+#define M6502__POLL_DUE (poll | cpu->nmi_pending | ((unsigned)cpu->irq_line & ~(unsigned)fi))
 #else
 #define M6502__BRANCH_START (void)0
 #define M6502__BRANCH_NOPOLL (void)0
@@ -306,7 +311,7 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #define M6502__OP(n) case n: m6502_op_##n:
 #define M6502__OP_KIL default: m6502_kil_:
 #if M6502__INT
-#define M6502__NEXT_INT if (RG__M6502_UNLIKELY(poll | cpu->nmi_pending | cpu->irq_line)) goto m6502_poll_;
+#define M6502__NEXT_INT if (RG__M6502_UNLIKELY(M6502__POLL_DUE)) goto m6502_poll_;
 #else
 #define M6502__NEXT_INT
 #endif
@@ -388,7 +393,7 @@ static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
 #if M6502__THREADED
     m6502_poll_:
 #endif
-        if (RG__M6502_UNLIKELY(poll | cpu->nmi_pending | cpu->irq_line)) {
+        if (RG__M6502_UNLIKELY(M6502__POLL_DUE)) {
             int take;
             switch (poll) {
             case RG__M6502_POLL_NOW: take = M6502__WANTS_INT(fi); break;
@@ -848,6 +853,7 @@ out:
 #undef M6502__BRANCH_START
 #undef M6502__BRANCH_NOPOLL
 #undef M6502__I_CHANGE
+#undef M6502__POLL_DUE
 #undef M6502__BRANCH
 #undef M6502__VECTOR
 #undef M6502__THREADED
