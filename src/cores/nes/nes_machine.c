@@ -9,7 +9,9 @@
 #if defined(__GNUC__)
 #define NES_INLINE static inline __attribute__((always_inline))
 #define NES_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define NES_NOINLINE static __attribute__((noinline))
 #else
+#define NES_NOINLINE static
 #define NES_INLINE static inline
 #define NES_UNLIKELY(x) (x)
 #endif
@@ -282,23 +284,36 @@ NES_INLINE void fast_load(const rg__nes_machine *m, nes_fast *f)
         f->lim = m->ppu_sync_at < m->apu_sync_at ? m->ppu_sync_at : m->apu_sync_at;
 }
 
+/* The accesses that do more than count (out of line: the interpreter inlines its accesses hundreds of times). */
+NES_NOINLINE uint8_t fast_read_slow(rg__nes_machine *m, nes_fast *f, uint16_t addr)
+{
+    uint64_t c = f->cyc + 1;
+    if ((addr & 0xE007u) == 0x2002u && c < f->lim && status_read_quiet(m, c)) {
+        /* $2002 answered at the PPU's position: before lim no interrupt line is due (ppu_reg_read's edge
+         * handling has nothing to do), and nothing else changes, so the idle-loop watch goes on */
+        f->cyc = c;
+        uint8_t v = rg__nes_ppu_read(m, 2);
+        m->st.open_bus = v;
+        return v;
+    }
+    m->st.cycles = f->cyc;
+    uint8_t v = bus_read(m, addr);
+    fast_load(m, f);
+    return v;
+}
+
+NES_NOINLINE void fast_write_slow(rg__nes_machine *m, nes_fast *f, uint16_t addr, uint8_t v)
+{
+    m->st.cycles = f->cyc;
+    write_cycle(m, addr, v);
+    fast_load(m, f);
+}
+
 NES_INLINE uint8_t fast_read(rg__nes_machine *m, nes_fast *f, uint16_t addr)
 {
     uint64_t c = f->cyc + 1;
-    if (NES_UNLIKELY(c >= f->lim) || (addr >= 0x2000u && addr < 0x8000u)) {
-        if ((addr & 0xE007u) == 0x2002u && c < f->lim && status_read_quiet(m, c)) {
-            /* $2002 answered at the PPU's position: before lim no interrupt line is due (ppu_reg_read's edge
-             * handling has nothing to do), and nothing else changes, so the idle-loop watch goes on */
-            f->cyc = c;
-            uint8_t v = rg__nes_ppu_read(m, 2);
-            m->st.open_bus = v;
-            return v;
-        }
-        m->st.cycles = f->cyc;
-        uint8_t v = bus_read(m, addr);
-        fast_load(m, f);
-        return v;
-    }
+    if (NES_UNLIKELY(c >= f->lim) || (addr >= 0x2000u && addr < 0x8000u))
+        return fast_read_slow(m, f, addr);
     f->cyc = c;
     uint8_t v = addr < 0x2000u ? m->st.ram[addr & 0x7FFu] : m->prg_map[(addr >> 13) & 3u][addr & 0x1FFFu];
     m->st.open_bus = v;
@@ -309,9 +324,7 @@ NES_INLINE void fast_write(rg__nes_machine *m, nes_fast *f, uint16_t addr, uint8
 {
     uint64_t c = f->cyc + 1;
     if (NES_UNLIKELY(c >= f->lim) || addr >= 0x2000u) {
-        m->st.cycles = f->cyc;
-        write_cycle(m, addr, v);
-        fast_load(m, f);
+        fast_write_slow(m, f, addr, v);
         return;
     }
     f->cyc = c;
@@ -442,7 +455,7 @@ NES_INLINE uint8_t fast_read_zp(rg__nes_machine *m, nes_fast *f, uint16_t addr)
 {
     uint64_t c = f->cyc + 1;
     if (NES_UNLIKELY(c >= f->lim))
-        return fast_read(m, f, addr);
+        return fast_read_slow(m, f, addr);
     f->cyc = c;
     uint8_t v = m->st.ram[addr & 0x1FFu];
     m->st.open_bus = v;
@@ -453,7 +466,7 @@ NES_INLINE void fast_write_zp(rg__nes_machine *m, nes_fast *f, uint16_t addr, ui
 {
     uint64_t c = f->cyc + 1;
     if (NES_UNLIKELY(c >= f->lim)) {
-        fast_write(m, f, addr, v);
+        fast_write_slow(m, f, addr, v);
         return;
     }
     f->cyc = c;
