@@ -42,33 +42,31 @@
 #ifndef RG_CPU_Z80_EXEC_HELPERS
 #define RG_CPU_Z80_EXEC_HELPERS
 
+/* the helpers of the common instructions: inlined even where a function has many copies of them */
+#define RG__Z80_HOT static inline __attribute__((always_inline))
 #define RG__Z80_XY (RG_Z80_XF | RG_Z80_YF)
 #define RG__Z80_SZP (RG_Z80_SF | RG_Z80_ZF | RG_Z80_PF)
 
 /* S, Z, Y, X of a byte. */
-static inline unsigned rg__z80_sz53(unsigned v)
+RG__Z80_HOT unsigned rg__z80_sz53(unsigned v)
 {
     v &= 0xFFu;
     return (v & (RG_Z80_SF | RG__Z80_XY)) | (v ? 0u : RG_Z80_ZF);
 }
 
 /* P/V set when the byte has an even number of ones. */
-static inline unsigned rg__z80_parity(unsigned v)
+RG__Z80_HOT unsigned rg__z80_parity(unsigned v)
 {
-    v &= 0xFFu;
-    v ^= v >> 4;
-    v ^= v >> 2;
-    v ^= v >> 1;
-    return (v & 1u) ? 0u : RG_Z80_PF;
+    return __builtin_parity(v & 0xFFu) ? 0u : RG_Z80_PF;
 }
 
-static inline unsigned rg__z80_sz53p(unsigned v)
+RG__Z80_HOT unsigned rg__z80_sz53p(unsigned v)
 {
     return rg__z80_sz53(v) | rg__z80_parity(v);
 }
 
 /* ADD/ADC/SUB/SBC/AND/XOR/OR/CP A,v (op: the opcode's bits 3-5). Returns the new A; sets *f. */
-static inline uint8_t rg__z80_alu(unsigned op, unsigned a, unsigned v, uint8_t *f)
+RG__Z80_HOT uint8_t rg__z80_alu(unsigned op, unsigned a, unsigned v, uint8_t *f)
 {
     unsigned r, c = *f & RG_Z80_CF;
     switch (op) {
@@ -104,7 +102,7 @@ static inline uint8_t rg__z80_alu(unsigned op, unsigned a, unsigned v, uint8_t *
     }
 }
 
-static inline uint8_t rg__z80_inc8(unsigned v, uint8_t *f)
+RG__Z80_HOT uint8_t rg__z80_inc8(unsigned v, uint8_t *f)
 {
     unsigned r = (v + 1u) & 0xFFu;
     *f = (uint8_t)((*f & RG_Z80_CF) | rg__z80_sz53(r) | ((v & 0x0Fu) == 0x0Fu ? RG_Z80_HF : 0u) |
@@ -112,7 +110,7 @@ static inline uint8_t rg__z80_inc8(unsigned v, uint8_t *f)
     return (uint8_t)r;
 }
 
-static inline uint8_t rg__z80_dec8(unsigned v, uint8_t *f)
+RG__Z80_HOT uint8_t rg__z80_dec8(unsigned v, uint8_t *f)
 {
     unsigned r = (v - 1u) & 0xFFu;
     *f = (uint8_t)((*f & RG_Z80_CF) | rg__z80_sz53(r) | RG_Z80_NF | ((v & 0x0Fu) == 0u ? RG_Z80_HF : 0u) |
@@ -121,7 +119,7 @@ static inline uint8_t rg__z80_dec8(unsigned v, uint8_t *f)
 }
 
 /* The CB rotates and shifts (op: bits 3-5 of the CB opcode: RLC RRC RL RR SLA SRA SLL SRL). */
-static inline uint8_t rg__z80_rot(unsigned op, unsigned v, uint8_t *f)
+RG__Z80_HOT uint8_t rg__z80_rot(unsigned op, unsigned v, uint8_t *f)
 {
     unsigned r, c;
     switch (op) {
@@ -140,13 +138,13 @@ static inline uint8_t rg__z80_rot(unsigned op, unsigned v, uint8_t *f)
 }
 
 /* BIT n,v with X/Y taken from xy. */
-static inline uint8_t rg__z80_bit(unsigned n, unsigned v, unsigned xy, uint8_t f)
+RG__Z80_HOT uint8_t rg__z80_bit(unsigned n, unsigned v, unsigned xy, uint8_t f)
 {
     unsigned set = v & (1u << n);
     return (uint8_t)((f & RG_Z80_CF) | RG_Z80_HF | (xy & RG__Z80_XY) | (set ? (set & RG_Z80_SF) : RG_Z80_ZF | RG_Z80_PF));
 }
 
-static inline uint16_t rg__z80_add16(unsigned x, unsigned v, uint8_t *f)
+RG__Z80_HOT uint16_t rg__z80_add16(unsigned x, unsigned v, uint8_t *f)
 {
     unsigned r = x + v;
     *f = (uint8_t)((*f & RG__Z80_SZP) | (((x ^ v ^ r) >> 8) & RG_Z80_HF) | ((r >> 8) & RG__Z80_XY) | ((r >> 16) & 1u));
@@ -218,7 +216,7 @@ static inline uint8_t rg__z80_io_repeat_flags(uint8_t f, unsigned b)
 }
 
 /* 8-bit register n (0..7 as encoded, 6 unused) with H/L replaced by the halves of IX (xm 1) or IY (xm 2). */
-static inline uint8_t rg__z80_get8(const rg_z80 *c, unsigned n, unsigned xm)
+RG__Z80_HOT uint8_t rg__z80_get8(const rg_z80 *c, unsigned n, unsigned xm)
 {
     if (xm && (n == 4 || n == 5)) {
         uint16_t x = xm == 1 ? c->ix : c->iy;
@@ -227,7 +225,7 @@ static inline uint8_t rg__z80_get8(const rg_z80 *c, unsigned n, unsigned xm)
     return c->r8[n];
 }
 
-static inline void rg__z80_set8(rg_z80 *c, unsigned n, unsigned xm, unsigned v)
+RG__Z80_HOT void rg__z80_set8(rg_z80 *c, unsigned n, unsigned xm, unsigned v)
 {
     if (xm && (n == 4 || n == 5)) {
         uint16_t *x = xm == 1 ? &c->ix : &c->iy;
@@ -238,7 +236,7 @@ static inline void rg__z80_set8(rg_z80 *c, unsigned n, unsigned xm, unsigned v)
 }
 
 /* Register pair n (BC DE HL SP) with HL replaced by IX/IY. */
-static inline uint16_t rg__z80_get16(const rg_z80 *c, unsigned n, unsigned xm)
+RG__Z80_HOT uint16_t rg__z80_get16(const rg_z80 *c, unsigned n, unsigned xm)
 {
     switch (n) {
     case 0: return (uint16_t)(c->b << 8 | c->c);
@@ -248,7 +246,7 @@ static inline uint16_t rg__z80_get16(const rg_z80 *c, unsigned n, unsigned xm)
     }
 }
 
-static inline void rg__z80_set16(rg_z80 *c, unsigned n, unsigned xm, unsigned v)
+RG__Z80_HOT void rg__z80_set16(rg_z80 *c, unsigned n, unsigned xm, unsigned v)
 {
     switch (n) {
     case 0: c->b = (uint8_t)(v >> 8); c->c = (uint8_t)v; break;
@@ -268,7 +266,7 @@ static inline void rg__z80_set16(rg_z80 *c, unsigned n, unsigned xm, unsigned v)
 }
 
 /* Condition cc (0..7: NZ Z NC C PO PE P M). */
-static inline int rg__z80_cond(uint8_t f, unsigned cc)
+RG__Z80_HOT int rg__z80_cond(uint8_t f, unsigned cc)
 {
     static const uint8_t mask[4] = {RG_Z80_ZF, RG_Z80_CF, RG_Z80_PF, RG_Z80_SF};
     return ((f & mask[cc >> 1]) != 0) == (int)(cc & 1u);
@@ -292,6 +290,21 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
 #define Z80__INTA(ir) (Z80_INTERNAL(ctx, 6), cpu->int_data)
 #endif
 
+/* A and F live in the locals z_a and z_f while the function runs; the other 8-bit registers in *cpu. */
+#define Z80__R8GET(n) ((n) == RG_Z80_A ? z_a : cpu->r8[(n)])
+#define Z80__R8SET(n, v) do { \
+        if ((n) == RG_Z80_A) \
+            z_a = (uint8_t)(v); \
+        else \
+            cpu->r8[(n)] = (uint8_t)(v); \
+    } while (0)
+#define Z80__GET8(n, xm) ((n) == RG_Z80_A ? z_a : rg__z80_get8(cpu, (n), (xm)))
+#define Z80__SET8(n, xm, v) do { \
+        if ((n) == RG_Z80_A) \
+            z_a = (uint8_t)(v); \
+        else \
+            rg__z80_set8(cpu, (n), (xm), (v)); \
+    } while (0)
 #define Z80__RD(ad) Z80_READ(ctx, (uint16_t)(ad))
 #define Z80__WR(ad, v) Z80_WRITE(ctx, (uint16_t)(ad), (uint8_t)(v))
 /* the interrupt inputs may change in an I/O access: the pending test is redone after each */
@@ -325,7 +338,7 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
         hi_ = Z80__RD(cpu->sp); cpu->sp++; \
         (dst) = (uint16_t)(lo_ | hi_ << 8); \
     } while (0)
-#define Z80__SETF(v) (cpu->f = (uint8_t)(v), z_q = cpu->f)
+#define Z80__SETF(v) (z_f = (uint8_t)(v), z_q = z_f)
 /* (IX+d) / (IY+d): the displacement read, 5 internal T-states, the address in wz. */
 #define Z80__XADDR(dst, idle) do { \
         unsigned d_; \
@@ -342,17 +355,17 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
                 Z80__XADDR(ad, 5); \
             else \
                 ad = (uint16_t)(cpu->h << 8 | cpu->l); \
-            cpu->r8[(dst)] = Z80__RD(ad); \
+            Z80__R8SET((dst), Z80__RD(ad)); \
         } else if ((dst) == 6) { \
             if (xm) \
                 Z80__XADDR(ad, 5); \
             else \
                 ad = (uint16_t)(cpu->h << 8 | cpu->l); \
-            Z80__WR(ad, cpu->r8[(src)]); \
+            Z80__WR(ad, Z80__R8GET(src)); \
         } else if (((dst) == 4 || (dst) == 5 || (src) == 4 || (src) == 5) && xm) { \
-            rg__z80_set8(cpu, (dst), xm, rg__z80_get8(cpu, (src), xm)); \
+            Z80__SET8((dst), xm, Z80__GET8((src), xm)); \
         } else { \
-            cpu->r8[(dst)] = cpu->r8[(src)]; \
+            Z80__R8SET((dst), Z80__R8GET(src)); \
         } \
     } while (0)
 #define Z80__ALU_BODY(aop, src) do { \
@@ -363,12 +376,12 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
                 ad = (uint16_t)(cpu->h << 8 | cpu->l); \
             v = Z80__RD(ad); \
         } else if (((src) == 4 || (src) == 5) && xm) { \
-            v = rg__z80_get8(cpu, (src), xm); \
+            v = Z80__GET8((src), xm); \
         } else { \
-            v = cpu->r8[(src)]; \
+            v = Z80__R8GET(src); \
         } \
-        f = cpu->f; \
-        cpu->a = rg__z80_alu((aop), cpu->a, v, &f); \
+        f = z_f; \
+        z_a = rg__z80_alu((aop), z_a, v, &f); \
         Z80__SETF(f); \
     } while (0)
 #define Z80__LD_CASE(o) case (o): Z80__LD_BODY((((o) >> 3) & 7u), ((o) & 7u)); continue;
@@ -390,13 +403,13 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
 /* CB o (unprefixed): rotate/shift, BIT, RES or SET of register o & 7 ((HL) for 6), bit (o >> 3) & 7. */
 #define Z80__CB_CASE(o) case (o): { \
         const unsigned cy_ = ((o) >> 3) & 7u, cz_ = (o) & 7u; \
-        f = cpu->f; \
+        f = z_f; \
         if (cz_ == 6) { \
             ad = (uint16_t)(cpu->h << 8 | cpu->l); \
             v = Z80__RD(ad); \
             Z80__IDLE(1); \
         } else { \
-            v = cpu->r8[cz_]; \
+            v = Z80__R8GET(cz_); \
         } \
         if (((o) >> 6) == 1) { \
             Z80__SETF(rg__z80_bit(cy_, v, cz_ == 6 ? (unsigned)(cpu->wz >> 8) : v, f)); \
@@ -413,7 +426,7 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
         if (cz_ == 6) \
             Z80__WR(ad, v); \
         else \
-            cpu->r8[cz_] = (uint8_t)v; \
+            Z80__R8SET(cz_, v); \
     } continue;
 #define Z80__CB_ROW(b) Z80__CB_CASE((b) + 0) Z80__CB_CASE((b) + 1) Z80__CB_CASE((b) + 2) Z80__CB_CASE((b) + 3) \
     Z80__CB_CASE((b) + 4) Z80__CB_CASE((b) + 5) Z80__CB_CASE((b) + 6) Z80__CB_CASE((b) + 7)
@@ -421,9 +434,10 @@ static inline int rg__z80_cond(uint8_t f, unsigned cc)
 
 static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 {
-    /* pc, the R counter, Q and the EI / LD A,I flags live in locals while the function runs (written back as it
+    /* pc, A, F, the R counter, Q and the EI / LD A,I flags live in locals while the function runs (written back as it
      * returns), and so does whether an interrupt or HALT needs looking at (z_chk) */
     uint16_t z_pc = cpu->pc;
+    uint8_t z_a = cpu->a, z_f = cpu->f;
     unsigned z_r = cpu->r, z_q = cpu->q, z_ei = cpu->ei, z_p = cpu->p, z_chk, z_io = 0;
     Z80__ENTER
     Z80__PENDING();
@@ -435,6 +449,8 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 
         if (Z80_STOP(ctx)) {
             cpu->pc = z_pc;
+            cpu->a = z_a;
+            cpu->f = z_f;
             cpu->r = Z80__R;
             cpu->q = (uint8_t)z_q;
             cpu->ei = (uint8_t)z_ei;
@@ -460,7 +476,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             }
             if (cpu->int_line && cpu->iff1 && !z_ei) {
                 if (z_p)
-                    cpu->f &= (uint8_t)~RG_Z80_PF;
+                    z_f &= (uint8_t)~RG_Z80_PF;
                 cpu->halted = 0;
                 cpu->iff1 = cpu->iff2 = 0;
                 z_ei = z_p = z_q = 0;
@@ -525,7 +541,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                 z = cb & 7u;
                 v = Z80__RD(ad);
                 Z80__IDLE(1);
-                f = cpu->f;
+                f = z_f;
                 switch (cb >> 6) {
                 case 0: v = rg__z80_rot(y, v, &f); break;
                 case 1: Z80__SETF(rg__z80_bit(y, v, cpu->wz >> 8, f)); continue;
@@ -536,7 +552,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                     Z80__SETF(f);
                 Z80__WR(ad, v);
                 if (z != 6)
-                    cpu->r8[z] = (uint8_t)v;
+                    Z80__R8SET(z, v);
                 continue;
             }
             goto dispatch;
@@ -562,20 +578,20 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                     ad = (uint16_t)(cpu->b << 8 | cpu->c);
                     v = Z80__IN(ad);
                     cpu->wz = (uint16_t)(ad + 1u);
-                    Z80__SETF((cpu->f & RG_Z80_CF) | rg__z80_sz53p(v));
+                    Z80__SETF((z_f & RG_Z80_CF) | rg__z80_sz53p(v));
                     if (y != 6)
-                        cpu->r8[y] = (uint8_t)v;
+                        Z80__R8SET(y, v);
                     break;
                 case 1: /* OUT (C),r ; OUT (C),0 */
                     ad = (uint16_t)(cpu->b << 8 | cpu->c);
-                    Z80__OUT(ad, y == 6 ? 0u : cpu->r8[y]);
+                    Z80__OUT(ad, y == 6 ? 0u : Z80__R8GET(y));
                     cpu->wz = (uint16_t)(ad + 1u);
                     break;
                 case 2: /* SBC HL,rr ; ADC HL,rr */
                     Z80__IDLE(7);
                     t = rg__z80_get16(cpu, 2, 0);
                     cpu->wz = (uint16_t)(t + 1u);
-                    f = cpu->f;
+                    f = z_f;
                     t = rg__z80_adc16(t, rg__z80_get16(cpu, y >> 1, 0), !(y & 1u), &f);
                     Z80__SETF(f);
                     rg__z80_set16(cpu, 2, 0, t);
@@ -594,8 +610,8 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                     cpu->wz = (uint16_t)(ad + 1u);
                     break;
                 case 4: /* NEG */
-                    f = cpu->f;
-                    cpu->a = rg__z80_alu(2, 0, cpu->a, &f);
+                    f = z_f;
+                    z_a = rg__z80_alu(2, 0, z_a, &f);
                     Z80__SETF(f);
                     break;
                 case 5: /* RETN ; RETI */
@@ -608,13 +624,13 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                     break;
                 default:
                     switch (y) {
-                    case 0: Z80__IDLE(1); cpu->i = cpu->a; break;          /* LD I,A */
-                    case 1: Z80__IDLE(1); cpu->r = cpu->a; z_r = cpu->a; break;          /* LD R,A */
+                    case 0: Z80__IDLE(1); cpu->i = z_a; break;          /* LD I,A */
+                    case 1: Z80__IDLE(1); cpu->r = z_a; z_r = z_a; break;          /* LD R,A */
                     case 2:                                               /* LD A,I */
                     case 3:                                               /* LD A,R */
                         Z80__IDLE(1);
-                        cpu->a = y == 2 ? cpu->i : Z80__R;
-                        Z80__SETF((cpu->f & RG_Z80_CF) | rg__z80_sz53(cpu->a) | (cpu->iff2 ? RG_Z80_PF : 0u));
+                        z_a = y == 2 ? cpu->i : Z80__R;
+                        Z80__SETF((z_f & RG_Z80_CF) | rg__z80_sz53(z_a) | (cpu->iff2 ? RG_Z80_PF : 0u));
                         z_p = 1;
                         break;
                     case 4: /* RRD */
@@ -623,14 +639,14 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                         v = Z80__RD(ad);
                         Z80__IDLE(4);
                         if (y == 4) {
-                            Z80__WR(ad, ((unsigned)cpu->a << 4 | v >> 4) & 0xFFu);
-                            cpu->a = (uint8_t)((cpu->a & 0xF0u) | (v & 0x0Fu));
+                            Z80__WR(ad, ((unsigned)z_a << 4 | v >> 4) & 0xFFu);
+                            z_a = (uint8_t)((z_a & 0xF0u) | (v & 0x0Fu));
                         } else {
-                            Z80__WR(ad, (v << 4 | (cpu->a & 0x0Fu)) & 0xFFu);
-                            cpu->a = (uint8_t)((cpu->a & 0xF0u) | (v >> 4));
+                            Z80__WR(ad, (v << 4 | (z_a & 0x0Fu)) & 0xFFu);
+                            z_a = (uint8_t)((z_a & 0xF0u) | (v >> 4));
                         }
                         cpu->wz = (uint16_t)(ad + 1u);
-                        Z80__SETF((cpu->f & RG_Z80_CF) | rg__z80_sz53p(cpu->a));
+                        Z80__SETF((z_f & RG_Z80_CF) | rg__z80_sz53p(z_a));
                         break;
                     default: break; /* ED 77, ED 7F: NOP */
                     }
@@ -650,8 +666,8 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                     hl = (uint16_t)(hl + step);
                     de = (uint16_t)(de + step);
                     bc--;
-                    t = (v + cpu->a) & 0xFFu;
-                    f = (uint8_t)((cpu->f & (RG_Z80_SF | RG_Z80_ZF | RG_Z80_CF)) | (bc ? RG_Z80_PF : 0u) |
+                    t = (v + z_a) & 0xFFu;
+                    f = (uint8_t)((z_f & (RG_Z80_SF | RG_Z80_ZF | RG_Z80_CF)) | (bc ? RG_Z80_PF : 0u) |
                                   (t & RG_Z80_XF) | ((t << 4) & RG_Z80_YF));
                     cpu->d = (uint8_t)(de >> 8);
                     cpu->e = (uint8_t)de;
@@ -670,10 +686,10 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                     Z80__IDLE(5);
                     hl = (uint16_t)(hl + step);
                     bc--;
-                    r = (cpu->a - v) & 0xFFu;
-                    h = (cpu->a ^ v ^ r) & RG_Z80_HF;
+                    r = (z_a - v) & 0xFFu;
+                    h = (z_a ^ v ^ r) & RG_Z80_HF;
                     t = (r - (h ? 1u : 0u)) & 0xFFu;
-                    f = (uint8_t)((cpu->f & RG_Z80_CF) | RG_Z80_NF | (rg__z80_sz53(r) & ~RG__Z80_XY) | h |
+                    f = (uint8_t)((z_f & RG_Z80_CF) | RG_Z80_NF | (rg__z80_sz53(r) & ~RG__Z80_XY) | h |
                                   (bc ? RG_Z80_PF : 0u) | (t & RG_Z80_XF) | ((t << 4) & RG_Z80_YF));
                     cpu->wz = (uint16_t)(cpu->wz + step);
                     if (rep && bc && r) {
@@ -733,12 +749,12 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
         )
         Z80__C2(0x02, 0x12, /* LD (BC),A ; LD (DE),A */
             ad = rg__z80_get16(cpu, OPC >> 4, 0);
-            Z80__WR(ad, cpu->a);
-            cpu->wz = (uint16_t)(cpu->a << 8 | ((ad + 1u) & 0xFFu));
+            Z80__WR(ad, z_a);
+            cpu->wz = (uint16_t)(z_a << 8 | ((ad + 1u) & 0xFFu));
         )
         Z80__C2(0x0A, 0x1A, /* LD A,(BC) ; LD A,(DE) */
             ad = rg__z80_get16(cpu, OPC >> 4, 0);
-            cpu->a = Z80__RD(ad);
+            z_a = Z80__RD(ad);
             cpu->wz = (uint16_t)(ad + 1u);
         )
         Z80__C4(0x03, 0x13, 0x23, 0x33, /* INC rr */
@@ -753,19 +769,19 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             Z80__IDLE(7);
             t = rg__z80_get16(cpu, 2, xm);
             cpu->wz = (uint16_t)(t + 1u);
-            f = cpu->f;
+            f = z_f;
             t = rg__z80_add16(t, rg__z80_get16(cpu, OPC >> 4, xm), &f);
             Z80__SETF(f);
             rg__z80_set16(cpu, 2, xm, t);
         )
         Z80__C7(0x04, 0x0C, 0x14, 0x1C, 0x24, 0x2C, 0x3C, /* INC r */
-            f = cpu->f;
-            rg__z80_set8(cpu, OPC >> 3, xm, rg__z80_inc8(rg__z80_get8(cpu, OPC >> 3, xm), &f));
+            f = z_f;
+            Z80__SET8(OPC >> 3, xm, rg__z80_inc8(Z80__GET8(OPC >> 3, xm), &f));
             Z80__SETF(f);
         )
         Z80__C7(0x05, 0x0D, 0x15, 0x1D, 0x25, 0x2D, 0x3D, /* DEC r */
-            f = cpu->f;
-            rg__z80_set8(cpu, OPC >> 3, xm, rg__z80_dec8(rg__z80_get8(cpu, OPC >> 3, xm), &f));
+            f = z_f;
+            Z80__SET8(OPC >> 3, xm, rg__z80_dec8(Z80__GET8(OPC >> 3, xm), &f));
             Z80__SETF(f);
         )
         Z80__C2(0x34, 0x35, /* INC (HL) ; DEC (HL) */
@@ -775,14 +791,14 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
                 ad = (uint16_t)(cpu->h << 8 | cpu->l);
             v = Z80__RD(ad);
             Z80__IDLE(1);
-            f = cpu->f;
+            f = z_f;
             v = OPC == 0x34 ? rg__z80_inc8(v, &f) : rg__z80_dec8(v, &f);
             Z80__SETF(f);
             Z80__WR(ad, v);
         )
         Z80__C7(0x06, 0x0E, 0x16, 0x1E, 0x26, 0x2E, 0x3E, /* LD r,n */
             Z80__IMM(v);
-            rg__z80_set8(cpu, OPC >> 3, xm, v);
+            Z80__SET8(OPC >> 3, xm, v);
         )
         case 0x36:                                                             /* LD (HL),n */
             if (xm) {
@@ -797,23 +813,23 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             continue;
         Z80__C4(0x07, 0x0F, 0x17, 0x1F, /* RLCA RRCA RLA RRA */
             {
-                unsigned a = cpu->a, c;
+                unsigned a = z_a, c;
                 switch (OPC >> 3) {
                 case 0: c = a >> 7; a = (a << 1) | c; break;
                 case 1: c = a & 1u; a = (a >> 1) | (c << 7); break;
-                case 2: c = a >> 7; a = (a << 1) | (cpu->f & RG_Z80_CF); break;
-                default: c = a & 1u; a = (a >> 1) | ((unsigned)(cpu->f & RG_Z80_CF) << 7); break;
+                case 2: c = a >> 7; a = (a << 1) | (z_f & RG_Z80_CF); break;
+                default: c = a & 1u; a = (a >> 1) | ((unsigned)(z_f & RG_Z80_CF) << 7); break;
                 }
-                cpu->a = (uint8_t)a;
-                Z80__SETF((cpu->f & RG__Z80_SZP) | (cpu->a & RG__Z80_XY) | c);
+                z_a = (uint8_t)a;
+                Z80__SETF((z_f & RG__Z80_SZP) | (z_a & RG__Z80_XY) | c);
                 continue;
             }
         )
         case 0x08: {                                                           /* EX AF,AF' */
             uint16_t x = cpu->af_;
-            cpu->af_ = (uint16_t)(cpu->a << 8 | cpu->f);
-            cpu->a = (uint8_t)(x >> 8);
-            cpu->f = (uint8_t)x;
+            cpu->af_ = (uint16_t)(z_a << 8 | z_f);
+            z_a = (uint8_t)(x >> 8);
+            z_f = (uint8_t)x;
             continue;
         }
         case 0x10:                                                             /* DJNZ e */
@@ -831,7 +847,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             continue;
         Z80__C4(0x20, 0x28, 0x30, 0x38, /* JR cc,e */
             Z80__IMM(v);
-            if (rg__z80_cond(cpu->f, (OPC >> 3) & 3u)) {
+            if (rg__z80_cond(z_f, (OPC >> 3) & 3u)) {
                 Z80__IDLE(5);
                 z_pc = cpu->wz = (uint16_t)(z_pc + (uint16_t)(int8_t)(uint8_t)v);
             }
@@ -851,30 +867,30 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             cpu->wz = (uint16_t)(ad + 1u);
             continue;
         case 0x27:                                                             /* DAA */
-            f = cpu->f;
-            cpu->a = rg__z80_daa(cpu->a, &f);
+            f = z_f;
+            z_a = rg__z80_daa(z_a, &f);
             Z80__SETF(f);
             continue;
         case 0x2F:                                                             /* CPL */
-            cpu->a = (uint8_t)~cpu->a;
-            Z80__SETF((cpu->f & (RG__Z80_SZP | RG_Z80_CF)) | RG_Z80_HF | RG_Z80_NF | (cpu->a & RG__Z80_XY));
+            z_a = (uint8_t)~z_a;
+            Z80__SETF((z_f & (RG__Z80_SZP | RG_Z80_CF)) | RG_Z80_HF | RG_Z80_NF | (z_a & RG__Z80_XY));
             continue;
         case 0x32:                                                             /* LD (nn),A */
             Z80__IMM16(ad);
-            Z80__WR(ad, cpu->a);
-            cpu->wz = (uint16_t)(cpu->a << 8 | ((ad + 1u) & 0xFFu));
+            Z80__WR(ad, z_a);
+            cpu->wz = (uint16_t)(z_a << 8 | ((ad + 1u) & 0xFFu));
             continue;
         case 0x3A:                                                             /* LD A,(nn) */
             Z80__IMM16(ad);
-            cpu->a = Z80__RD(ad);
+            z_a = Z80__RD(ad);
             cpu->wz = (uint16_t)(ad + 1u);
             continue;
         case 0x37:                                                             /* SCF */
-            Z80__SETF((cpu->f & RG__Z80_SZP) | RG_Z80_CF | (((prevq ^ cpu->f) | cpu->a) & RG__Z80_XY));
+            Z80__SETF((z_f & RG__Z80_SZP) | RG_Z80_CF | (((prevq ^ z_f) | z_a) & RG__Z80_XY));
             continue;
         case 0x3F:                                                             /* CCF */
-            Z80__SETF((cpu->f & RG__Z80_SZP) | ((cpu->f & RG_Z80_CF) ? RG_Z80_HF : RG_Z80_CF) |
-                      (((prevq ^ cpu->f) | cpu->a) & RG__Z80_XY));
+            Z80__SETF((z_f & RG__Z80_SZP) | ((z_f & RG_Z80_CF) ? RG_Z80_HF : RG_Z80_CF) |
+                      (((prevq ^ z_f) | z_a) & RG__Z80_XY));
             continue;
         case 0x76:                                                             /* HALT */
             cpu->halted = 1;
@@ -882,7 +898,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             continue;
         Z80__C8(0xC0, 0xC8, 0xD0, 0xD8, 0xE0, 0xE8, 0xF0, 0xF8, /* RET cc */
             Z80__IDLE(1);
-            if (rg__z80_cond(cpu->f, (OPC >> 3) & 7u)) {
+            if (rg__z80_cond(z_f, (OPC >> 3) & 7u)) {
                 Z80__POP(z_pc);
                 cpu->wz = z_pc;
             }
@@ -893,8 +909,8 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
         )
         case 0xF1:                                                             /* POP AF */
             Z80__POP(t);
-            cpu->a = (uint8_t)(t >> 8);
-            cpu->f = (uint8_t)t;
+            z_a = (uint8_t)(t >> 8);
+            z_f = (uint8_t)t;
             continue;
         Z80__C3(0xC5, 0xD5, 0xE5, /* PUSH rr */
             Z80__IDLE(1);
@@ -902,12 +918,12 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
         )
         case 0xF5:                                                             /* PUSH AF */
             Z80__IDLE(1);
-            Z80__PUSH((unsigned)cpu->a << 8 | cpu->f);
+            Z80__PUSH((unsigned)z_a << 8 | z_f);
             continue;
         Z80__C8(0xC2, 0xCA, 0xD2, 0xDA, 0xE2, 0xEA, 0xF2, 0xFA, /* JP cc,nn */
             Z80__IMM16(ad);
             cpu->wz = ad;
-            if (rg__z80_cond(cpu->f, (OPC >> 3) & 7u))
+            if (rg__z80_cond(z_f, (OPC >> 3) & 7u))
                 z_pc = ad;
         )
         case 0xC3:                                                             /* JP nn */
@@ -917,7 +933,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
         Z80__C8(0xC4, 0xCC, 0xD4, 0xDC, 0xE4, 0xEC, 0xF4, 0xFC, /* CALL cc,nn */
             Z80__IMM16(ad);
             cpu->wz = ad;
-            if (rg__z80_cond(cpu->f, (OPC >> 3) & 7u)) {
+            if (rg__z80_cond(z_f, (OPC >> 3) & 7u)) {
                 Z80__IDLE(1);
                 Z80__PUSH(z_pc);
                 z_pc = ad;
@@ -935,8 +951,8 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             continue;
         Z80__C8(0xC6, 0xCE, 0xD6, 0xDE, 0xE6, 0xEE, 0xF6, 0xFE, /* ALU A,n */
             Z80__IMM(v);
-            f = cpu->f;
-            cpu->a = rg__z80_alu((OPC >> 3) & 7u, cpu->a, v, &f);
+            f = z_f;
+            z_a = rg__z80_alu((OPC >> 3) & 7u, z_a, v, &f);
             Z80__SETF(f);
         )
         Z80__C8(0xC7, 0xCF, 0xD7, 0xDF, 0xE7, 0xEF, 0xF7, 0xFF, /* RST p */
@@ -946,13 +962,13 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
         )
         case 0xD3:                                                             /* OUT (n),A */
             Z80__IMM(v);
-            Z80__OUT(cpu->a << 8 | v, cpu->a);
-            cpu->wz = (uint16_t)(cpu->a << 8 | ((v + 1u) & 0xFFu));
+            Z80__OUT(z_a << 8 | v, z_a);
+            cpu->wz = (uint16_t)(z_a << 8 | ((v + 1u) & 0xFFu));
             continue;
         case 0xDB:                                                             /* IN A,(n) */
             Z80__IMM(v);
-            ad = (uint16_t)(cpu->a << 8 | v);
-            cpu->a = Z80__IN(ad);
+            ad = (uint16_t)(z_a << 8 | v);
+            z_a = Z80__IN(ad);
             cpu->wz = (uint16_t)(ad + 1u);
             continue;
         case 0xD9: {                                                           /* EXX */
@@ -1001,39 +1017,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
         Z80__ALU_ROW(0x80) Z80__ALU_ROW(0x88) Z80__ALU_ROW(0x90) Z80__ALU_ROW(0x98) Z80__ALU_ROW(0xA0)
         Z80__ALU_ROW(0xA8) Z80__ALU_ROW(0xB0) Z80__ALU_ROW(0xB8)
 
-        default:
-            if (op >= 0x40u && op < 0x80u) {                                   /* not reached: cases above */
-                unsigned dst = (op >> 3) & 7u, src = op & 7u;
-                if (src == 6) {
-                    if (xm)
-                        Z80__XADDR(ad, 5);
-                    else
-                        ad = (uint16_t)(cpu->h << 8 | cpu->l);
-                    cpu->r8[dst] = Z80__RD(ad);
-                } else if (dst == 6) {
-                    if (xm)
-                        Z80__XADDR(ad, 5);
-                    else
-                        ad = (uint16_t)(cpu->h << 8 | cpu->l);
-                    Z80__WR(ad, cpu->r8[src]);
-                } else {
-                    rg__z80_set8(cpu, dst, xm, rg__z80_get8(cpu, src, xm));
-                }
-            } else {                                                           /* ALU A,r (0x80-0xBF) */
-                unsigned src = op & 7u;
-                if (src == 6) {
-                    if (xm)
-                        Z80__XADDR(ad, 5);
-                    else
-                        ad = (uint16_t)(cpu->h << 8 | cpu->l);
-                    v = Z80__RD(ad);
-                } else {
-                    v = rg__z80_get8(cpu, src, xm);
-                }
-                f = cpu->f;
-                cpu->a = rg__z80_alu((op >> 3) & 7u, cpu->a, v, &f);
-                Z80__SETF(f);
-            }
+        default: /* not reached: every opcode has its case */
             continue;
         }
     }
@@ -1065,6 +1049,10 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 #undef Z80__LD_ROW
 #undef Z80__ALU_ROW
 #undef Z80__C1
+#undef Z80__R8GET
+#undef Z80__R8SET
+#undef Z80__GET8
+#undef Z80__SET8
 #undef Z80__CB_CASE
 #undef Z80__CB_ROW
 #undef Z80__CB_ROWS
