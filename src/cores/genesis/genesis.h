@@ -76,6 +76,16 @@ typedef struct rg__gen_state {
                              * transfer itself is done at once */
 } rg__gen_state;
 
+/* The renderer's sprite lists per line (genesis_render.c). Not state: it keeps a copy of the sprite table's bytes
+ * and is rebuilt whenever VRAM's differ from it. */
+typedef struct rg__gen_sprite_cache {
+    uint8_t valid, wide;
+    uint16_t base;           /* the table's VRAM address */
+    uint8_t sat[640];        /* the table's bytes (80 entries of 8) */
+    uint8_t count[240];      /* sprites on each line, at most the line's limit + 1 */
+    uint8_t list[240][21];   /* their numbers, in link-list order */
+} rg__gen_sprite_cache;
+
 typedef struct rg__gen_machine {
     rg__gen_state st;
     const uint8_t *rom;     /* ROM bytes padded to rom_size (a power of two, at least 512 KiB mirrored) */
@@ -87,6 +97,7 @@ typedef struct rg__gen_machine {
     int video;              /* draw this frame */
     uint64_t stop_at;       /* 68000 clock the current run ends at */
     uint64_t z80_stop_at;   /* Z80 clock the current Z80 run ends at */
+    rg__gen_sprite_cache sprites; /* genesis_render.c's */
 } rg__gen_machine;
 
 /* Power-on: zeroed state, Z80 in reset, the 68000's reset from the ROM's vectors. */

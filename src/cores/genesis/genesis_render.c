@@ -123,44 +123,97 @@ typedef struct line_sprite {
     uint16_t attr;   /* the entry's third word: priority, palette, flips, first pattern */
 } line_sprite;
 
+/* Rebuilds the per-line sprite lists from the sprite table at base (max entries): the link list from entry 0, at
+ * most max steps, each sprite added to the lines it covers while they hold no more than the line limit + 1. */
+static void sprite_cache_build(rg__gen_sprite_cache *c, const rg__gen_vdp *v, unsigned base, int wide)
+{
+    unsigned max = wide ? 80u : 64u, limit = wide ? 20u : 16u, s = 0;
+    memcpy(c->sat, &v->vram[base], max * 8u);
+    c->base = (uint16_t)base;
+    c->wide = (uint8_t)wide;
+    c->valid = 1;
+    memset(c->count, 0, sizeof c->count);
+    for (unsigned k = 0; k < max; k++) {
+        const uint8_t *e = &c->sat[s * 8u];
+        int sy = (int)((e[0] << 8 | e[1]) & 0x3FFu) - 128;
+        unsigned link = e[3] & 0x7Fu;
+        int y0 = sy < 0 ? 0 : sy, y1 = sy + (int)((e[2] & 3u) + 1u) * 8;
+        if (y1 > (int)sizeof c->count)
+            y1 = (int)sizeof c->count;
+        for (int y = y0; y < y1; y++)
+            if (c->count[y] <= limit)
+                c->list[y][c->count[y]++] = (uint8_t)s;
+        if (link == 0 || link >= max)
+            break;
+        s = link;
+    }
+}
+
 /* The sprites of line y along the link list (at most 80 in H40, 64 in H32, read from VRAM as the line starts): the
  * overflow flag when more than 20 (16) are on the line, a sprite at x = 0 hiding the later ones, and their pixels
  * into out[0..w) in list order (the first one on a dot stays) with the collision flag when two meet on a dot. With
  * out NULL (a line nobody sees) the pixels are worked out only when the collision flag is still clear and two of the
- * sprites cover a common dot, so the flags end as when drawing. */
-static void draw_sprites(rg__gen_vdp *v, uint8_t *out, unsigned w, unsigned y, int wide)
+ * sprites cover a common dot, so the flags end as when drawing. The walk comes from the machine's per-line lists,
+ * rebuilt when the table's bytes changed (a table that wraps past $FFFF is walked each line). */
+static void draw_sprites(rg__gen_machine *m, uint8_t *out, unsigned w, unsigned y, int wide)
 {
+    rg__gen_vdp *v = &m->st.vdp;
+    rg__gen_sprite_cache *c = &m->sprites;
     unsigned base = (v->reg[5] & (wide ? 0x7Eu : 0x7Fu)) << 9;
     unsigned max = wide ? 80u : 64u, limit = wide ? 20u : 16u;
-    unsigned s = 0, on_line = 0, n = 0;
-    int masked = 0;
+    unsigned n = 0;
     line_sprite ls[20];
-    for (unsigned k = 0; k < max; k++) {
-        unsigned e = base + s * 8u;
-        int sy = (int)(vram_word(v, e) & 0x3FFu) - 128;
-        unsigned size = v->vram[(e + 2u) & 0xFFFFu];
-        unsigned link = v->vram[(e + 3u) & 0xFFFFu] & 0x7Fu;
-        unsigned vcells = (size & 3u) + 1u;
-        if ((int)y >= sy && (int)y < sy + (int)vcells * 8) {
-            if (++on_line > limit) {
-                v->sprite_ovf = 1;
-                break;
-            }
-            unsigned rawx = vram_word(v, e + 6u) & 0x1FFu;
-            if (rawx == 0 && on_line > 1)
-                masked = 1; /* a sprite at x = 0 hides the lower-priority sprites on its line */
-            if (!masked) {
-                line_sprite *p = &ls[n++];
-                p->sx = (int)rawx - 128;
-                p->r = y - (unsigned)sy;
-                p->hcells = ((size >> 2) & 3u) + 1u;
-                p->vcells = vcells;
-                p->attr = vram_word(v, e + 4u);
-            }
+    if (base + max * 8u <= 0x10000u && y < sizeof c->count) {
+        if (!c->valid || c->wide != (uint8_t)wide || c->base != base || memcmp(c->sat, &v->vram[base], max * 8u))
+            sprite_cache_build(c, v, base, wide);
+        unsigned cnt = c->count[y];
+        if (cnt > limit) {
+            v->sprite_ovf = 1;
+            cnt = limit;
         }
-        if (link == 0 || link >= max)
-            break;
-        s = link;
+        for (unsigned i = 0; i < cnt; i++) {
+            const uint8_t *e = &c->sat[c->list[y][i] * 8u];
+            unsigned rawx = (e[6] << 8 | e[7]) & 0x1FFu;
+            if (rawx == 0 && i > 0)
+                break; /* a sprite at x = 0 hides the lower-priority sprites on its line */
+            line_sprite *p = &ls[n++];
+            int sy = (int)((e[0] << 8 | e[1]) & 0x3FFu) - 128;
+            p->sx = (int)rawx - 128;
+            p->r = y - (unsigned)sy;
+            p->hcells = ((e[2] >> 2) & 3u) + 1u;
+            p->vcells = (e[2] & 3u) + 1u;
+            p->attr = (uint16_t)(e[4] << 8 | e[5]);
+        }
+    } else {
+        unsigned s = 0, on_line = 0;
+        int masked = 0;
+        for (unsigned k = 0; k < max; k++) {
+            unsigned e = base + s * 8u;
+            int sy = (int)(vram_word(v, e) & 0x3FFu) - 128;
+            unsigned size = v->vram[(e + 2u) & 0xFFFFu];
+            unsigned link = v->vram[(e + 3u) & 0xFFFFu] & 0x7Fu;
+            unsigned vcells = (size & 3u) + 1u;
+            if ((int)y >= sy && (int)y < sy + (int)vcells * 8) {
+                if (++on_line > limit) {
+                    v->sprite_ovf = 1;
+                    break;
+                }
+                unsigned rawx = vram_word(v, e + 6u) & 0x1FFu;
+                if (rawx == 0 && on_line > 1)
+                    masked = 1;
+                if (!masked) {
+                    line_sprite *p = &ls[n++];
+                    p->sx = (int)rawx - 128;
+                    p->r = y - (unsigned)sy;
+                    p->hcells = ((size >> 2) & 3u) + 1u;
+                    p->vcells = vcells;
+                    p->attr = vram_word(v, e + 4u);
+                }
+            }
+            if (link == 0 || link >= max)
+                break;
+            s = link;
+        }
     }
     if (!n)
         return;
@@ -242,7 +295,7 @@ void rg__gen_sprite_line(rg__gen_machine *m, unsigned y)
     if (!(v->reg[1] & 0x40u))
         return;
     int wide = (v->reg[12] & 1u) != 0;
-    draw_sprites(v, NULL, wide ? 320u : 256u, y, wide);
+    draw_sprites(m, NULL, wide ? 320u : 256u, y, wide);
 }
 
 void rg__gen_render_line(rg__gen_machine *m, unsigned y)
@@ -279,7 +332,7 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y)
         draw_window(v, a, wh < w ? wh : w, w, y, wide);
     else
         draw_window(v, a, 0, wh < w ? wh : w, y, wide);
-    draw_sprites(v, s, w, y, wide);
+    draw_sprites(m, s, w, y, wide);
     /* colours: the 64 of CRAM, with colour 0 of each palette showing the backdrop */
     uint32_t pal[64];
     for (unsigned i = 0; i < 64; i++)
