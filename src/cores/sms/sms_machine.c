@@ -44,6 +44,16 @@ static inline uint8_t mem_read(const rg__sms_machine *m, uint16_t a)
     return m->rd[a >> 10][a & 0x3FFu];
 }
 
+/* The bytes at a and a + 1: one page table look-up when both are in the same 1 KiB page. */
+static inline unsigned mem_read16(const rg__sms_machine *m, uint16_t a)
+{
+    if ((a & 0x3FFu) != 0x3FFu) {
+        const uint8_t *p = m->rd[a >> 10] + (a & 0x3FFu);
+        return (unsigned)p[0] | (unsigned)p[1] << 8;
+    }
+    return (unsigned)mem_read(m, a) | (unsigned)mem_read(m, (uint16_t)(a + 1u)) << 8;
+}
+
 /* A write that is not to plain RAM: the mapper registers (they are RAM addresses too), cartridge RAM, a ROM. */
 static void mem_write_slow(rg__sms_machine *m, uint16_t a, uint8_t v)
 {
@@ -197,6 +207,7 @@ static void io_write(rg__sms_machine *m, uint16_t port, uint8_t v)
 #define Z80_LEAVE(ctx) ((ctx)->st.cycles = clk_)
 #define Z80_FETCH(ctx, addr, ir) (clk_ += 4, mem_read((ctx), (addr)))
 #define Z80_READ(ctx, addr) (clk_ += 3, mem_read((ctx), (addr)))
+#define Z80_READ16(ctx, addr) (clk_ += 6, mem_read16((ctx), (addr)))
 #define Z80_WRITE(ctx, addr, v) (clk_ += 3, mem_write((ctx), (addr), (v)))
 #define Z80_IN(ctx, port) ((ctx)->st.cycles = (clk_ += 4), io_read((ctx), (port)))
 #define Z80_OUT(ctx, port, v) ((ctx)->st.cycles = (clk_ += 4), io_write((ctx), (port), (v)))

@@ -17,6 +17,8 @@
  *                           its end); returns the byte on the data bus; default: 6 internal T-states and
  *                           cpu->int_data
  *   Z80_ENTER(ctx) / Z80_LEAVE(ctx)  declarations at the start of the function / a statement before it returns
+ *   Z80_READ16(ctx, addr)   two memory reads, addr then addr + 1 (wrapping at $FFFF), 6 T-states; returns them as
+ *                           a little-endian word (for operands and POP); default: two Z80_READs
  *   Z80_HALT_RUN(ctx)       the M1 cycles of a HALTed CPU up to the bus's next event, at once: advances the bus
  *                           time by 4 T-states for each and returns how many (at least 1); only for a bus where no
  *                           interrupt can arrive before Z80_STOP becomes true; default: one Z80_FETCH at pc a step
@@ -322,22 +324,36 @@ RG__Z80_HOT int rg__z80_cond(uint8_t f, unsigned cc)
         Z80__RINC(); \
     } while (0)
 #define Z80__IMM(dst) do { (dst) = Z80__RD(z_pc); z_pc++; } while (0)
+#ifdef Z80_READ16
+#define Z80__IMM16(dst) do { \
+        (dst) = (uint16_t)Z80_READ16(ctx, z_pc); \
+        z_pc = (uint16_t)(z_pc + 2u); \
+    } while (0)
+#else
 #define Z80__IMM16(dst) do { \
         unsigned lo_, hi_; \
         Z80__IMM(lo_); Z80__IMM(hi_); \
         (dst) = (uint16_t)(lo_ | hi_ << 8); \
     } while (0)
+#endif
 #define Z80__PUSH(v) do { \
         unsigned pv_ = (v); \
         cpu->sp--; Z80__WR(cpu->sp, pv_ >> 8); \
         cpu->sp--; Z80__WR(cpu->sp, pv_ & 0xFFu); \
     } while (0)
+#ifdef Z80_READ16
+#define Z80__POP(dst) do { \
+        (dst) = (uint16_t)Z80_READ16(ctx, cpu->sp); \
+        cpu->sp = (uint16_t)(cpu->sp + 2u); \
+    } while (0)
+#else
 #define Z80__POP(dst) do { \
         unsigned lo_, hi_; \
         lo_ = Z80__RD(cpu->sp); cpu->sp++; \
         hi_ = Z80__RD(cpu->sp); cpu->sp++; \
         (dst) = (uint16_t)(lo_ | hi_ << 8); \
     } while (0)
+#endif
 #define Z80__SETF(v) (z_f = (uint8_t)(v), z_q = z_f)
 /* (IX+d) / (IY+d): the displacement read, 5 internal T-states, the address in wz. */
 #define Z80__XADDR(dst, idle) do { \
