@@ -3,10 +3,11 @@
  * The whole emulated machine is one plain struct, rg__gen_state (no pointers): a snapshot is a copy of it. The
  * wrapper rg__gen_machine adds what is not state: the cartridge ROM, the framebuffer and the inputs of the frame.
  *
- * Timing (NTSC): 3420 master clocks per line (the 68000 runs at master / 7), 262 lines per frame. The frame loop
- * runs the 68000 one line at a time; at the start of each line the VDP counts the H interrupt, raises the V
- * interrupt at line 224 and draws the line (lines 0-223) when the frame is observed. docs/genesis.md has the
- * details and what is not emulated (the Z80 does not run, YM2612 and PSG are silent, DMA takes no time). */
+ * Timing (NTSC): 3420 master clocks per line (the 68000 runs at master / 7), 262 lines per frame. A frame starts
+ * with the vertical blank (line 224, or 240 in V30, 192 in mode 4) as Genesis Plus GX's does, raises the V
+ * interrupt 788 master clocks into it, and ends with the active lines, each drawn at its start when the frame is
+ * observed. The frame loop runs the 68000 one line at a time. docs/genesis.md has the details and what is not
+ * emulated (YM2612 and PSG are silent, DMA takes no time). */
 #ifndef RG_SRC_CORES_GENESIS_GENESIS_H
 #define RG_SRC_CORES_GENESIS_GENESIS_H
 
@@ -18,6 +19,7 @@
 
 #define RG__GEN_WIDTH 320
 #define RG__GEN_HEIGHT 224
+#define RG__GEN_MAX_HEIGHT 240 /* V30 (register 1 bit 3): 240 lines */
 #define RG__GEN_LINES 262
 #define RG__GEN_LINE_MCLK 3420u
 #define RG__GEN_FRAME_MCLK (RG__GEN_LINES * RG__GEN_LINE_MCLK)
@@ -41,7 +43,13 @@ typedef struct rg__gen_vdp {
     uint8_t odd;            /* status bit 4 (interlace field); stays 0 */
     uint8_t vflag;          /* status bit 7: V interrupt happened (cleared by the acknowledge) */
     uint16_t line;          /* the line now running (0-261) */
-    uint16_t pad_;
+    uint16_t view_w;        /* the picture's width (256/320) and height (192/224/240) as Genesis Plus GX reports */
+    uint16_t view_h;        /* them; the frame starts at line view_h, the first line of the vertical blank */
+    uint8_t view_changed;   /* 1: a mode change takes effect at the next frame's start */
+    uint8_t vint_skip;      /* 1: no V interrupt in this frame (the first after power-on) */
+    uint8_t hv_latched;     /* 1: the HV counter reads hv_latch (power-on until mode 5; register 0 bit 1) */
+    uint8_t pad_;
+    uint16_t hv_latch;
 } rg__gen_vdp;
 
 typedef struct rg__gen_state {
@@ -90,14 +98,16 @@ typedef struct rg__gen_machine {
     rg__gen_state st;
     const uint8_t *rom;     /* ROM bytes padded to rom_size (a power of two, at least 512 KiB mirrored) */
     uint32_t rom_mask;      /* rom_size - 1 */
-    uint32_t *fb;           /* 320x224 XRGB8888 */
-    unsigned width;         /* 320 (H40) or 256 (H32) as of the frame's last line; 256 in mode 4 */
-    unsigned height;        /* 224, or 192 while register 1 bit 2 is clear (mode 4, as at power-on) */
+    uint32_t *fb;           /* 320x240 XRGB8888 */
+    unsigned width;         /* the frame's size: vdp.view_w x vdp.view_h */
+    unsigned height;
     uint16_t pad[2];        /* libretro joypad bits of ports 1 and 2 */
     int video;              /* draw this frame */
     uint64_t stop_at;       /* 68000 clock the current run ends at */
     uint64_t z80_stop_at;   /* Z80 clock the current Z80 run ends at */
     rg__gen_sprite_cache sprites; /* genesis_render.c's */
+    uint64_t insn_start;    /* 68000 clock at which the current instruction (or exception) started: Genesis Plus
+                             * GX's time for the VDP, YM2612 and Z80 accesses the instruction makes */
 } rg__gen_machine;
 
 /* Power-on: zeroed state, Z80 in reset, the 68000's reset from the ROM's vectors. */
@@ -140,7 +150,10 @@ uint16_t rg__gen_vdp_hv(rg__gen_machine *m);
 /* The 68000 interrupt level the VDP asks for now (6, 4 or 0). */
 unsigned rg__gen_vdp_ipl(const rg__gen_vdp *v);
 
-/* Renderer (genesis_render.c): draws line y (0-223) into m->fb. */
+/* The picture's size and first line the registers give (at a frame's start, or a mode change in the blank). */
+void rg__gen_vdp_view(rg__gen_vdp *v);
+
+/* Renderer (genesis_render.c): draws line y (0-223, 0-239 in V30) into m->fb. */
 void rg__gen_render_line(rg__gen_machine *m, unsigned y);
 /* What a line does to the state without drawing it (a frame nobody observes): the sprite overflow and collision
  * flags, exactly as rg__gen_render_line sets them. */

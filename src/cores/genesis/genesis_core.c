@@ -15,8 +15,8 @@
 #include <string.h>
 
 #define STATE_MAGIC "RGGENST"
-#define STATE_VERSION 2u
-#define FB_PIXELS ((size_t)RG__GEN_WIDTH * RG__GEN_HEIGHT)
+#define STATE_VERSION 3u
+#define FB_PIXELS ((size_t)RG__GEN_WIDTH * RG__GEN_MAX_HEIGHT)
 #define GEN_FPS (RG__GEN_MCLK / RG__GEN_FRAME_MCLK)
 
 typedef struct gen_core {

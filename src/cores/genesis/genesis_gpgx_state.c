@@ -1,6 +1,6 @@
 /* Genesis Plus GX states converted into our Genesis machine state (docs/genesis.md, "State import"). GPGX saves
  * between frames, so the position in the frame is the 68000's overshoot
- * past the frame's start (GPGX's frame starts at line 224, ours at line 0: docs/genesis.md). What is not converted
+ * past the frame's start (both cores start a frame at the blank's first line: docs/genesis.md). What is not converted
  * or emulated yet and a state may be in the middle of (the Z80 running, a DMA under way, a half-written 32-bit
  * command, bank switching, interlace) is refused, naming it. */
 #include "cores/genesis/genesis_gpgx_state.h"
@@ -89,7 +89,13 @@ static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v)
     v->sprite_col = (x->status & 0x20u) ? 1u : 0u;
     v->odd = 0;
     v->vflag = (x->status & 0x80u) ? 1u : 0u;
-    v->line = RG__GEN_LINES - 1u;
+    /* saved between frames: the last active line has run, the next frame starts with the blank */
+    rg__gen_vdp_view(v);
+    v->view_changed = 0;
+    v->vint_skip = 0;
+    v->hv_latched = (uint8_t)((v->reg[0] >> 1) & (v->reg[1] >> 2) & 1u);
+    v->hv_latch = 0;
+    v->line = (uint16_t)((v->view_h + RG__GEN_LINES - 1u) % RG__GEN_LINES);
     v->pad_ = 0;
     return RG_OK;
 }
@@ -176,7 +182,7 @@ int rg__gen_gpgx_load(rg__gen_machine *m, const void *src, size_t len)
         rc = rg__gen_state_check(st);
     if (rc == RG_OK) {
         m->st = *st;
-        m->width = (st->vdp.reg[12] & 1u) ? RG__GEN_WIDTH : 256u;
+        rg__gen_frame_size(m);
     }
     free(fresh);
     free(st);

@@ -3,25 +3,58 @@
  * time), the status register and the H/V counter. Rendering is genesis_render.c. */
 #include "cores/genesis/genesis.h"
 
-/* The 68000 clock at which the current line started, in master clocks. */
-static uint64_t line_start_mclk(const rg__gen_machine *m)
+/* Master clocks since the frame's start at the 68000's current instruction (Genesis Plus GX's time for the VDP's
+ * ports: its 68000 counts an instruction's clocks after running it). */
+static uint64_t frame_pos(const rg__gen_machine *m)
 {
-    return (uint64_t)m->st.frame * RG__GEN_FRAME_MCLK + (uint64_t)m->st.vdp.line * RG__GEN_LINE_MCLK;
+    uint64_t now = m->insn_start * 7u, base = (uint64_t)m->st.frame * RG__GEN_FRAME_MCLK;
+    return now > base ? now - base : 0;
 }
 
-/* Master clocks into the current line (0..3419). */
-static unsigned line_pos(const rg__gen_machine *m)
+/* The H counter at each master clock of a line (the line starting where Genesis Plus GX starts it). H32: one step
+ * every 20 clocks from $85, $93 followed by $E9. H40: $A5-$B5 16 clocks each, $B6 and $E4 8, $E5 16, then the
+ * irregular steps of the horizontal sync ($E6-$F7, below), and 16 clocks each from $F8 to $A4. */
+static const uint8_t hsync40[18] = {17, 20, 20, 20, 18, 20, 20, 20, 19, 19, 20, 20, 20, 18, 20, 20, 20, 17};
+
+static unsigned hcount(int wide, unsigned pos)
 {
-    uint64_t now = m->st.cpu.cycles * 7u, start = line_start_mclk(m);
-    if (now <= start)
-        return 0;
-    uint64_t d = now - start;
-    return d >= RG__GEN_LINE_MCLK ? RG__GEN_LINE_MCLK - 1u : (unsigned)d;
+    if (!wide) {
+        unsigned n = (pos / 20u + 0x85u) % 171u;
+        return n <= 0x93u ? n : n + (0xE9u - 0x94u);
+    }
+    if (pos < 272u)
+        return 0xA5u + pos / 16u;
+    if (pos < 280u)
+        return 0xB6u;
+    if (pos < 288u)
+        return 0xE4u;
+    if (pos < 304u)
+        return 0xE5u;
+    unsigned t = 304u;
+    for (unsigned i = 0; i < sizeof hsync40; i++) {
+        if (pos < t + hsync40[i])
+            return 0xE6u + i;
+        t += hsync40[i];
+    }
+    return (0xF8u + (pos - t) / 16u) & 0xFFu;
 }
 
 static int h40(const rg__gen_vdp *v)
 {
     return (v->reg[12] & 1u) != 0;
+}
+
+void rg__gen_vdp_view(rg__gen_vdp *v)
+{
+    v->view_h = !(v->reg[1] & 4u) ? 192u : (v->reg[1] & 8u) ? 240u : 224u;
+    v->view_w = h40(v) ? 320u : 256u;
+}
+
+/* In the vertical blank: from the frame's first line to line 260 (line 261 is the blank's last but reads as
+ * active, as in Genesis Plus GX). */
+static int in_vblank(const rg__gen_vdp *v)
+{
+    return v->line >= v->view_h && v->line < RG__GEN_LINES - 1u;
 }
 
 unsigned rg__gen_vdp_ipl(const rg__gen_vdp *v)
@@ -97,11 +130,11 @@ static void dma_68k(rg__gen_machine *m)
 static void dma_busy(rg__gen_machine *m, unsigned n, int copy)
 {
     const rg__gen_vdp *v = &m->st.vdp;
-    int blank = v->line >= RG__GEN_HEIGHT || !(v->reg[1] & 0x40u);
+    int blank = v->line >= v->view_h || !(v->reg[1] & 0x40u);
     unsigned per_line = blank ? (h40(v) ? 205u : 167u) : (h40(v) ? 18u : 16u);
     if (copy)
         per_line /= 2u;
-    uint64_t now = m->st.cpu.cycles * 7u;
+    uint64_t now = m->insn_start * 7u;
     m->st.dma_end = now + (uint64_t)n * RG__GEN_LINE_MCLK / per_line;
 }
 
@@ -137,6 +170,49 @@ static void dma_fill(rg__gen_vdp *v, uint16_t val)
     dma_done(v, (src + n) & 0xFFFFu);
 }
 
+/* A register write, with what Genesis Plus GX does on the mode bits: a change of the height (register 1 bits 2-3)
+ * or interlace (register 12 bits 1-2) takes effect at the next frame; a change of the width (register 12 bit 0)
+ * at once in the blank or early in line 0 (redrawn), else at the next frame; the HV counter is latched (register
+ * 0 bit 1, mode 5) or freed when mode 5 starts. */
+static void reg_write(rg__gen_machine *m, unsigned r, uint8_t d)
+{
+    rg__gen_vdp *v = &m->st.vdp;
+    unsigned changed = (unsigned)(d ^ v->reg[r]);
+    if (r == 0 && (changed & 2u) && (v->reg[1] & 4u)) {
+        v->hv_latched = (uint8_t)((d >> 1) & 1u);
+        if (v->hv_latched)
+            v->hv_latch = rg__gen_vdp_hv(m);
+    }
+    v->reg[r] = d;
+    if (r == 1) {
+        if (changed & 4u) {
+            v->view_changed = 1;
+            /* mode 5 frees the counter (or latches it with register 0 bit 1); mode 4 latches it */
+            v->hv_latched = 0;
+            if (!(d & 4u) || (v->reg[0] & 2u)) {
+                v->hv_latch = rg__gen_vdp_hv(m);
+                v->hv_latched = 1;
+            }
+        } else if ((changed & 8u) && (d & 4u)) {
+            v->view_changed = 1;
+        }
+    } else if (r == 12) {
+        if (changed & 6u)
+            v->view_changed = 1;
+        if (changed & 1u) {
+            if (v->line >= v->view_h) {
+                v->view_w = h40(v) ? 320u : 256u;
+            } else if (v->line == 0 && frame_pos(m) % RG__GEN_LINE_MCLK <= 860u) {
+                v->view_w = h40(v) ? 320u : 256u;
+                if (m->video)
+                    rg__gen_render_line(m, 0);
+            } else {
+                v->view_changed = 1;
+            }
+        }
+    }
+}
+
 void rg__gen_vdp_ctrl_write(rg__gen_machine *m, uint16_t val)
 {
     rg__gen_vdp *v = &m->st.vdp;
@@ -144,7 +220,7 @@ void rg__gen_vdp_ctrl_write(rg__gen_machine *m, uint16_t val)
         if ((val & 0xC000u) == 0x8000u) {
             unsigned r = (val >> 8) & 0x1Fu;
             if (r < 24)
-                v->reg[r] = (uint8_t)val;
+                reg_write(m, r, (uint8_t)val);
             m->st.cpu.ipl = (uint8_t)rg__gen_vdp_ipl(v);
             return;
         }
@@ -208,33 +284,43 @@ uint16_t rg__gen_vdp_data_read(rg__gen_machine *m)
     return r;
 }
 
+/* The status register at Genesis Plus GX's moment of a status read (4 68000 clocks into the instruction). The top
+ * six bits are open bus: the prefetched word. */
 uint16_t rg__gen_vdp_status(rg__gen_machine *m)
 {
     rg__gen_vdp *v = &m->st.vdp;
-    unsigned pos = line_pos(m);
-    int vblank = v->line >= RG__GEN_HEIGHT || !(v->reg[1] & 0x40u);
-    int hblank = pos >= 2660u || pos < 80u;
-    int busy = m->st.cpu.cycles * 7u < m->st.dma_end;
-    uint16_t s = (uint16_t)(0x3400u | 0x0200u /* FIFO empty */ | (unsigned)busy << 1 | (unsigned)v->vflag << 7 |
-                            (unsigned)v->sprite_ovf << 6 | (unsigned)v->sprite_col << 5 | (unsigned)v->odd << 4 |
-                            (unsigned)vblank << 3 | (unsigned)hblank << 2);
+    uint64_t fpos = frame_pos(m) + 28u;
+    unsigned pos = (unsigned)(fpos % RG__GEN_LINE_MCLK);
+    int vblank = in_vblank(v) || !(v->reg[1] & 0x40u);
+    int hblank = pos < 588u;
+    int busy = m->insn_start * 7u + 28u < m->st.dma_end;
+    /* the V interrupt flag reads set from its moment in the first line, before the interrupt is raised */
+    int vflag = v->vflag || (v->line == v->view_h && fpos >= 788u && fpos < RG__GEN_LINE_MCLK && !v->vint_skip &&
+                             !m->st.z80_int);
+    uint16_t s = (uint16_t)((m->st.cpu.irc & 0xFC00u) | 0x0200u /* FIFO empty */ | (unsigned)busy << 1 |
+                            (unsigned)vflag << 7 | (unsigned)v->sprite_ovf << 6 | (unsigned)v->sprite_col << 5 |
+                            (unsigned)v->odd << 4 | (unsigned)vblank << 3 | (unsigned)hblank << 2);
     v->pending = 0;
     v->sprite_ovf = v->sprite_col = 0;
     return s;
 }
 
+/* The HV counter: H from the position in the line (hcount), V the line, the next one once the 68000 has run past
+ * the line's end, counting on to the mode's top ($EA for 224 lines, $106 in V30, $DA in mode 4) and then from
+ * below 0 (as 262 lines earlier). Latched: the value taken then (in mode 4 only H is latched). */
 uint16_t rg__gen_vdp_hv(rg__gen_machine *m)
 {
     rg__gen_vdp *v = &m->st.vdp;
-    unsigned pos = line_pos(m);
-    unsigned hc;
-    if (h40(v)) {
-        hc = pos * 210u / RG__GEN_LINE_MCLK; /* 0x00-0xB6, then 0xE4-0xFF */
-        hc = hc <= 0xB6u ? hc : hc - 0xB7u + 0xE4u;
-    } else {
-        hc = pos * 171u / RG__GEN_LINE_MCLK; /* 0x00-0x93, then 0xE9-0xFF */
-        hc = hc <= 0x93u ? hc : hc - 0x94u + 0xE9u;
-    }
-    unsigned vc = v->line <= 0xEAu ? v->line : v->line - 0xEBu + 0xE5u;
-    return (uint16_t)((vc & 0xFFu) << 8 | (hc & 0xFFu));
+    if (v->hv_latched && (v->reg[1] & 4u))
+        return v->hv_latch;
+    uint64_t fpos = frame_pos(m);
+    unsigned hc = v->hv_latched ? (v->hv_latch & 0xFFu) : hcount(h40(v), (unsigned)(fpos % RG__GEN_LINE_MCLK));
+    unsigned idx = (v->line + RG__GEN_LINES - v->view_h) % RG__GEN_LINES;
+    int vc = (int)v->line;
+    if (fpos >= (uint64_t)(idx + 1u) * RG__GEN_LINE_MCLK)
+        vc = (vc + 1) % (int)RG__GEN_LINES;
+    int vmax = !(v->reg[1] & 4u) ? 0xDA : (v->reg[1] & 8u) ? 0x106 : 0xEA;
+    if (vc > vmax)
+        vc -= (int)RG__GEN_LINES;
+    return (uint16_t)(((unsigned)vc & 0xFFu) << 8 | (hc & 0xFFu));
 }
