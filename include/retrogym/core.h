@@ -82,6 +82,7 @@ struct rg_system_info;
 /**
  * The installed core of sys's list that saved the state file at path, when the file starts with a signature known to
  * be that core's (nestopia "NST\x1a", FCEUmm "FCS", Genesis Plus GX "GENPLUS-GX", Snes9x "#!s9xsnp"); gzip or raw.
+ * A core listed before it that converts that core's states is picked instead (our `nes` converts FCEUmm's).
  * NULL: no signature known, not a regular file, or that core is not installed. The environment runs a game on it
  * when no core is named; so do the CLI and `retrogym library`. Static string (an entry of sys).
  */

@@ -133,7 +133,7 @@ for _ in range(60):
     env.step(env.action_space.sample() * 0)
 print(json.dumps({"core": env.core, "state": env.statename}))
 """, tmp_path)
-    assert got == {"core": "fceumm", "state": "Level1-1"}
+    assert got == {"core": "nes", "state": "Level1-1"}  # our core converts FCEUmm's start state
 
 
 def test_roots_in_process(saved_data_settings, tmp_path):

@@ -271,11 +271,14 @@ def _docs_loop(retro, path, set_initial_state=True):
 
 @pytest.mark.starcatcher
 def test_docs_movie_loop_replays_exactly(tmp_path, env_factory, alias, monkeypatch):
-    """Recorded and replayed on Debian's nestopia: stable-retro's cores are left out, else the loop's power-on
-    environment (state=None) would get the NES default core fceumm, which refuses nestopia's Core.bin."""
+    """Recorded and replayed on Debian's nestopia (StarCatcher's Start.state is nestopia's): stable-retro's cores are
+    left out, and the loop's power-on environment (state=None) is made on nestopia, else it would get the NES default
+    core, our own, which converts FCEUmm's states but not nestopia's Core.bin."""
     import retro
 
     monkeypatch.setenv("RETROGYM_STABLE_RETRO", "")
+    make = retro.make
+    monkeypatch.setattr(retro, "make", lambda *a, **k: make(*a, core="nestopia", **k))
 
     env = env_factory(use_restricted_actions=retrogym.Actions.ALL)
     env.reset(seed=0)

@@ -4,7 +4,8 @@
  * hold FCEUmm states, our own StarCatcher-Nes holds nestopia's. Without this, the system's first installed core
  * would refuse the other's states and the environment would fall back to the next core (rg__env_create) with a
  * warning, after loading the wrong core once. Used by src/env to pick the core and by src/data's library to say
- * which core a game runs on. The signatures are the first bytes each core writes (facts measured on
+ * which core a game runs on; a core listed before the saver that converts the saver's states (our `nes`, FCEUmm's)
+ * is picked before it. The signatures are the first bytes each core writes (facts measured on
  * the states of stable-retro's integrations and on our own). */
 #include "state_core.h"
 #include "base/base.h"
@@ -20,11 +21,12 @@ static const struct {
     const char *core;
     const char *magic;
     size_t len;
+    const char *converter; /* a built-in core that converts this core's states on load, or NULL */
 } signatures[] = {
-    {"nestopia", "NST\x1a", 4},             /* nestopia: "NST", 0x1A, then chunks */
-    {"fceumm", "FCS", 3},                   /* FCEUmm: "FCS", then the version */
-    {"genesis_plus_gx", "GENPLUS-GX", 10},  /* Genesis Plus GX: its name and version */
-    {"snes9x", "#!s9xsnp", 8},              /* Snes9x: "#!s9xsnp:" and the version */
+    {"nestopia", "NST\x1a", 4, NULL},            /* nestopia: "NST", 0x1A, then chunks */
+    {"fceumm", "FCS", 3, "nes"},                 /* FCEUmm: "FCS", then the version (our NES core converts it) */
+    {"genesis_plus_gx", "GENPLUS-GX", 10, NULL}, /* Genesis Plus GX: its name and version */
+    {"snes9x", "#!s9xsnp", 8, NULL},             /* Snes9x: "#!s9xsnp:" and the version */
 };
 
 int rg__core_available(const char *name)
@@ -60,12 +62,27 @@ const char *rg_core_for_state_file(const char *path, const rg_system_info *sys)
         return NULL;
     unsigned char head[16];
     size_t n = state_head(path, head, sizeof head);
+    return rg__core_for_state_data(head, n, sys);
+}
+
+const char *rg__core_for_state_data(const void *data, size_t n, const rg_system_info *sys)
+{
+    const unsigned char *head = data;
+    if (!head || !sys)
+        return NULL;
     for (size_t i = 0; i < sizeof signatures / sizeof signatures[0]; i++) {
         if (n < signatures[i].len || memcmp(head, signatures[i].magic, signatures[i].len) != 0)
             continue;
-        for (size_t k = 0; k < sys->n_cores; k++) /* only a core the system lists, and only when installed */
-            if (strcmp(sys->cores[k], signatures[i].core) == 0 && rg__core_available(sys->cores[k]))
-                return sys->cores[k];
+        /* The first core of the system's list that reads the state: the one that saved it or one that converts it
+         * (our NES core, first for .nes, converts FCEUmm's); only when installed. A state the converter refuses
+         * then goes to the next core through the environment's fallback (rg__env_create). */
+        for (size_t k = 0; k < sys->n_cores; k++) {
+            const char *c = sys->cores[k];
+            int reads = strcmp(c, signatures[i].core) == 0 ||
+                        (signatures[i].converter && strcmp(c, signatures[i].converter) == 0);
+            if (reads && rg__core_available(c))
+                return c;
+        }
         return NULL;
     }
     return NULL;

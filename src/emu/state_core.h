@@ -6,5 +6,7 @@
 
 /* Whether a core can be opened: built in, or a shared object on the search path. */
 int rg__core_available(const char *name);
+/* rg_core_for_state_file for a state in memory (raw, its first n bytes): a movie's Core.bin. */
+const char *rg__core_for_state_data(const void *data, size_t n, const rg_system_info *sys);
 
 #endif

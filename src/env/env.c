@@ -85,8 +85,12 @@ int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio)
     int rc = create_once(out, opts, capture_audio, tried, sizeof tried);
     /* A start state the chosen core refuses (the state's file names no core we know, or a damaged one) is tried with
      * the other installed cores of the system's list, unless the caller named one. */
+    /* So is a ROM the system's first core cannot run (RG_EUNSUPPORTED before any core opened: a built-in core
+     * without the cartridge's mapper, e.g. our NES core and MMC5); when no other core runs it, that error stays. */
     const rg_system_info *sys;
-    if (rc != RG_ESTATE || !opts || opts->core || !opts->game || rg_integration_game_system(opts->game, &sys) != RG_OK)
+    int rom_refused = rc == RG_EUNSUPPORTED && !tried[0];
+    if ((rc != RG_ESTATE && !rom_refused) || !opts || opts->core || !opts->game ||
+        rg_integration_game_system(opts->game, &sys) != RG_OK)
         return rc;
     char first_error[512];
     snprintf(first_error, sizeof first_error, "%s", rg_error_last());
@@ -97,11 +101,18 @@ int rg__env_create(rg_env **out, const rg_env_options *opts, int capture_audio)
         o.core = sys->cores[i];
         if (create_once(out, &o, capture_audio, NULL, 0) == RG_OK) {
             rg__logger lg = {opts->log, opts->log_user, opts->log_level};
-            rg__log(&lg, RG_LOG_WARN, "%s: the start state does not load in core %s, so core %s runs the game "
-                    "instead (reason: %s)", opts->game, tried[0] ? tried : "(default)", sys->cores[i], first_error);
+            if (rom_refused)
+                rg__log(&lg, RG_LOG_WARN, "%s: the system's first core cannot run the ROM, so core %s runs the game "
+                        "instead (reason: %s)", opts->game, sys->cores[i], first_error);
+            else
+                rg__log(&lg, RG_LOG_WARN, "%s: the start state does not load in core %s, so core %s runs the game "
+                        "instead (reason: %s)", opts->game, tried[0] ? tried : "(default)", sys->cores[i],
+                        first_error);
             return RG_OK;
         }
     }
+    if (rom_refused)
+        return rg__error(RG_EUNSUPPORTED, "%s", first_error);
     char hint[512];
     refused_hint(sys, hint, sizeof hint);
     return rg__error(RG_ESTATE, "%s (no other installed core of %s loads it either; %s)", first_error, sys->name,

@@ -2,6 +2,8 @@
  * players the movie names, its Core.bin as start state, every frame a step of one frame with its buttons. */
 #include "env_internal.h"
 
+#include "emu/state_core.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,27 @@ static int adopt_state(rg_env *env, const rg_movie *movie)
     free(env->state_name);
     env->state_name = rg__strdup("Core.bin", &rc);
     return rc;
+}
+
+/* The environment of the movie's game on core o->core (NULL: as rg_env_create picks it), its Core.bin adopted. */
+static int create_adopt(rg_env **out, const rg_movie *movie, const rg_env_options *o, unsigned flags)
+{
+    rg_env *env;
+    int rc = rg__env_create(&env, o, (flags & RG_PLAYBACK_AUDIO) != 0);
+    if (rc != RG_OK)
+        return rc;
+    const rg_system_info *sys = rg_movie_system(movie);
+    if (sys != env->sys && strcmp(sys->name, env->sys->name) != 0)
+        rc = rg__error(RG_EINVAL, "the movie is for %s, but game %s is a %s game", sys->name, env->game,
+                       env->sys->name);
+    if (rc == RG_OK)
+        rc = adopt_state(env, movie);
+    if (rc != RG_OK) {
+        rg_env_free(env);
+        return rc;
+    }
+    *out = env;
+    return RG_OK;
 }
 
 int rg_env_create_playback(rg_env **out, const rg_movie *movie, const rg_env_options *opts, unsigned flags)
@@ -53,22 +76,29 @@ int rg_env_create_playback(rg_env **out, const rg_movie *movie, const rg_env_opt
     o.max_pool = 0;
     o.noop_max = 0;
     o.max_episode_steps = 0;
-    rg_env *env;
-    int rc = rg__env_create(&env, &o, (flags & RG_PLAYBACK_AUDIO) != 0);
-    if (rc != RG_OK)
-        return rc;
+    /* No core named: the core that reads the movie's Core.bin (its signature, as for start states: src/emu
+     * state_core.c); when that core refuses it, the system's other installed cores in turn. */
     const rg_system_info *sys = rg_movie_system(movie);
-    if (sys != env->sys && strcmp(sys->name, env->sys->name) != 0)
-        rc = rg__error(RG_EINVAL, "the movie is for %s, but game %s is a %s game", sys->name, env->game,
-                       env->sys->name);
-    if (rc == RG_OK)
-        rc = adopt_state(env, movie);
-    if (rc != RG_OK) {
-        rg_env_free(env);
+    const uint8_t *data;
+    size_t size;
+    rg_movie_state(movie, &data, &size);
+    int pick = !o.core && size && sys;
+    if (pick)
+        o.core = rg__core_for_state_data(data, size, sys);
+    int rc = create_adopt(out, movie, &o, flags);
+    if (rc != RG_ESTATE || !pick)
         return rc;
+    char first_error[512];
+    snprintf(first_error, sizeof first_error, "%s", rg_error_last());
+    const char *tried = o.core;
+    for (size_t i = 0; i < sys->n_cores; i++) {
+        if ((tried && strcmp(sys->cores[i], tried) == 0) || !rg__core_available(sys->cores[i]))
+            continue;
+        o.core = sys->cores[i];
+        if (create_adopt(out, movie, &o, flags) == RG_OK)
+            return RG_OK;
     }
-    *out = env;
-    return RG_OK;
+    return rg__error(RG_ESTATE, "%s", first_error);
 }
 
 int rg_env_playback_step(rg_env *env, const rg_movie *movie, uint64_t frame, uint8_t *obs, size_t cap,

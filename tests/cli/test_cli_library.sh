@@ -57,16 +57,19 @@ if "$cli" cores | grep -q '^nestopia '; then
 fi
 
 # --check runs each game in a child: a core that crashes while running (one of our fault cores, put first on the
-# path under the NES core's name) is reported in its row and the command goes on.
+# path under nestopia's name, which the game's start state names by its signature) is reported in its row and the
+# command goes on.
 segv="$(dirname "$cli")/../fault-cores/fault_run_segv_libretro.so"
 if [ -e "$segv" ]; then
   mkdir -p "$tmp/crashing" "$tmp/data2/stable/Crash-Nes"
-  cp "$segv" "$tmp/crashing/fceumm_libretro.so"
+  cp "$segv" "$tmp/crashing/nestopia_libretro.so"
   cp "$data/stable/Broken-Nes/rom.nes" "$data/stable/Broken-Nes/rom.sha" "$tmp/data2/stable/Crash-Nes/"
+  echo '{"default_state": "Start"}' >"$tmp/data2/stable/Crash-Nes/metadata.json"
+  printf 'NST\032 a state' | gzip >"$tmp/data2/stable/Crash-Nes/Start.state"
   expect_rc "library --check crash" 0 "$cli" library --check --timeout 20 --core-path "$tmp/crashing" \
     --data-path "$tmp/data2"
   # (under the sanitizers, ASan catches the fault and the child exits without a result)
-  grep -Eq "^Crash-Nes .* fceumm .* env var  *(crashed \(signal 11\)|the check stopped without a result)$" "$tmp/out"
+  grep -Eq "^Crash-Nes .* nestopia .* env var  *(crashed \(signal 11\)|the check stopped without a result)$" "$tmp/out"
   check "library --check: a crashing core is contained in its child" $?
 fi
 

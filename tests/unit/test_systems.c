@@ -33,8 +33,9 @@ static void nes_facts(void **state)
     assert_int_equal(rg_system_button_id(s, "A"), 8);
     assert_int_equal(rg_system_button_id(s, "Y"), -1);
     assert_int_equal(s->ram_base, 0);
-    assert_string_equal(s->cores[0], "fceumm");
-    assert_string_equal(s->cores[1], "nestopia");
+    assert_string_equal(s->cores[0], "nes"); /* our core, the default since it passed issue 18's bar */
+    assert_string_equal(s->cores[1], "fceumm");
+    assert_string_equal(s->cores[2], "nestopia");
     assert_int_equal(s->rom_magic_len, 4);
     assert_memory_equal(s->rom_magic, "NES\x1a", 4);
 }
