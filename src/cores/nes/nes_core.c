@@ -28,7 +28,6 @@ typedef struct nes_core {
                           * its 240 x 224 window */
     uint16_t palette[512];
     rg__mem_desc mem[2];
-    uint8_t full_frame; /* hand out the whole 256 x 240 picture (option fceumm_overscan=disabled, as FCEUmm) */
 } nes_core;
 
 /* libretro joypad bits (B Y SELECT START UP DOWN LEFT RIGHT A ...) to the NES pad byte (A B SELECT START UP DOWN
@@ -41,15 +40,9 @@ static uint8_t pad_byte(uint16_t b)
 static void publish_video(nes_core *c)
 {
     rg_frame *f = &c->io->video;
-    if (c->full_frame) {
-        f->data = c->fb;
-        f->width = RG__NES_WIDTH;
-        f->height = RG__NES_HEIGHT;
-    } else {
-        f->data = c->fb + (size_t)RG__NES_VIEW_Y * RG__NES_WIDTH + RG__NES_VIEW_X;
-        f->width = RG__NES_VIEW_W;
-        f->height = RG__NES_VIEW_H;
-    }
+    f->data = c->fb + (size_t)RG__NES_VIEW_Y * RG__NES_WIDTH + RG__NES_VIEW_X;
+    f->width = RG__NES_VIEW_W;
+    f->height = RG__NES_VIEW_H;
     f->pitch = RG__NES_WIDTH * sizeof(uint16_t);
     f->format = RG_PIXEL_RGB565;
 }
@@ -201,18 +194,9 @@ int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args
         return rg__error(RG_ENOMEM, "out of memory");
     c->io = args->io;
     const rg_emu_options *o = args->opts;
-    for (size_t i = 0; o && i < o->n_core_options; i++) {
-        const char *key = o->core_options[i].key, *value = o->core_options[i].value;
-        if (!key)
-            continue;
-        /* FCEUmm's option, with FCEUmm's meaning: "disabled" sends the whole picture instead of its 240 x 224
-         * default (nes-py's screen; retrogym.nes_py passes it to every NES core) */
-        if (strcmp(key, "fceumm_overscan") == 0 && value && (strcmp(value, "disabled") == 0 ||
-                                                             strcmp(value, "enabled") == 0))
-            c->full_frame = strcmp(value, "disabled") == 0;
-        else
-            rg__log(&c->io->log, RG_LOG_DEBUG, "nes: option %s=%s is not ours; ignored", key, value ? value : "");
-    }
+    for (size_t i = 0; o && i < o->n_core_options; i++)
+        if (o->core_options[i].key)
+            rg__log(&c->io->log, RG_LOG_DEBUG, "nes: option %s is not ours; ignored", o->core_options[i].key);
     int rc = RG_OK;
     c->rom = malloc(args->rom_size ? args->rom_size : 1);
     c->fb = calloc(FB_PIXELS, sizeof *c->fb);
