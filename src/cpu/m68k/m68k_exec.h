@@ -11,6 +11,15 @@
  *   M68K_IACK(ctx, level)     vector number for an interrupt of that level, or -1 for the autovector (default -1)
  *   M68K_NO_ADDRESS_ERRORS    (defined) odd word/long accesses and jumps raise no address error; the access is made
  *                             at the even address below
+ *   M68K_PURE_READ(ctx, addr) nonzero when reading the word at addr has no side effect and gives the same value until
+ *                             the 68000 itself writes there, for the rest of this call (ROM, work RAM); with
+ *   M68K_STOP_AT(ctx)         the clock from which M68K_STOP is true (it must be `cpu->cycles >= M68K_STOP_AT(ctx)`)
+ *                             these turn on the idle-loop skip: a backward Bcc.s around one instruction that only tests
+ *                             such memory (TST, CMP <ea>,Dn, CMPI, BTST on (An), d16(An), abs.w, abs.l), once one
+ *                             whole turn has been timed, jumps over the turns that would start before the stop. Each
+ *                             turn repeats the last exactly (same registers, memory, flags; no interrupt can arrive
+ *                             within the call, since ipl changes only through the bus), so the state after the skip
+ *                             is the one the turns would leave: only the time the host spends differs.
  *
  * cpu->cycles grows by 4 before each bus call and by the idle clocks of the instruction, so the bus may read it.
  * The function returns 0 when M68K_STOP stopped it, 1 when the CPU is halted (double fault). It may be included
@@ -78,6 +87,13 @@ typedef struct F_(run) {
     M68K_CTX *ctx;
     uint32_t pc0;    /* pc when the instruction started */
     uint32_t aepc;   /* the PC an address error pushes */
+#ifdef M68K_PURE_READ
+    uint64_t insns;       /* instructions started in this call */
+    uint64_t loop_insns;  /* insns and cycles when the idle-loop candidate's head was last reached */
+    uint64_t loop_cycles;
+    uint32_t loop_head;   /* that head (odd: none) */
+    int loop_pure;        /* the body's verdict while the loop keeps turning: 0 not yet asked, 1 pure, -1 not */
+#endif
     jmp_buf jb;
 } F_(run);
 
@@ -1063,6 +1079,90 @@ static void F_(line5)(F_(run) *r, uint16_t op)
     F_(ea_write_rmw)(r, e, sz, res);
 }
 
+#ifdef M68K_PURE_READ
+/* The word at addr, read without a bus cycle (only where M68K_PURE_READ allows). */
+static inline int F_(peek)(F_(run) *r, uint32_t addr, uint16_t *w)
+{
+    addr &= 0xFFFFFEu;
+    if (!M68K_PURE_READ(r->ctx, addr))
+        return 0;
+    *w = (uint16_t)M68K_READ(r->ctx, addr, 3);
+    return 1;
+}
+
+/* Whether the instruction at head (now in ir) ends right at bcc and only tests pure memory without changing any
+ * register: TST, CMP <ea>,Dn, CMPI #,<ea>, BTST #,<ea>, BTST Dn,<ea>, the <ea> (An), d16(An), abs.w or abs.l. */
+static int F_(pure_body)(F_(run) *r, uint32_t head, uint32_t bcc)
+{
+    uint16_t op = C->ir, w;
+    unsigned mode = (op >> 3) & 7u, reg = op & 7u, sz = (op >> 6) & 3u, pre;
+    if ((op & 0xFF00u) == 0x4A00u && sz < 3)
+        pre = 0; /* TST */
+    else if ((op & 0xF100u) == 0xB000u && sz < 3)
+        pre = 0; /* CMP <ea>,Dn */
+    else if ((op & 0xFF00u) == 0x0C00u && sz < 3)
+        pre = sz == 2 ? 2u : 1u; /* CMPI */
+    else if ((op & 0xFFC0u) == 0x0800u)
+        sz = 0, pre = 1; /* BTST #n */
+    else if ((op & 0xF1C0u) == 0x0100u)
+        sz = 0, pre = 0; /* BTST Dn (mode 1 would be MOVEP: refused below) */
+    else
+        return 0;
+    for (uint32_t a = head; a < bcc + 2u; a += 2)
+        if (!M68K_PURE_READ(r->ctx, a & 0xFFFFFEu))
+            return 0;
+    uint32_t wa = head + 2u + 2u * pre, addr, ext;
+    switch (mode) {
+    case 2: ext = 0; addr = C->a[reg]; break;
+    case 5:
+        if (!F_(peek)(r, wa, &w)) return 0;
+        ext = 1; addr = C->a[reg] + (uint32_t)(int32_t)(int16_t)w;
+        break;
+    case 7:
+        if (reg == 0) {
+            if (!F_(peek)(r, wa, &w)) return 0;
+            ext = 1; addr = (uint32_t)(int32_t)(int16_t)w;
+        } else if (reg == 1) {
+            uint16_t lo;
+            if (!F_(peek)(r, wa, &w) || !F_(peek)(r, wa + 2u, &lo)) return 0;
+            ext = 2; addr = (uint32_t)w << 16 | lo;
+        } else {
+            return 0;
+        }
+        break;
+    default: return 0;
+    }
+    if (head + 2u * (1u + pre + ext) != bcc)
+        return 0;
+    addr &= 0xFFFFFFu;
+    if (sz && (addr & 1u))
+        return 0;
+    return M68K_PURE_READ(r->ctx, addr & 0xFFFFFEu) && (sz < 2 || M68K_PURE_READ(r->ctx, (addr + 2u) & 0xFFFFFEu));
+}
+
+/* A taken backward Bcc.s at bcc has just refilled the queue at head. When the last arrival here was one turn ago (the
+ * body and this branch, nothing between) and the body is pure, skip the whole turns that would start before the
+ * stop: turn j runs both instructions when it starts before c + (j + 1) * T <= stop. */
+static void F_(idle_loop)(F_(run) *r, uint32_t head, uint32_t bcc)
+{
+    if (r->loop_head == head && r->insns == r->loop_insns + 2u) {
+        /* still turning: registers as they were, so the verdict stands */
+        if (!r->loop_pure)
+            r->loop_pure = F_(pure_body)(r, head, bcc) ? 1 : -1;
+        if (r->loop_pure > 0 && !(C->sr & RG_M68K_T) && C->cycles > r->loop_cycles) {
+            uint64_t t = C->cycles - r->loop_cycles, stop = M68K_STOP_AT(r->ctx);
+            if (stop > C->cycles)
+                C->cycles += (stop - C->cycles) / t * t;
+        }
+    } else {
+        r->loop_pure = 0;
+    }
+    r->loop_head = head;
+    r->loop_insns = r->insns;
+    r->loop_cycles = C->cycles;
+}
+#endif
+
 static void F_(line6)(F_(run) *r, uint16_t op)
 {
     int cc = (op >> 8) & 15;
@@ -1081,6 +1181,10 @@ static void F_(line6)(F_(run) *r, uint16_t op)
         uint32_t disp = d8 ? (uint32_t)(int32_t)d8 : (uint32_t)(int32_t)(int16_t)C->irc;
         IDLE(2);
         F_(jump)(r, base + disp, 0);
+#ifdef M68K_PURE_READ
+        if (d8 < 0 && d8 >= -10)
+            F_(idle_loop)(r, base + disp, base - 2u);
+#endif
         return;
     }
     IDLE(4);
@@ -1354,6 +1458,11 @@ static int M68K_FN(rg_m68k *cpu, M68K_CTX *ctx)
     F_(run) run, *r = &run;
     r->c = cpu;
     r->ctx = ctx;
+#ifdef M68K_PURE_READ
+    r->insns = r->loop_insns = r->loop_cycles = 0;
+    r->loop_head = 1;
+    r->loop_pure = 0;
+#endif
     if (cpu->halted)
         return 1;
     /* An address error leaves its instruction through longjmp (m68k state lives in *cpu, never in locals here;
@@ -1362,6 +1471,9 @@ static int M68K_FN(rg_m68k *cpu, M68K_CTX *ctx)
     if (jr) {
         r->c = cpu;
         r->ctx = ctx;
+#ifdef M68K_PURE_READ
+        r->loop_head = 1;
+#endif
         if (jr == 2)
             return 1;
     }
@@ -1403,6 +1515,9 @@ static int M68K_FN(rg_m68k *cpu, M68K_CTX *ctx)
         int trace = (cpu->sr & RG_M68K_T) != 0;
         r->pc0 = cpu->pc;
         r->aepc = cpu->pc - 2;
+#ifdef M68K_PURE_READ
+        r->insns++;
+#endif
         F_(step)(r);
         cpu->trace_pending = (uint8_t)trace;
     }
