@@ -1,6 +1,5 @@
 /* The Genesis machine (docs/genesis.md): the 68000's memory map (cartridge ROM, Z80 RAM and bus control, I/O with
- * the 3-button pads, the VDP's ports, work RAM), the frame loop, power-on and the state check. The Z80 does not run
- * yet: it stays in reset and its 8 KiB of RAM are reachable from the 68000 as if the bus were granted. */
+ * the pads, the VDP's ports, work RAM), the frame loop in Genesis Plus GX's phase, power-on and the state check. */
 #include "cores/genesis/genesis.h"
 
 #include "base/base.h"
@@ -83,7 +82,7 @@ uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
             return (uint16_t)(b << 8 | b);
         }
         if (addr < 0xA06000u) { /* YM2612 status: the timer flags, never busy */
-            uint8_t b = rg__gen_ym_read(m, s->cpu.cycles * 7u);
+            uint8_t b = rg__gen_ym_read(m, m->insn_start * 7u);
             return (uint16_t)(b << 8 | b);
         }
         return 0xFFFFu;
@@ -128,7 +127,7 @@ void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
         if (a < 0xA04000u)
             s->zram[a & 0x1FFFu] = b;
         else if (a < 0xA06000u)
-            rg__gen_ym_write(m, s->cpu.cycles * 7u, a & 3u, b);
+            rg__gen_ym_write(m, m->insn_start * 7u, a & 3u, b);
         else if (a < 0xA06100u)
             s->z80_bank = (uint16_t)((s->z80_bank >> 1) | (unsigned)(b & 1u) << 8);
         return;
@@ -139,12 +138,12 @@ void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
         return;
     }
     if (addr == 0xA11100u && (sel & 2)) {
-        rg__gen_z80_run_to(m, s->cpu.cycles * 7u); /* the Z80 catches up to the moment of the request */
+        rg__gen_z80_run_to(m, m->insn_start * 7u); /* the Z80 catches up to the moment of the request */
         s->z80_busreq = (uint8_t)((v >> 8) & 1u);
         return;
     }
     if (addr == 0xA11200u && (sel & 2)) {
-        rg__gen_z80_run_to(m, s->cpu.cycles * 7u);
+        rg__gen_z80_run_to(m, m->insn_start * 7u);
         uint8_t held = (uint8_t)!((v >> 8) & 1u);
         if (held && !s->z80_reset)
             rg__gen_z80_reset(m);
@@ -170,8 +169,13 @@ static int iack(rg__gen_machine *m, int level)
 #define M68K_CTX rg__gen_machine
 #define M68K_READ(m, addr, sel) ((void)(sel), rg__gen_read16((m), (addr)))
 #define M68K_WRITE(m, addr, v, sel) rg__gen_write16((m), (addr), (v), (sel))
-#define M68K_STOP(m) ((m)->st.cpu.cycles >= (m)->stop_at)
+/* checked before each instruction and exception: it marks the instruction's start */
+#define M68K_STOP(m) (((m)->insn_start = (m)->st.cpu.cycles) >= (m)->stop_at)
 #define M68K_IACK(m, level) iack((m), (level))
+/* the idle-loop skip (m68k_exec.h): ROM and work RAM reads have no side effect and change only by the 68000's writes
+ * within one run (the Z80 and the VDP's events run between runs) */
+#define M68K_PURE_READ(m, addr) ((addr) < 0x400000u || (addr) >= 0xE00000u)
+#define M68K_STOP_AT(m) ((m)->stop_at)
 /* the idle-loop skip (m68k_exec.h): ROM and work RAM reads have no side effect and change only by the 68000's writes
  * within one run (the Z80 and the VDP's events run between runs) */
 #define M68K_PURE_READ(m, addr) ((addr) < 0x400000u || (addr) >= 0xE00000u)
@@ -190,23 +194,34 @@ static void cpu_reset(rg__gen_machine *m)
     rg__m68k_reset(&m->st.cpu, ssp, pc, rg__gen_read16(m, pc), rg__gen_read16(m, pc + 2));
 }
 
+/* Genesis Plus GX's power-on: the 68000 starts a fixed time into the first frame (which begins at line 192, mode 4's
+ * blank): 229 lines and 1004 master clocks, rounded down to the 68000's clock, then its reset's 40 clocks; that first
+ * frame has no V interrupt. */
+#define POWER_ON_MCLK (229u * RG__GEN_LINE_MCLK + 1004u)
+
 void rg__gen_power_on(rg__gen_machine *m)
 {
     memset(&m->st, 0, sizeof m->st);
     m->st.z80_reset = 1;
     rg__gen_z80_reset(m);
-    m->st.vdp.reg[12] = 0x81; /* the picture starts 320 wide until the game sets the mode */
+    rg__gen_vdp *v = &m->st.vdp;
+    v->hcounter = 0xFF;
+    v->hv_latched = 1;
+    v->vint_skip = 1;
+    rg__gen_vdp_view(v);
+    v->line = v->view_h;
     rg__m68k_init(&m->st.cpu);
+    m->st.cpu.cycles = POWER_ON_MCLK / 7u;
+    m->st.z80_cycles = POWER_ON_MCLK / 7u * 7u / 15u;
     cpu_reset(m);
+    m->insn_start = m->st.cpu.cycles;
     rg__gen_frame_size(m);
 }
 
 void rg__gen_frame_size(rg__gen_machine *m)
 {
-    const rg__gen_vdp *v = &m->st.vdp;
-    int mode5 = (v->reg[1] & 4u) != 0; /* mode 4 (the Master System's) is not drawn; Genesis Plus GX shows 256x192 */
-    m->width = mode5 && (v->reg[12] & 1u) ? 320u : 256u;
-    m->height = mode5 ? RG__GEN_HEIGHT : 192u;
+    m->width = m->st.vdp.view_w;
+    m->height = m->st.vdp.view_h;
 }
 
 void rg__gen_reset_soft(rg__gen_machine *m)
@@ -224,46 +239,66 @@ void rg__gen_reset_soft(rg__gen_machine *m)
     cpu_reset(m);
 }
 
+/* Runs the 68000, then the Z80, up to master clock mclk. */
+static void run_to(rg__gen_machine *m, uint64_t mclk)
+{
+    rg__gen_state *s = &m->st;
+    s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(&s->vdp);
+    m->stop_at = (mclk + 6u) / 7u;
+    gen_m68k_run(&s->cpu, m);
+    if (s->cpu.cycles < m->stop_at) /* a halted 68000 lets the time pass */
+        s->cpu.cycles = m->stop_at;
+    rg__gen_z80_run_to(m, mclk);
+    s->cpu.reset_out = 0;
+}
+
+/* One frame as Genesis Plus GX runs it: the vertical blank first (its first line raises the V interrupt 788 master
+ * clocks in and asserts the Z80's INT until the line's end; its last line, 261, reloads the H interrupt counter),
+ * then the active lines, each drawn (or its sprites walked) at its start, where the H interrupt counter counts. */
 void rg__gen_run_frame(rg__gen_machine *m)
 {
     rg__gen_state *s = &m->st;
     rg__gen_vdp *v = &s->vdp;
     uint64_t base = (uint64_t)s->frame * RG__GEN_FRAME_MCLK;
-    for (unsigned line = 0; line < RG__GEN_LINES; line++) {
+    if (v->view_changed) {
+        rg__gen_vdp_view(v);
+        v->view_changed = 0;
+    }
+    unsigned first = v->view_h;
+    for (unsigned i = 0; i < RG__GEN_LINES; i++) {
+        unsigned line = (first + i) % RG__GEN_LINES;
+        uint64_t t0 = base + (uint64_t)i * RG__GEN_LINE_MCLK;
         v->line = (uint16_t)line;
-        if (line < RG__GEN_HEIGHT) {
+        if (i == 0) {
+            if (v->hcounter == 0)
+                v->hint = 1;
+            run_to(m, t0 + 788u);
+            if (!v->vint_skip) {
+                v->vint = 1;
+                v->vflag = 1;
+                s->z80_int = s->z80.int_line = 1;
+            }
+            v->vint_skip = 0;
+        } else if (line == RG__GEN_LINES - 1u) {
+            v->hcounter = v->reg[10];
+        } else if (line < first) {
             if (m->video)
                 rg__gen_render_line(m, line);
             else
                 rg__gen_sprite_line(m, line);
-        } else if (line == RG__GEN_HEIGHT) {
-            v->vint = 1;
-            v->vflag = 1;
-            rg__gen_frame_size(m);
-        }
-        /* the Z80's INT is asserted for line 224 */
-        s->z80_int = s->z80.int_line = line == RG__GEN_HEIGHT;
-        s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(v);
-        m->stop_at = (base + (uint64_t)(line + 1u) * RG__GEN_LINE_MCLK + 6u) / 7u;
-        gen_m68k_run(&s->cpu, m);
-        if (s->cpu.cycles < m->stop_at) /* a halted 68000 lets the time pass */
-            s->cpu.cycles = m->stop_at;
-        rg__gen_z80_run_to(m, base + (uint64_t)(line + 1u) * RG__GEN_LINE_MCLK);
-        s->cpu.reset_out = 0;
-        /* the H interrupt counter counts lines 0-224 and is reloaded on the others */
-        if (line <= RG__GEN_HEIGHT) {
             if (v->hcounter == 0) {
                 v->hcounter = v->reg[10];
                 v->hint = 1;
             } else {
                 v->hcounter--;
             }
-        } else {
-            v->hcounter = v->reg[10];
         }
+        run_to(m, t0 + RG__GEN_LINE_MCLK);
+        s->z80_int = s->z80.int_line = 0;
     }
     s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(v);
     s->frame++;
+    rg__gen_frame_size(m);
 }
 
 #define CHECK(cond, what)                                                                                   \
@@ -278,7 +313,8 @@ int rg__gen_state_check(const rg__gen_state *s)
     if (why)
         return rg__error(RG_ESTATE, "genesis state: bad cpu (%s)", why);
     uint64_t base = (uint64_t)s->frame * RG__GEN_FRAME_MCLK;
-    CHECK(s->cpu.cycles * 7u >= base && s->cpu.cycles * 7u < base + 2u * RG__GEN_LINE_MCLK,
+    CHECK((s->cpu.cycles * 7u >= base && s->cpu.cycles * 7u < base + 2u * RG__GEN_LINE_MCLK) ||
+              (s->frame == 0 && s->cpu.cycles == POWER_ON_MCLK / 7u + 40u),
           "cpu cycles (not at the frame's start)");
     const rg__gen_vdp *v = &s->vdp;
     for (unsigned i = 0; i < 64; i++)
@@ -288,7 +324,11 @@ int rg__gen_state_check(const rg__gen_state *s)
     CHECK(v->code < 0x40u, "vdp.code");
     CHECK(v->pending <= 1 && v->fill <= 1 && v->vint <= 1 && v->hint <= 1, "vdp flags");
     CHECK(v->sprite_ovf <= 1 && v->sprite_col <= 1 && v->odd <= 1 && v->vflag <= 1, "vdp status bits");
-    CHECK(v->line == RG__GEN_LINES - 1u || (s->frame == 0 && v->line == 0), "vdp.line");
+    CHECK(v->view_h == 192u || v->view_h == 224u || v->view_h == 240u, "vdp.view_h");
+    CHECK(v->view_w == 256u || v->view_w == 320u, "vdp.view_w");
+    CHECK(v->view_changed <= 1 && v->vint_skip <= 1 && v->hv_latched <= 1, "vdp view/latch flags");
+    CHECK(v->line == (v->view_h + RG__GEN_LINES - 1u) % RG__GEN_LINES || (s->frame == 0 && v->line == v->view_h),
+          "vdp.line");
     CHECK(s->z80_busreq <= 1 && s->z80_reset <= 1, "z80 bus control");
     CHECK(s->cpu.ipl == rg__gen_vdp_ipl(v), "cpu.ipl (not the VDP's)");
     CHECK(s->dma_end <= base + 32u * (uint64_t)RG__GEN_FRAME_MCLK, "dma_end (a DMA longer than any)");
