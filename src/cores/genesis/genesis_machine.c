@@ -176,10 +176,6 @@ static int iack(rg__gen_machine *m, int level)
  * within one run (the Z80 and the VDP's events run between runs) */
 #define M68K_PURE_READ(m, addr) ((addr) < 0x400000u || (addr) >= 0xE00000u)
 #define M68K_STOP_AT(m) ((m)->stop_at)
-/* the idle-loop skip (m68k_exec.h): ROM and work RAM reads have no side effect and change only by the 68000's writes
- * within one run (the Z80 and the VDP's events run between runs) */
-#define M68K_PURE_READ(m, addr) ((addr) < 0x400000u || (addr) >= 0xE00000u)
-#define M68K_STOP_AT(m) ((m)->stop_at)
 /* stable-retro runs Genesis Plus GX with genesis_plus_gx_addr_error disabled, and games rely on it (Airstriker reads
  * a word at an odd YM2612 address) */
 #define M68K_NO_ADDRESS_ERRORS
