@@ -75,8 +75,12 @@ rg_test(nes_vs_fceumm cores/nes/test_nes_vs_fceumm.c LABELS no-asan)
 # Codemasters detection, bad ROM sizes and hostile states refused (docs/sms.md); demo parts skip without ../shared.
 rg_test(sms_core cores/sms/test_sms_core.c)
 # Frame by frame against genesis_plus_gx (stable-retro's wheel) from power-on, seeded random input, on the demo
-# ROMs and our VDP-timing ROM: RAM and pixels identical every frame; skipped without ../shared or the wheel.
+# ROMs, our VDP-timing ROM and our TMS-modes ROM (tests/roms/sms/tms): RAM and pixels identical every frame; skipped
+# without ../shared or the wheel.
 rg_test(sms_vs_gpgx cores/sms/test_sms_vs_gpgx.c LABELS no-asan)
+# The VDP's TMS9918 modes on VRAM set up by the test: pixels, the SMS palette and the GG's, the 5th sprite, overflow,
+# collision of opaque dots, magnification, early clock, the same flags undrawn (docs/sms.md).
+rg_test(sms_vdp_tms cores/sms/test_sms_vdp_tms.c)
 # Genesis Plus GX states (stable-retro's Sms/GameGear start states) into core sms/gamegear: converted field by field,
 # then frame by frame against GPGX from the same state; bad states refused (docs/sms.md, "State import").
 rg_test(sms_gpgx_state cores/sms/test_sms_gpgx_state.c LIBS ZLIB::ZLIB)

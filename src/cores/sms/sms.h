@@ -38,6 +38,7 @@ typedef struct rg__sms_sprite {
     uint8_t row;           /* the sprite's pattern row on the line */
     uint8_t x;
     uint8_t pat;
+    uint8_t col;           /* TMS modes: the colour (bits 0-3) and the early clock bit (7) */
 } rg__sms_sprite;
 
 typedef struct rg__sms_vdp {
@@ -62,7 +63,8 @@ typedef struct rg__sms_vdp {
     uint16_t spr_col;      /* where the last collision happened: line << 8 | (dot + 13) / 2 */
     uint16_t hc_latch;     /* $100 | the H counter latched when a TH line rose (the counter then reads it) */
     uint16_t line;         /* the line now running (0-261); a port access past its end may move it on */
-    uint16_t pad2_;
+    uint8_t spr_num;       /* TMS modes: status bits 0-4 (the sprite entry the last listing stopped at) */
+    uint8_t pad2_;
 } rg__sms_vdp;
 
 typedef struct rg__sms_psg {

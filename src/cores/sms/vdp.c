@@ -1,8 +1,9 @@
-/* The SMS/GG VDP (315-5124/5246/GG, mode 4 only): ports, registers, status, interrupts, sprites and the line
- * renderer. Timing follows Genesis Plus GX's model (docs/sms.md, "Timing"): a line is drawn as it starts, its sprites
+/* The SMS/GG VDP (315-5124/5246/GG): ports, registers, status, interrupts, and mode 4's sprites and line renderer
+ * (the TMS9918 modes are in vdp_tms.c). Timing follows Genesis Plus GX's model (docs/sms.md, "Timing"): a line is drawn as it starts, its sprites
  * were listed as the line before started, and a port access made after the end of the running line (the last
  * instruction of a line overshooting it) sees the next line. */
 #include "cores/sms/sms.h"
+#include "cores/sms/vdp_tms.h"
 
 #include <string.h>
 
@@ -234,6 +235,10 @@ void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
     if (gg && (y < RG__GG_Y || y >= RG__GG_Y + RG__GG_H))
         fb = NULL; /* outside the Game Gear's window: only the sprite flags */
     uint16_t *out = fb ? fb + (size_t)y * RG__SMS_WIDTH : NULL;
+    if (!(v->reg[0] & 0x04u)) {
+        rg__sms_tms_line(v, y, out, gg); /* a TMS9918 mode (M4 clear) */
+        return;
+    }
     if (out)
         palette(v, gg, pal);
     if (v->reg[1] & 0x40u) {
@@ -257,7 +262,10 @@ void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
 
 void rg__sms_vdp_parse_first(rg__sms_vdp *v)
 {
-    parse_sprites(v, -1);
+    if (!(v->reg[0] & 0x04u))
+        rg__sms_tms_parse(v, -1);
+    else
+        parse_sprites(v, -1);
 }
 
 void rg__sms_vdp_catch_up(rg__sms_vdp *v, uint16_t *fb, int gg)
@@ -291,8 +299,7 @@ uint8_t rg__sms_vdp_read_status(rg__sms_vdp *v, unsigned c, int late, uint16_t *
     uint8_t r = v->status;
     v->latch = 0;
     v->status = 0;
-    if (v->reg[0] & 0x04u)
-        r |= 0x1Fu;
+    r |= (v->reg[0] & 0x04u) ? 0x1Fu : (v->spr_num & 0x1Fu); /* TMS modes: the 5th (or last) sprite entry */
     if ((r & 0x20u) && v->line == (v->spr_col >> 8)) {
         /* collision is seen once the dot where it happened is reached */
         uint8_t hc = rg__sms_vdp_hcounter(c + 545u);

@@ -64,6 +64,33 @@ static uint16_t pad(unsigned port, unsigned f)
     return m;
 }
 
+/* SMS_VS_GPGX_DUMP=dir (for debugging): the first frame whose pictures differ as gpgx.ppm and ours.ppm, the first
+ * whose RAM differs as gpgx.ram and ours.ram, into dir. */
+static void dump(const uint8_t *a, const uint8_t *b, size_t n, unsigned w, unsigned h, const uint8_t *ra,
+                 const uint8_t *rb, unsigned f)
+{
+    const char *dir = getenv("SMS_VS_GPGX_DUMP");
+    if (!dir || !*dir)
+        return;
+    const uint8_t *pix[2] = {a, b}, *ram[2] = {ra, rb};
+    const char *name[2] = {"gpgx", "ours"};
+    for (int i = 0; i < 2; i++) {
+        char path[1200];
+        FILE *o;
+        snprintf(path, sizeof path, "%s/%s.%s", dir, name[i], a ? "ppm" : "ram");
+        if (!(o = fopen(path, "wb")))
+            return;
+        if (a) {
+            fprintf(o, "P6\n%u %u\n255\n", w, h);
+            fwrite(pix[i], 1, n, o);
+        } else {
+            fwrite(ram[i], 1, 0x2000, o);
+        }
+        fclose(o);
+    }
+    print_message("frame %u (%s) dumped into %s\n", f, a ? "pixels" : "RAM", dir);
+}
+
 static void compare(const char *rom, const char *ours, const char *system, unsigned w, unsigned h, unsigned frames,
                     result *out)
 {
@@ -86,6 +113,8 @@ static void compare(const char *rom, const char *ours, const char *system, unsig
         read_ram(us, rb);
         if (memcmp(ra, rb, sizeof ra) != 0) {
             out->ram_bad++;
+            if (out->ram_frames == frames)
+                dump(NULL, NULL, 0, w, h, ra, rb, f);
             if (out->ram_frames == frames) {
                 int k = 0, d = 0;
                 while (ra[k] == rb[k])
@@ -108,6 +137,8 @@ static void compare(const char *rom, const char *ours, const char *system, unsig
         assert_int_equal(rg_emu_frame_rgb24(us, b, n), RG_OK);
         if (memcmp(a, b, n) != 0) {
             out->pix_bad++;
+            if (out->pix_frames == frames)
+                dump(a, b, n, w, h, NULL, NULL, f);
             if (out->pix_frames == frames) {
                 size_t k = 0, d = 0;
                 while (a[k] == b[k])
@@ -250,12 +281,45 @@ static void test_timing_rom(void **s)
     }
 }
 
+/* Our TMS9918-modes ROM (tests/roms/sms/tms/tms.s, committed as tests/roms/bin/sms/tms.sms): every legacy mode with
+ * sprites, overflow, collision and the 5th sprite's number logged from line and frame interrupts, as .sms and .gg. */
+static void test_tms_rom(void **s)
+{
+    (void)s;
+    char rom[1200], src[1200];
+    if (!setup("blind-happy10.sms", rom, sizeof rom))
+        skip();
+    snprintf(src, sizeof src, "%s/tests/roms/bin/sms/tms.sms", RG_SOURCE_DIR);
+    FILE *f = fopen(src, "rb");
+    assert_non_null(f);
+    static uint8_t image[0x8000];
+    assert_int_equal(fread(image, 1, sizeof image, f), sizeof image);
+    fclose(f);
+    const char *dir = getenv("TMPDIR");
+    static const struct { const char *ext, *core, *system; unsigned w, h; } k[] = {
+        {"sms", "sms", "Sms", 256, 192}, {"gg", "gamegear", "GameGear", 160, 144}};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(rom, sizeof rom, "%s/rg_sms_tms_%d.%s", dir && *dir ? dir : "/tmp", (int)getpid(), k[i].ext);
+        FILE *o = fopen(rom, "wb");
+        assert_non_null(o);
+        assert_int_equal(fwrite(image, 1, sizeof image, o), sizeof image);
+        fclose(o);
+        result r;
+        compare(rom, k[i].core, k[i].system, k[i].w, k[i].h, 800, &r);
+        report(k[i].ext[0] == 's' ? "tms.sms" : "tms.gg", &r, 800);
+        remove(rom);
+        assert_int_equal(r.ram_bad, 0);
+        assert_int_equal(r.pix_bad, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sms_demo),
         cmocka_unit_test(test_gg_demo),
         cmocka_unit_test(test_timing_rom),
+        cmocka_unit_test(test_tms_rom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
