@@ -5,6 +5,7 @@
 
 #include "addrspace.h"
 #include "core_iface.h"
+#include "emu_redraw.h"
 #include "host/lr_host.h"
 #include "native.h"
 #include "screen.h"
@@ -29,6 +30,13 @@ struct rg_emu {
     rg__screen screen;     /* the observed screen's size, fixed for the instance's life (screen.h) */
     uint8_t *backup;       /* the state before a load, to roll back when the core refuses half-way */
     size_t backup_cap;
+    /* redrawing a frame that ran undrawn (emu_redraw.h) */
+    int skips_video;       /* the core skips drawing frames run with video disabled (our own cores) */
+    uint8_t *mark;         /* the marked state ... */
+    uint8_t *aside;        /* ... and the state kept aside while the frames since the mark run again */
+    size_t redraw_size;    /* their size; 0 until reserved */
+    uint64_t mark_frames, aside_frames;
+    uint64_t changes;      /* changes to the machine other than by running frames: resets, state loads, writes */
 };
 
 static int sync_space(rg_emu *emu)
@@ -120,6 +128,7 @@ int rg_emu_open(rg_emu **out, const char *rom_path, const rg_emu_options *opts)
         return rc;
     }
     emu->system = sys;
+    emu->skips_video = native != NULL;
     emu->io.log.fn = o->log;
     emu->io.log.user = o->log_user;
     emu->io.log.level = o->log_level;
@@ -154,6 +163,8 @@ void rg_emu_free(rg_emu *emu)
     rg__addrspace_free(&emu->space);
     free(emu->io.audio);
     free(emu->backup);
+    free(emu->mark);
+    free(emu->aside);
     free(emu);
 }
 
@@ -190,6 +201,7 @@ int rg_emu_reset(rg_emu *emu)
 {
     if (!emu)
         return rg__error(RG_EINVAL, "rg_emu_reset: NULL emulator");
+    emu->changes++;
     int rc = emu->ops->reset_power_on(emu->core);
     if (rc == RG_OK) {
         emu->frames = 0;
@@ -202,6 +214,7 @@ int rg_emu_soft_reset(rg_emu *emu)
 {
     if (!emu)
         return rg__error(RG_EINVAL, "rg_emu_soft_reset: NULL emulator");
+    emu->changes++;
     return emu->ops->reset_soft(emu->core);
 }
 
@@ -320,7 +333,10 @@ int rg_emu_mem_write(rg_emu *emu, uint64_t addr, const void *src, size_t len)
 {
     if (!emu || (!src && len))
         return rg__error(RG_EINVAL, "rg_emu_mem_write: NULL argument");
-    return rg__addrspace_write(&emu->space, addr, src, len);
+    int rc = rg__addrspace_write(&emu->space, addr, src, len);
+    if (rc == RG_OK)
+        emu->changes++;
+    return rc;
 }
 
 size_t rg_emu_ram_size(const rg_emu *emu)
@@ -367,6 +383,7 @@ int rg_emu_state_load(rg_emu *emu, const void *src, size_t len)
         return rg__error(RG_EINVAL, "rg_emu_state_load: NULL emulator");
     if (!src || len == 0)
         return rg__error(RG_ESTATE, "the state is empty");
+    emu->changes++;
     /* Cores apply a state piece by piece and may refuse it half-way (nestopia does), leaving a mixed machine.
      * Keep the current state so a refused load changes nothing. */
     size_t size;
@@ -481,4 +498,74 @@ const char *rg_emu_core_library(const rg_emu *emu)
 const char *rg_emu_core_version(const rg_emu *emu)
 {
     return emu ? emu->ops->library_version(emu->core) : "";
+}
+
+/* --- redrawing a frame that ran undrawn (emu_redraw.h) */
+
+int rg__emu_redraw_reserve(rg_emu *emu)
+{
+    if (!emu->skips_video || emu->redraw_size)
+        return RG_OK;
+    size_t size;
+    int rc = emu->ops->state_size(emu->core, &size);
+    if (rc != RG_OK)
+        return rc;
+    emu->mark = malloc(size ? size : 1);
+    emu->aside = malloc(size ? size : 1);
+    if (!emu->mark || !emu->aside) {
+        free(emu->mark);
+        free(emu->aside);
+        emu->mark = emu->aside = NULL;
+        return rg__error(RG_ENOMEM, "out of memory keeping states for redraws");
+    }
+    emu->redraw_size = size;
+    return RG_OK;
+}
+
+int rg__emu_redraw_able(const rg_emu *emu)
+{
+    return emu->redraw_size != 0;
+}
+
+int rg__emu_mark(rg_emu *emu)
+{
+    if (!emu->redraw_size)
+        return rg__error(RG_EMISUSE, "no room reserved for a mark");
+    int rc = emu->ops->state_save(emu->core, emu->mark, emu->redraw_size);
+    if (rc == RG_OK)
+        emu->mark_frames = emu->frames;
+    return rc;
+}
+
+int rg__emu_rewind(rg_emu *emu)
+{
+    if (!emu->redraw_size)
+        return rg__error(RG_EMISUSE, "no room reserved for a mark");
+    int rc = emu->ops->state_save(emu->core, emu->aside, emu->redraw_size);
+    if (rc != RG_OK)
+        return rc;
+    emu->aside_frames = emu->frames;
+    if ((rc = emu->ops->state_load(emu->core, emu->mark, emu->redraw_size)) != RG_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", rg_error_last());
+        if (emu->ops->state_load(emu->core, emu->aside, emu->redraw_size) != RG_OK)
+            return rg__error(RG_ECORE, "redrawing a frame: %s; going back failed too", why);
+        (void)sync_space(emu);
+        return rg__error(rc, "redrawing a frame: %s", why);
+    }
+    emu->frames = emu->mark_frames;
+    return sync_space(emu);
+}
+
+int rg__emu_rewind_end(rg_emu *emu, int exact)
+{
+    int rc = exact ? RG_OK : emu->ops->state_load(emu->core, emu->aside, emu->redraw_size);
+    emu->frames = emu->aside_frames;
+    int src = sync_space(emu);
+    return rc != RG_OK ? rc : src;
+}
+
+uint64_t rg__emu_changes(const rg_emu *emu)
+{
+    return emu->changes;
 }

@@ -8,6 +8,16 @@
 #include <retrogym/actions.h>
 #include <retrogym/env.h>
 
+/* Redrawing the frame an episode ends on when it ran undrawn (env_step.c): the input of a part of a step run since
+ * the emulator's mark (emu/emu_redraw.h), to run it again. */
+#define RG__ENV_REPLAY_MAX 64 /* steps between marks, at most */
+typedef struct rg__env_replay_part {
+    uint16_t want[RG_SCENARIO_MAX_PLAYERS];   /* the step's buttons */
+    uint16_t held[RG_SCENARIO_MAX_PLAYERS];   /* the buttons held before its first frame ... */
+    uint64_t rng;                             /* ... and the sticky actions' generator */
+    unsigned frames;                          /* frames it ran */
+} rg__env_replay_part;
+
 struct rg_env {
     char *game;
     char *state_name;        /* "" when none */
@@ -50,6 +60,14 @@ struct rg_env {
     uint64_t steps;
     int started;
     unsigned reset_frames;   /* frames the last reset ran: 1 + the no-op starts; 0 after a restore */
+    /* redraws (env_step.c) */
+    unsigned mark_every;     /* steps between marks (1..RG__ENV_REPLAY_MAX); 0: the core draws every frame */
+    int mark_ok;             /* a mark is held, taken where replay[0] starts */
+    uint64_t mark_changes;   /* the emulator's change count (rg__emu_changes) and frame count when it was taken */
+    uint64_t mark_frames;
+    uint64_t replay_frames;  /* frames run since, in replay[0..n_replay) */
+    unsigned n_replay;
+    rg__env_replay_part replay[RG__ENV_REPLAY_MAX];
     /* movies (env_record.c, env_playback.c) */
     struct rg__recorder *rec; /* NULL when not recording */
     int capture_audio;       /* the emulator keeps audio (playback videos); read by rg__env_open */

@@ -3,6 +3,9 @@ rg_test(env_api env/test_env.c)
 rg_test(env_options env/test_env_options.c)
 # The observed screen: fixed size, frames read at it with their pitch (src/emu/screen.c); stable-retro's gpgx.
 rg_test(env_screen env/test_env_screen.c)
+# A step whose episode ends inside its frame skip on our own cores (which skip drawing unobserved frames) returns that
+# frame, as one frame per step does (src/env/env_step.c, src/emu/emu_redraw.h).
+rg_test(env_skip_end env/test_env_skip_end.c)
 if(NOT RG_SANITIZE)
   rg_test(env_no_alloc env/test_env_noalloc.c LABELS no-asan)
 endif()
