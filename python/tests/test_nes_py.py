@@ -366,3 +366,30 @@ def test_a_cropped_frame_is_centred():
     assert out[:8].sum() == out[232:].sum() == out[:, :8].sum() == out[:, 248:].sum() == 0
     with pytest.raises(RuntimeError, match="frame"):
         _uncrop(np.zeros((200, 200, 3), np.uint8))
+
+
+def test_our_core_sends_the_whole_picture_when_asked():
+    """Core "nes" takes FCEUmm's fceumm_overscan: "disabled" hands out all 256x240 (what NESEnv asks every NES core
+    for), "enabled" or nothing FCEUmm's 240x224 middle; the two pictures agree where they overlap; a bad value is
+    ignored (the crop)."""
+    from retrogym import _retrogym as C
+
+    frames = {}
+    for name, options in (("full", {"fceumm_overscan": "disabled"}), ("crop", {"fceumm_overscan": "enabled"}),
+                          ("default", {}), ("bad", {"fceumm_overscan": "sideways"})):
+        emu = C.Emu(STARCATCHER_ROM, "nes", options, False)
+        emu.set_buttons(1 << 3, 0)
+        for _ in range(120):
+            emu.run()
+        frames[name] = emu.screen()
+        emu.close()
+    assert frames["full"].shape == (240, 256, 3)
+    for name in ("crop", "default", "bad"):
+        assert frames[name].shape == (224, 240, 3)
+        assert np.array_equal(frames[name], frames["full"][8:232, 8:248])
+    assert frames["full"].any()
+    env = NESEnv(STARCATCHER_ROM, core="nes")
+    env.reset()
+    obs = env.step(0)[0]
+    assert obs.shape == (240, 256, 3) and env._emu.screen().shape == (240, 256, 3)  # no padding on our side
+    env.close()

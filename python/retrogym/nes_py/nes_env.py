@@ -38,8 +38,8 @@ for _byte in range(256):
 del _byte
 
 
-# A core without a full-frame option (our own core "nes" so far) sends FCEUmm's default picture: 8 pixels cropped
-# on each side, 240x224. It goes in the middle of a black 256x240 frame.
+# A core without a full-frame option sends FCEUmm's default picture: 8 pixels cropped on each side, 240x224. It goes
+# in the middle of a black 256x240 frame. (Our own core "nes" takes fceumm_overscan as FCEUmm does.)
 _CROPPED = (SCREEN_WIDTH - 16, SCREEN_HEIGHT - 16)
 
 
@@ -56,11 +56,30 @@ class RAM(np.ndarray):
     """The console's RAM: a writable uint8 view of the core's own memory (a write changes the emulated RAM at once).
     Reading one byte gives a Python ``int`` rather than a ``numpy.uint8``, so arithmetic written for NumPy 1 (e.g.
     gym-super-mario-bros' ``ram[0x6d] * 0x100``) neither overflows nor raises under NumPy 2; slices and everything
-    else are ordinary arrays over the same memory."""
+    else are ordinary arrays over the same memory.
 
-    def __getitem__(self, key):
-        value = np.ndarray.__getitem__(self, key)
-        return int(value) if type(value) is np.uint8 else value
+    Iterating gives Python ints as well. Games read single bytes many times a step, so the environment's own RAM
+    array answers an int index through a memoryview of the same memory (``_bytes``; a view taken from it answers
+    through NumPy)."""
+
+    def __getitem__(self, key, _get=np.ndarray.__getitem__, _int=int, _u8=np.uint8):
+        if type(key) is _int:
+            memory = self.__dict__.get("_bytes")
+            if memory is not None:
+                return memory[key]
+        value = _get(self, key)
+        return int(value) if type(value) is _u8 else value
+
+    def __iter__(self):
+        """Python ints too (gym-super-mario-bros reads its score digits as ``map(str, ram[a:b])``)."""
+        return iter(self.tolist()) if self.ndim == 1 else np.ndarray.__iter__(self)
+
+
+def _ram(array):
+    """``array`` (the 2 KiB, uint8) as the RAM class, with its memoryview for single-byte reads."""
+    ram = array.view(RAM)
+    ram._bytes = memoryview(ram)
+    return ram
 
 
 def _check_rom(rom_path):
@@ -119,7 +138,7 @@ class NESEnv(gym.Env):
         self._has_backup = False
         self._backup_state = None
         self._backup_screen = None
-        self.ram = self._emu.ram_view(0, RAM_SIZE).view(RAM)
+        self.ram = _ram(self._emu.ram_view(0, RAM_SIZE))
         # nes-py's console powers on with its RAM cleared; FCEUmm fills it with 0xFF, which games' start-up code
         # (and gym-super-mario-bros' start-screen skip, reading the timer digits) would see
         self.ram[:] = 0
@@ -248,7 +267,7 @@ class NESEnv(gym.Env):
         if self._emu is None:
             raise ValueError("env has already been closed.")
         emu, self._emu = self._emu, None
-        self.ram = np.array(self.ram, dtype=np.uint8).view(RAM)  # the last values; the core's memory goes now
+        self.ram = _ram(np.array(self.ram, dtype=np.uint8))  # the last values; the core's memory goes now
         emu.close()
         if self.viewer is not None:
             self.viewer.close()

@@ -25,9 +25,10 @@ typedef struct nes_core {
     size_t rom_size;
     uint64_t rom_hash;
     uint16_t *fb;        /* the machine's framebuffer, drawn in RGB565 (m.rgb = palette); the picture handed out is
-                          * its 240 x 224 window */
+                          * its 240 x 224 window, or all of it (full_frame) */
     uint16_t palette[512];
     rg__mem_desc mem[2];
+    uint8_t full_frame; /* hand out the whole 256 x 240 picture (option fceumm_overscan=disabled, as FCEUmm) */
 } nes_core;
 
 /* libretro joypad bits (B Y SELECT START UP DOWN LEFT RIGHT A ...) to the NES pad byte (A B SELECT START UP DOWN
@@ -40,9 +41,15 @@ static uint8_t pad_byte(uint16_t b)
 static void publish_video(nes_core *c)
 {
     rg_frame *f = &c->io->video;
-    f->data = c->fb + (size_t)RG__NES_VIEW_Y * RG__NES_WIDTH + RG__NES_VIEW_X;
-    f->width = RG__NES_VIEW_W;
-    f->height = RG__NES_VIEW_H;
+    if (c->full_frame) {
+        f->data = c->fb;
+        f->width = RG__NES_WIDTH;
+        f->height = RG__NES_HEIGHT;
+    } else {
+        f->data = c->fb + (size_t)RG__NES_VIEW_Y * RG__NES_WIDTH + RG__NES_VIEW_X;
+        f->width = RG__NES_VIEW_W;
+        f->height = RG__NES_VIEW_H;
+    }
     f->pitch = RG__NES_WIDTH * sizeof(uint16_t);
     f->format = RG_PIXEL_RGB565;
 }
@@ -89,7 +96,7 @@ static int run_frame(void *core)
     c->m.video = io->video_enabled != 0;
     c->m.audio = io->audio_enabled && io->capture_audio;
     rg__nes_run_frame(&c->m);
-    io->video.data = c->fb + (size_t)RG__NES_VIEW_Y * RG__NES_WIDTH + RG__NES_VIEW_X;
+    publish_video(c);
     io->audio_frames = 0;
     if (c->m.audio && c->m.alen && rg__native_publish_audio(io, c->m.abuf, c->m.alen) != RG_OK)
         return RG_ENOMEM;
@@ -194,9 +201,18 @@ int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args
         return rg__error(RG_ENOMEM, "out of memory");
     c->io = args->io;
     const rg_emu_options *o = args->opts;
-    for (size_t i = 0; o && i < o->n_core_options; i++)
-        if (o->core_options[i].key)
-            rg__log(&c->io->log, RG_LOG_DEBUG, "nes: option %s is not ours; ignored", o->core_options[i].key);
+    for (size_t i = 0; o && i < o->n_core_options; i++) {
+        const char *key = o->core_options[i].key, *value = o->core_options[i].value;
+        if (!key)
+            continue;
+        /* FCEUmm's option, with FCEUmm's meaning: "disabled" sends the whole picture instead of its 240 x 224
+         * default (nes-py's screen; retrogym.nes_py passes it to every NES core) */
+        if (strcmp(key, "fceumm_overscan") == 0 && value && (strcmp(value, "disabled") == 0 ||
+                                                             strcmp(value, "enabled") == 0))
+            c->full_frame = strcmp(value, "disabled") == 0;
+        else
+            rg__log(&c->io->log, RG_LOG_DEBUG, "nes: option %s=%s is not ours; ignored", key, value ? value : "");
+    }
     int rc = RG_OK;
     c->rom = malloc(args->rom_size ? args->rom_size : 1);
     c->fb = calloc(FB_PIXELS, sizeof *c->fb);
