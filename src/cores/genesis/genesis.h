@@ -92,6 +92,10 @@ typedef struct rg__gen_sprite_cache {
     uint8_t sat[640];        /* the table's bytes (80 entries of 8) */
     uint8_t count[240];      /* sprites on each line, at most the line's limit + 1 */
     uint8_t list[240][21];   /* their numbers, in link-list order */
+    uint8_t pal_valid;       /* the line palette below matches cram and back_idx */
+    uint8_t back_idx;        /* register 7's colour when pal was made */
+    uint16_t cram[64];       /* CRAM when pal was made */
+    uint32_t pal[64];        /* XRGB of each colour, colour 0 of a palette as the backdrop */
 } rg__gen_sprite_cache;
 
 typedef struct rg__gen_machine {

@@ -333,10 +333,18 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y)
     else
         draw_window(v, a, 0, wh < w ? wh : w, y, wide);
     draw_sprites(m, s, w, y, wide);
-    /* colours: the 64 of CRAM, with colour 0 of each palette showing the backdrop */
-    uint32_t pal[64];
-    for (unsigned i = 0; i < 64; i++)
-        pal[i] = (i & 15u) ? colour(v, i) : back;
+    /* colours: the 64 of CRAM, with colour 0 of each palette showing the backdrop (kept while CRAM and the backdrop
+     * register stay as they were) */
+    rg__gen_sprite_cache *c = &m->sprites;
+    unsigned back_idx = v->reg[7] & 0x3Fu;
+    if (!c->pal_valid || c->back_idx != back_idx || memcmp(c->cram, v->cram, sizeof c->cram)) {
+        memcpy(c->cram, v->cram, sizeof c->cram);
+        c->back_idx = (uint8_t)back_idx;
+        c->pal_valid = 1;
+        for (unsigned i = 0; i < 64; i++)
+            c->pal[i] = (i & 15u) ? colour(v, i) : back;
+    }
+    const uint32_t *pal = c->pal;
     /* priority, 8 dots at a time: high sprite > high A > high B > sprite > A > B (0 is transparent) */
     for (unsigned x = 0; x < w; x += 8u) {
         uint64_t S = load8(s + x), A = load8(a + x), B = load8(b + x);
