@@ -52,7 +52,8 @@ typedef struct rg__a26_machine {
     const uint8_t *rom;
     size_t rom_size;
     unsigned rom_mask;             /* 2K/4K cartridges: ROM offset of a $1xxx address */
-    const uint8_t *bank;           /* 4K-bank cartridges: the selected bank (refreshed from st.cart) */
+    const uint8_t *bank;           /* 4K-bank cartridges: the selected bank (refreshed from st.cart), whose bytes
+                                    * rom4k holds (NULL: none yet) */
     uint16_t fast_lo, fast_len;    /* ... and the window of plain ROM reads in it */
     const uint8_t *slice[4];       /* E0: the ROM of each 1 KiB slice of the window (refreshed from st.cart) */
     uint32_t *fb;                  /* the frame being drawn: RG__A26_WIDTH x height, XRGB8888 */
@@ -77,8 +78,9 @@ typedef struct rg__a26_machine {
     int16_t *abuf;                 /* mono samples of this run */
     size_t alen, acap;
     int aerr;                      /* the sample buffer could not grow */
-    /* 2K/4K cartridges: the $1000-$1FFF window (a 2K image mirrored), in the machine so that the CPU loop reads it
-     * at a constant offset from the machine pointer (no ROM pointer or mask held in registers) */
+    /* 2K/4K cartridges: the $1000-$1FFF window (a 2K image mirrored); 4K-bank cartridges (F8/F6/F4/FA, FE): a copy
+     * of the selected bank. In the machine so that the CPU loop reads it at a constant offset from the machine
+     * pointer (no ROM pointer or mask held in registers) */
     uint8_t rom4k[4096];
 } rg__a26_machine;
 

@@ -27,10 +27,16 @@ enum { BUS_ANY, BUS_PLAIN, BUS_4K, BUS_E0, BUS_FE };
 #define E0_HOT 0xFE0u
 
 /* The machine's copies of the cart's mapping, refreshed at each run's start (the state may have been loaded or
- * reset) and after every access that may switch banks: 4K banks ... */
+ * reset) and after every access that may switch banks: 4K banks (the selected bank copied into rom4k, so that the
+ * CPU loop reads it at a constant offset from the machine pointer as for plain carts; copied again only when the
+ * bank changed: F8/F6/F4 games switch a few times a frame, Activision's FE ones a few dozen) ... */
 static void refresh_bank(rg__a26_machine *m)
 {
-    m->bank = m->rom + m->st.cart.seg[0];
+    const uint8_t *bank = m->rom + m->st.cart.seg[0];
+    if (bank != m->bank) {
+        m->bank = bank;
+        memcpy(m->rom4k, bank, sizeof m->rom4k);
+    }
     m->fast_lo = m->st.cart.fast_lo;
     m->fast_len = m->st.cart.fast_len;
 }
@@ -74,7 +80,7 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int 
             v = m->rom4k[a];
         } else if (kind == BUS_4K || kind == BUS_FE) {
             if ((unsigned)(a - m->fast_lo) < m->fast_len) {
-                v = m->bank[a];
+                v = m->rom4k[a];
             } else {
                 v = rg__a26_cart_read_slow(&s->cart, m->rom, a, s->databus, &s->rng);
                 refresh_bank(m);
@@ -247,8 +253,8 @@ A26_INLINE void intim_wait(rg__a26_machine *m, bus_regs *r, unsigned pc, int kin
         unsigned a = lda & 0x0FFFu;
         if ((unsigned)(a - m->fast_lo) >= m->fast_len || (unsigned)(a + 5u - m->fast_lo) >= m->fast_len)
             return;
-        b0 = m->bank[a + 3u];
-        b1 = m->bank[a + 4u];
+        b0 = m->rom4k[a + 3u];
+        b1 = m->rom4k[a + 4u];
     } else { /* BUS_E0 */
         unsigned a = lda & 0x0FFFu;
         if (a + 5u >= E0_HOT)
@@ -376,6 +382,7 @@ static void reset_chips(rg__a26_machine *m)
     if (m->rom_size)
         for (unsigned i = 0; i < sizeof m->rom4k; i++)
             m->rom4k[i] = m->rom[i & m->rom_mask];
+    m->bank = NULL; /* 4K-bank carts: rom4k holds no bank now */
 }
 
 void rg__a26_power_on(rg__a26_machine *m, int after_detection)
