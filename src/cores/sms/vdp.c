@@ -10,12 +10,12 @@
 void rg__sms_vdp_power_on(rg__sms_vdp *v, int gg)
 {
     memset(v, 0, sizeof *v);
-    /* without a BIOS: the SMS BIOS leaves mode 4 with the display off; the GG has no BIOS to set registers 0 and 1
-     * (0 here, as in Genesis Plus GX); 2-6 read $FF */
+    /* without a BIOS: the SMS BIOS leaves mode 4 with the display off and registers 2-6 at $FF; the GG has no BIOS to
+     * set them (all 0, as in Genesis Plus GX: the GG then starts in Graphics I, display off) */
     v->reg[0] = gg ? 0x00 : 0x36;
     v->reg[1] = gg ? 0x00 : 0x80;
     for (unsigned r = 2; r <= 6; r++)
-        v->reg[r] = 0xFF;
+        v->reg[r] = gg ? 0x00 : 0xFF;
     v->reg[10] = 0xFF;
     v->line_counter = 0xFF;
     v->line = RG__SMS_FRAME_LINE;
