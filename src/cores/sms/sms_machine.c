@@ -213,6 +213,8 @@ static void io_write(rg__sms_machine *m, uint16_t port, uint8_t v)
 #define Z80_OUT(ctx, port, v) ((ctx)->st.cycles = (clk_ += 4), io_write((ctx), (port), (v)))
 #define Z80_INTERNAL(ctx, n) (clk_ += (unsigned)(n))
 #define Z80_STOP(ctx) (clk_ >= stop_)
+#define Z80_NOW(ctx) clk_
+#define Z80_STOP_AT(ctx) stop_
 /* a HALTed CPU: nothing reaches it before the run's end (interrupts are raised between runs) */
 #define Z80_HALT_RUN(ctx) halt_run(&clk_, stop_)
 

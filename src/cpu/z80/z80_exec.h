@@ -19,6 +19,9 @@
  *   Z80_ENTER(ctx) / Z80_LEAVE(ctx)  declarations at the start of the function / a statement before it returns
  *   Z80_READ16(ctx, addr)   two memory reads, addr then addr + 1 (wrapping at $FFFF), 6 T-states; returns them as
  *                           a little-endian word (for operands and POP); default: two Z80_READs
+ *   Z80_NOW(ctx) / Z80_STOP_AT(ctx)  the bus's T-state count and the count at which Z80_STOP becomes true (both
+ *                           uint64_t, Z80_STOP(ctx) being NOW >= STOP_AT, STOP_AT fixed during a call): the function
+ *                           then tests the run's end and a pending interrupt/HALT with one comparison
  *   Z80_HALT_RUN(ctx)       the M1 cycles of a HALTed CPU up to the bus's next event, at once: advances the bus
  *                           time by 4 T-states for each and returns how many (at least 1); only for a bus where no
  *                           interrupt can arrive before Z80_STOP becomes true; default: one Z80_FETCH at pc a step
@@ -310,7 +313,15 @@ RG__Z80_HOT int rg__z80_cond(uint8_t f, unsigned cc)
 #define Z80__RD(ad) Z80_READ(ctx, (uint16_t)(ad))
 #define Z80__WR(ad, v) Z80_WRITE(ctx, (uint16_t)(ad), (uint8_t)(v))
 /* the interrupt inputs may change in an I/O access: the pending test is redone after each */
-#define Z80__PENDING() (z_chk = (unsigned)(cpu->nmi_pending | cpu->int_line | cpu->halted))
+#ifdef Z80_NOW
+/* z_lim: the T-state at which the head must look (the run's end, or 0 while an interrupt or HALT is pending) */
+#define Z80__SETCHK(v) (z_chk = (v), z_lim = z_chk ? 0u : (uint64_t)Z80_STOP_AT(ctx))
+#define Z80__SLOW() ((uint64_t)Z80_NOW(ctx) >= z_lim)
+#else
+#define Z80__SETCHK(v) (z_chk = (v))
+#define Z80__SLOW() 1
+#endif
+#define Z80__PENDING() Z80__SETCHK((unsigned)(cpu->nmi_pending | cpu->int_line | cpu->halted))
 #define Z80__IN(port) (z_io = Z80_IN(ctx, (uint16_t)(port)), Z80__PENDING(), z_io)
 #define Z80__OUT(port, v) (Z80_OUT(ctx, (uint16_t)(port), (uint8_t)(v)), Z80__PENDING())
 #define Z80__IDLE(n) Z80_INTERNAL(ctx, (n))
@@ -455,76 +466,82 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
     uint16_t z_pc = cpu->pc;
     uint8_t z_a = cpu->a, z_f = cpu->f;
     unsigned z_r = cpu->r, z_q = cpu->q, z_ei = cpu->ei, z_p = cpu->p, z_chk, z_io = 0;
+    uint64_t z_lim = 0;
     Z80__ENTER
     Z80__PENDING();
     (void)z_io;
+    (void)z_lim;
     for (;;) {
         unsigned op, xm, v, t;
         uint16_t ad = 0;
         uint8_t f, prevq;
 
-        if (Z80_STOP(ctx)) {
-            cpu->pc = z_pc;
-            cpu->a = z_a;
-            cpu->f = z_f;
-            cpu->r = Z80__R;
-            cpu->q = (uint8_t)z_q;
-            cpu->ei = (uint8_t)z_ei;
-            cpu->p = (uint8_t)z_p;
-            Z80__LEAVE
-            return 0;
-        }
+        /* the run's end, or an interrupt or HALT to look at (one test on the common path when the bus gives
+         * Z80_NOW / Z80_STOP_AT) */
+        if (__builtin_expect(Z80__SLOW(), 0)) {
+            if (Z80_STOP(ctx)) {
+                cpu->pc = z_pc;
+                cpu->a = z_a;
+                cpu->f = z_f;
+                cpu->r = Z80__R;
+                cpu->q = (uint8_t)z_q;
+                cpu->ei = (uint8_t)z_ei;
+                cpu->p = (uint8_t)z_p;
+                Z80__LEAVE
+                return 0;
+            }
 
-        /* ---- interrupts and HALT (one test on the common path) ---- */
-        if (__builtin_expect(z_chk != 0, 0)) {
-            if (cpu->nmi_pending) {
-                cpu->nmi_pending = 0;
-                cpu->halted = 0;
-                z_ei = z_p = z_q = 0;
-                (void)Z80_FETCH(ctx, z_pc, Z80__IR);
-                Z80__RINC();
-                Z80__IDLE(1);
-                cpu->iff1 = 0;
-                Z80__PUSH(z_pc);
-                z_pc = cpu->wz = 0x0066u;
-                Z80__PENDING();
-                continue;
-            }
-            if (cpu->int_line && cpu->iff1 && !z_ei) {
-                if (z_p)
-                    z_f &= (uint8_t)~RG_Z80_PF;
-                cpu->halted = 0;
-                cpu->iff1 = cpu->iff2 = 0;
-                z_ei = z_p = z_q = 0;
-                v = Z80__INTA(Z80__IR);
-                Z80__RINC();
-                Z80__IDLE(1);
-                Z80__PUSH(z_pc);
-                if (cpu->im == 2) {
-                    ad = (uint16_t)(cpu->i << 8 | (v & 0xFFu));
-                    t = Z80__RD(ad);
-                    t |= (unsigned)Z80__RD((uint16_t)(ad + 1u)) << 8;
-                    z_pc = cpu->wz = (uint16_t)t;
-                } else {
-                    /* IM 1, and IM 0 with RST n on the bus (any other byte is taken as RST $38) */
-                    z_pc = cpu->wz = (uint16_t)(cpu->im == 0 && (v & 0xC7u) == 0xC7u ? (v & 0x38u) : 0x38u);
+            /* ---- interrupts and HALT (one test on the common path) ---- */
+            if (z_chk != 0) {
+                if (cpu->nmi_pending) {
+                    cpu->nmi_pending = 0;
+                    cpu->halted = 0;
+                    z_ei = z_p = z_q = 0;
+                    (void)Z80_FETCH(ctx, z_pc, Z80__IR);
+                    Z80__RINC();
+                    Z80__IDLE(1);
+                    cpu->iff1 = 0;
+                    Z80__PUSH(z_pc);
+                    z_pc = cpu->wz = 0x0066u;
+                    Z80__PENDING();
+                    continue;
                 }
-                Z80__PENDING();
-                continue;
-            }
-            if (cpu->halted) {
-                /* HALT: NOP-like M1 cycles at the address after the HALT, pc does not move */
-                z_q = 0;
-                z_ei = 0;
-                z_p = 0;
+                if (cpu->int_line && cpu->iff1 && !z_ei) {
+                    if (z_p)
+                        z_f &= (uint8_t)~RG_Z80_PF;
+                    cpu->halted = 0;
+                    cpu->iff1 = cpu->iff2 = 0;
+                    z_ei = z_p = z_q = 0;
+                    v = Z80__INTA(Z80__IR);
+                    Z80__RINC();
+                    Z80__IDLE(1);
+                    Z80__PUSH(z_pc);
+                    if (cpu->im == 2) {
+                        ad = (uint16_t)(cpu->i << 8 | (v & 0xFFu));
+                        t = Z80__RD(ad);
+                        t |= (unsigned)Z80__RD((uint16_t)(ad + 1u)) << 8;
+                        z_pc = cpu->wz = (uint16_t)t;
+                    } else {
+                        /* IM 1, and IM 0 with RST n on the bus (any other byte is taken as RST $38) */
+                        z_pc = cpu->wz = (uint16_t)(cpu->im == 0 && (v & 0xC7u) == 0xC7u ? (v & 0x38u) : 0x38u);
+                    }
+                    Z80__PENDING();
+                    continue;
+                }
+                if (cpu->halted) {
+                    /* HALT: NOP-like M1 cycles at the address after the HALT, pc does not move */
+                    z_q = 0;
+                    z_ei = 0;
+                    z_p = 0;
 #ifdef Z80_HALT_RUN
-                t = Z80_HALT_RUN(ctx);
-                z_r += t;
+                    t = Z80_HALT_RUN(ctx);
+                    z_r += t;
 #else
-                (void)Z80_FETCH(ctx, z_pc, Z80__IR);
-                Z80__RINC();
+                    (void)Z80_FETCH(ctx, z_pc, Z80__IR);
+                    Z80__RINC();
 #endif
-                continue;
+                    continue;
+                }
             }
         }
 
@@ -910,7 +927,7 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
             continue;
         case 0x76:                                                             /* HALT */
             cpu->halted = 1;
-            z_chk = 1;
+            Z80__SETCHK(1u);
             continue;
         Z80__C8(0xC0, 0xC8, 0xD0, 0xD8, 0xE0, 0xE8, 0xF0, 0xF8, /* RET cc */
             Z80__IDLE(1);
@@ -1050,6 +1067,8 @@ static int Z80_FN(rg_z80 *cpu, Z80_CTX *ctx)
 #undef Z80__IR
 #undef Z80__R
 #undef Z80__PENDING
+#undef Z80__SETCHK
+#undef Z80__SLOW
 #undef Z80__RINC
 #undef Z80__FETCH
 #undef Z80__IMM
