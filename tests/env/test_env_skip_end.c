@@ -6,7 +6,7 @@
  * before it). The input changes every step and the ROMs' colours follow the pad, so the frame drawn last before the
  * end differs from the end's. Variants: max-pooling (the last two frames drawn), sticky actions (the generator is
  * replayed), and a Lua script that writes RAM on some frames (the mark is taken again after such a write; the state
- * after the end is the first run's). */
+ * after the end is the first run's). The vector pool, with threads and with processes, gives the same rows. */
 #include "test_support.h"
 
 #include "base/base.h"
@@ -214,8 +214,93 @@ static void end_inside_a_skip(void **state)
     }
 }
 
+/* The vector pool steps its environments through rg_env_step: with worker threads and with worker processes, the
+ * row of the step that ends the episode inside the skip holds the end's frame, reward and info, as one frame per step
+ * gives (the Master System test ROM; both environments get the same input). */
+static void pool_end_inside_a_skip(void **state)
+{
+    (void)state;
+    const skip_case *c = &k_cases[2];
+    test_rom rom;
+    test_rom_get(c->system, &rom);
+    for (int iso = 0; iso < 2; iso++) {
+        for (unsigned k = 30; k < 30 + SKIP; k++) {
+            char root[512], dir[1024], what[256];
+            test_integration_dir("skip-pool", c->game, c->rom, root, sizeof root, dir, sizeof dir);
+            write_integration(dir, &rom, c, k, 0);
+            rg_integration_paths *dp;
+            EXPECT_OK(rg_integration_paths_create(&dp, root));
+            rg_env_options eo = RG_ENV_OPTIONS_INIT;
+            eo.game = c->game;
+            eo.paths = dp;
+            eo.core = c->core;
+            eo.state = RG_STATE_NONE;
+            eo.actions = RG_ACTIONS_ALL;
+            eo.frameskip = SKIP;
+            eo.log = test_quiet_log;
+            rg_pool_options po = RG_POOL_OPTIONS_INIT;
+            po.envs = &eo;
+            po.n_env_options = 1;
+            po.num_envs = 2;
+            po.num_threads = 2;
+            po.isolation = iso ? RG_POOL_PROCESSES : RG_POOL_THREADS;
+            rg_pool *pool;
+            EXPECT_OK(rg_pool_create(&pool, &po));
+            rg_integration_paths_free(dp);
+            rg_env *b = open_env(root, c, 1, PLAIN);
+            size_t size = rg_pool_obs_size(pool), len = rg_pool_action_length(pool);
+            assert_int_equal(size, rg_env_obs_size(b));
+            uint8_t *ob = malloc(size);
+            int64_t *act = calloc(2 * len, sizeof *act);
+            assert_non_null(ob);
+            assert_non_null(act);
+            rg_pool_batch batch;
+            EXPECT_OK(rg_pool_reset(pool, NULL, 0, &batch));
+            EXPECT_OK(rg_env_reset(b, 1, 0, ob, size));
+            int ended = 0;
+            for (unsigned step = 0; step < 200 && !ended; step++) {
+                for (size_t i = 0; i < len; i++)
+                    act[i] = act[len + i] = (int64_t)(((step * 7u + i * 3u) >> 1) & 1u);
+                EXPECT_OK(rg_pool_step(pool, act, &batch));
+                rg_step_result rb;
+                double reward = 0.0;
+                for (unsigned f = 0; f < SKIP; f++) {
+                    EXPECT_OK(rg_env_step(b, act, len, ob, size, &rb));
+                    reward += rb.rewards[0];
+                    if (rb.terminated)
+                        break;
+                }
+                snprintf(what, sizeof what, "pool (%s), ends at counter %u, step %u", iso ? "processes" : "threads", k,
+                         step);
+                for (size_t r = 0; r < batch.count; r++) {
+                    if (batch.terminated[r] != rb.terminated || batch.rewards[r * RG_SCENARIO_MAX_PLAYERS] != reward)
+                        fail_msg("%s, env %d: terminated %d reward %g, one frame per step %d %g", what,
+                                 batch.env_ids[r], batch.terminated[r], batch.rewards[r * RG_SCENARIO_MAX_PLAYERS],
+                                 rb.terminated, reward);
+                    if (memcmp(batch.obs + r * size, ob, size) != 0)
+                        fail_msg("%s, env %d: the observation differs from one frame per step's", what,
+                                 batch.env_ids[r]);
+                    for (size_t j = 0; j < batch.n_info; j++) {
+                        int64_t v;
+                        EXPECT_OK(rg_gamedata_get(rg_env_gamedata(b), rg_pool_info_name(pool, j), &v));
+                        if (!batch.info_valid[r * batch.n_info + j] || batch.info[r * batch.n_info + j] != v)
+                            fail_msg("%s, env %d: info %s differs", what, batch.env_ids[r], rg_pool_info_name(pool, j));
+                    }
+                }
+                ended = rb.terminated;
+            }
+            assert_true(ended);
+            free(ob);
+            free(act);
+            rg_env_free(b);
+            rg_pool_free(pool);
+            rg__remove_tree(root);
+        }
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(end_inside_a_skip)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(end_inside_a_skip), cmocka_unit_test(pool_end_inside_a_skip)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
