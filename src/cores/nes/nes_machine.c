@@ -268,6 +268,8 @@ typedef struct nes_fast {
     unsigned loop_rep; /* loops of loop_len cycles in a row that came back to it */
     uint64_t loop_cyc; /* the cycle of that boundary */
     uint64_t loop_len;
+    unsigned not_loop; /* a loop head whose code is no idle loop (above $FFFF: none); PRG-ROM changes only by a
+                        * slow cycle, which clears it */
 } nes_fast;
 
 /* What tick() and bus_read() would do beyond counting, from the next cycle on. */
@@ -277,6 +279,7 @@ NES_INLINE void fast_load(const rg__nes_machine *m, nes_fast *f)
     f->cyc = s->cycles;
     f->last_pc = 0;
     f->loop_pc = 0x10000u; /* no loop seen since the last slow cycle */
+    f->not_loop = 0x10000u;
     f->stop = m->frame_done ? 0 : m->cycle_cap;
     if (s->nmi_next || s->cpu.irq_line != (s->irq != 0) || s->dma_page != DMA_NONE || s->apu.dmc_fetch)
         f->lim = 0;
@@ -410,8 +413,14 @@ static void loop_boundary(rg__nes_machine *m, nes_fast *f, unsigned pc)
     f->loop_len = len;
     f->loop_cyc = c;
     int status;
-    if (f->loop_rep < 2 || m->idle_off || idle_loop_cycles(m, pc, &status) != len)
+    if (f->loop_rep < 2 || m->idle_off || pc == f->not_loop)
         return;
+    unsigned n = idle_loop_cycles(m, pc, &status);
+    if (n != len) {
+        if (n == 0)
+            f->not_loop = pc; /* a busy loop (a delay count, say): not decoded again at every turn */
+        return;
+    }
     /* k loops: cycles c + 1 .. c + k len fast (below lim), the boundaries before c + k len not stopping; a $2002
      * loop's reads before ppu_quiet_at (the watch survived, so its reads were answered so: ppu_quiet_ok holds) */
     uint64_t room = f->lim - 1u - c;
