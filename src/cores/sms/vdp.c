@@ -337,6 +337,23 @@ void rg__sms_vdp_write_data(rg__sms_vdp *v, uint8_t val, int late, uint16_t *fb,
     v->addr = (uint16_t)((v->addr + 1u) & 0x3FFFu);
 }
 
+/* The running line drawn again (the display switched early in it): with its own sprite list, listed again from
+ * the line before (the list in v->spr is the next line's by now); the overflow latch and the 5th sprite's number
+ * stay as the line's first drawing left them, the redraw then moves the latch into the status and lists the next
+ * line again, as Genesis Plus GX redraws it. */
+static void redraw_line(rg__sms_vdp *v, uint16_t *fb, int gg)
+{
+    uint8_t ovr = v->spr_ovr, num = v->spr_num;
+    int y = v->line;
+    if (!(v->reg[0] & 0x04u))
+        rg__sms_tms_parse(v, y - 1);
+    else
+        parse_sprites(v, y - 1);
+    v->spr_ovr = ovr;
+    v->spr_num = num;
+    rg__sms_vdp_render_line(v, (unsigned)y, fb, gg);
+}
+
 /* A register write; the INT output follows registers 0 and 1 as Genesis Plus GX updates it. `c` is the master-clock
  * offset in the running line (a display switch in its first 860 redraws the line). */
 static void write_reg(rg__sms_vdp *v, unsigned r, uint8_t d, unsigned c, uint16_t *fb, int gg)
@@ -351,7 +368,7 @@ static void write_reg(rg__sms_vdp *v, unsigned r, uint8_t d, unsigned c, uint16_
         v->irq = (uint8_t)((v->reg[1] & vint) || (d & 0x10u));
     if (r == 1) {
         if ((changed & 0x40u) && v->line < RG__SMS_HEIGHT && c <= 860u)
-            rg__sms_vdp_render_line(v, v->line, fb, gg);
+            redraw_line(v, fb, gg);
         if (changed & vint)
             v->irq = (uint8_t)((d & 0x20u) || (v->reg[0] & hint));
     }

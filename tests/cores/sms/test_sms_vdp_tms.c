@@ -2,7 +2,8 @@
  * test: Graphics I and Text pixels in the SMS's fixed palette (docs/sms.md), the Game Gear's colours from CRAM words
  * 16-31, the 5th sprite's number and overflow in the status (bit 1 included, which Genesis Plus GX loses), the list
  * ending at $D0, collision of opaque pattern dots whatever their colour (not of sprite boxes, as Genesis Plus GX
- * has it), magnification and the early clock, the same flags whether a line is drawn or not. The frame-by-frame
+ * has it), magnification and the early clock, the same flags whether a line is drawn or not; a line redrawn when the
+ * display is switched on early in it shows its own sprites. The frame-by-frame
  * comparison with Genesis Plus GX is test_sms_vs_gpgx.c (the TMS-modes ROM). */
 #include "test_support.h"
 
@@ -202,6 +203,33 @@ static void test_gg_colours(void **s)
     assert_int_equal(fb[32 * 256 + 4], rgb(0, 255, 0));
 }
 
+/* The display switched on early in a line redraws it with that line's own sprites (not the next line's list). */
+static void test_display_on_redraw(void **s)
+{
+    (void)s;
+    rg__sms_vdp v;
+    graphics1(&v, 0);
+    v.reg[1] = 0x00; /* display off */
+    memset(&v.vram[0x3000], 0xFF, 8);
+    sprite(&v, 0, 9, 50, 0, 2); /* lines 10-17 */
+    rg__sms_vdp_render_line(&v, 16, NULL, 0);
+    v.line = 17;
+    rg__sms_vdp_render_line(&v, 17, fb, 0);
+    assert_int_equal(fb[17 * 256 + 50], sms(0x3F)); /* display off: the backdrop */
+    assert_int_equal(v.spr_count, 0);               /* line 18: no sprites */
+    rg__sms_vdp_write_ctrl(&v, 0x40, 100, fb, 0);
+    rg__sms_vdp_write_ctrl(&v, 0x81, 100, fb, 0);   /* register 1 = $40 within the line's first 860 clocks */
+    assert_int_equal(fb[17 * 256 + 50], sms(0x08)); /* the sprite of line 17 */
+    assert_int_equal(fb[17 * 256 + 58], sms(0x3F));
+    assert_int_equal(v.spr_count, 0);
+    /* later in the line: not redrawn */
+    v.reg[1] = 0x00;
+    rg__sms_vdp_render_line(&v, 17, fb, 0);
+    rg__sms_vdp_write_ctrl(&v, 0x40, 900, fb, 0);
+    rg__sms_vdp_write_ctrl(&v, 0x81, 900, fb, 0);
+    assert_int_equal(fb[17 * 256 + 50], sms(0x3F));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +239,7 @@ int main(void)
         cmocka_unit_test(test_collision),
         cmocka_unit_test(test_magnified_early_clock),
         cmocka_unit_test(test_gg_colours),
+        cmocka_unit_test(test_display_on_redraw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
