@@ -531,6 +531,13 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
     /* dots 321-336: the next line's first two tiles; 337-340 fetch nothing we keep */
     if (d < to && d <= 336) {
         unsigned e = to < 337 ? to : 337;
+        if (d == 321 && e == 337 && line < 239 && !m->video && !m->ppu_watch && !p->spr0_line && !m->idle_off) {
+            /* the next line is not drawn and has no sprite-0 hit to find, so nothing looks at its background
+             * pixels, and its own fetches at 321-336 replace all these two tiles leave (the shifter's 64 bits, the
+             * latches) before the state can be seen again; only v moves (two coarse X increments) */
+            p->v = rg__ppu_inc_x(rg__ppu_inc_x(p->v));
+            d = 337;
+        }
         while (d < e) {
             if (((d - 1) & 7) == 0 && d + 8 <= e) {
                 bg_group(m, p, d, dot0, NULL, 0, NULL);
