@@ -75,7 +75,8 @@ typedef struct rg__gen_state {
     uint8_t psg_latch;      /* the PSG's latched register (0-7) */
     uint16_t ym_ta;         /* timer A period value (10 bits, $24-$25) */
     uint8_t ym_tb;          /* timer B period value ($26) */
-    uint8_t pad2_;
+    uint8_t cpu_moff;       /* the 68000's time is cpu.cycles * 7 + cpu_moff master clocks (0-6): a 68000-to-VDP DMA
+                             * freezes it up to a master clock off its own clock's grid, as in Genesis Plus GX */
     uint16_t psg_reg[8];    /* tone/noise periods and volumes, as written (no sound produced) */
     int32_t ym_tac;         /* timer A counter, in YM samples (master / 1008) */
     int32_t ym_tbc;         /* timer B counter, in YM samples (16 per step) */
@@ -110,8 +111,13 @@ typedef struct rg__gen_machine {
     uint64_t stop_at;       /* 68000 clock the current run ends at */
     uint64_t z80_stop_at;   /* Z80 clock the current Z80 run ends at */
     rg__gen_sprite_cache sprites; /* genesis_render.c's */
-    uint64_t insn_start;    /* 68000 clock at which the current instruction (or exception) started: Genesis Plus
+    uint64_t insn_mclk;     /* master clock at which the current instruction (or exception) started: Genesis Plus
                              * GX's time for the VDP, YM2612 and Z80 accesses the instruction makes */
+    uint64_t stop_mclk;     /* master clock the current 68000 run ends at (stop_at is its 68000 clock) */
+    uint64_t freeze_add;    /* a 68000-to-VDP DMA started by this instruction: master clocks the 68000 waits after */
+    uint64_t freeze_to;     /* it (the DMA ends in the same line or blank), or the master clock it waits until */
+    unsigned ipl_delay;     /* an interrupt enabled while pending reaches the 68000 after one more instruction: 2
+                             * when the enabling write's instruction is running, 1 during the next */
 } rg__gen_machine;
 
 /* Power-on: zeroed state, Z80 in reset, the 68000's reset from the ROM's vectors. */

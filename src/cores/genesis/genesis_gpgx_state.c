@@ -143,7 +143,9 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
     memcpy(c->a, g.m68k.a, sizeof c->a);
     c->sr = g.m68k.sr;
     c->other_sp = (g.m68k.sr & 0x2000u) ? g.m68k.usp : g.m68k.isp;
-    c->cycles = ((uint64_t)frame * RG__GEN_FRAME_MCLK + g.m68k.cycles + 6u) / 7u;
+    uint64_t t = (uint64_t)frame * RG__GEN_FRAME_MCLK + g.m68k.cycles;
+    c->cycles = t / 7u;
+    s->cpu_moff = (uint8_t)(t % 7u);
     c->stopped = (uint8_t)(g.m68k.stopped & 1u);
     c->halted = 0;
     c->nmi_seen = 0;

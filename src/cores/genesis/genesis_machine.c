@@ -82,7 +82,7 @@ uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
             return (uint16_t)(b << 8 | b);
         }
         if (addr < 0xA06000u) { /* YM2612 status: the timer flags, never busy */
-            uint8_t b = rg__gen_ym_read(m, m->insn_start * 7u);
+            uint8_t b = rg__gen_ym_read(m, m->insn_mclk);
             return (uint16_t)(b << 8 | b);
         }
         return 0xFFFFu;
@@ -127,7 +127,7 @@ void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
         if (a < 0xA04000u)
             s->zram[a & 0x1FFFu] = b;
         else if (a < 0xA06000u)
-            rg__gen_ym_write(m, m->insn_start * 7u, a & 3u, b);
+            rg__gen_ym_write(m, m->insn_mclk, a & 3u, b);
         else if (a < 0xA06100u)
             s->z80_bank = (uint16_t)((s->z80_bank >> 1) | (unsigned)(b & 1u) << 8);
         return;
@@ -138,12 +138,12 @@ void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
         return;
     }
     if (addr == 0xA11100u && (sel & 2)) {
-        rg__gen_z80_run_to(m, m->insn_start * 7u); /* the Z80 catches up to the moment of the request */
+        rg__gen_z80_run_to(m, m->insn_mclk); /* the Z80 catches up to the moment of the request */
         s->z80_busreq = (uint8_t)((v >> 8) & 1u);
         return;
     }
     if (addr == 0xA11200u && (sel & 2)) {
-        rg__gen_z80_run_to(m, m->insn_start * 7u);
+        rg__gen_z80_run_to(m, m->insn_mclk);
         uint8_t held = (uint8_t)!((v >> 8) & 1u);
         if (held && !s->z80_reset)
             rg__gen_z80_reset(m);
@@ -169,8 +169,26 @@ static int iack(rg__gen_machine *m, int level)
 #define M68K_CTX rg__gen_machine
 #define M68K_READ(m, addr, sel) ((void)(sel), rg__gen_read16((m), (addr)))
 #define M68K_WRITE(m, addr, v, sel) rg__gen_write16((m), (addr), (v), (sel))
-/* checked before each instruction and exception: it marks the instruction's start */
-#define M68K_STOP(m) (((m)->insn_start = (m)->st.cpu.cycles) >= (m)->stop_at)
+/* Checked before each instruction and exception: ends a DMA's freeze of the 68000 and marks the instruction's
+ * start. */
+static inline int gen_stop(rg__gen_machine *m)
+{
+    rg__gen_state *s = &m->st;
+    if (m->freeze_add | m->freeze_to) {
+        uint64_t now = s->cpu.cycles * 7u + s->cpu_moff;
+        uint64_t to = m->freeze_to ? (m->freeze_to > now ? m->freeze_to : now) : now + m->freeze_add;
+        m->freeze_add = m->freeze_to = 0;
+        s->cpu.cycles = to / 7u;
+        s->cpu_moff = (uint8_t)(to % 7u);
+        m->stop_at = (m->stop_mclk + 6u - s->cpu_moff) / 7u;
+    }
+    if (m->ipl_delay && --m->ipl_delay == 0)
+        s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(&s->vdp);
+    m->insn_mclk = s->cpu.cycles * 7u + s->cpu_moff;
+    return s->cpu.cycles >= m->stop_at;
+}
+
+#define M68K_STOP(m) gen_stop(m)
 #define M68K_IACK(m, level) iack((m), (level))
 /* the idle-loop skip (m68k_exec.h): ROM and work RAM reads have no side effect and change only by the 68000's writes
  * within one run (the Z80 and the VDP's events run between runs) */
@@ -210,7 +228,9 @@ void rg__gen_power_on(rg__gen_machine *m)
     m->st.cpu.cycles = POWER_ON_MCLK / 7u;
     m->st.z80_cycles = POWER_ON_MCLK / 7u * 7u / 15u;
     cpu_reset(m);
-    m->insn_start = m->st.cpu.cycles;
+    m->insn_mclk = m->st.cpu.cycles * 7u;
+    m->freeze_add = m->freeze_to = 0;
+    m->ipl_delay = 0;
     rg__gen_frame_size(m);
 }
 
@@ -239,8 +259,10 @@ void rg__gen_reset_soft(rg__gen_machine *m)
 static void run_to(rg__gen_machine *m, uint64_t mclk)
 {
     rg__gen_state *s = &m->st;
-    s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(&s->vdp);
-    m->stop_at = (mclk + 6u) / 7u;
+    if (!m->ipl_delay)
+        s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(&s->vdp);
+    m->stop_mclk = mclk;
+    m->stop_at = (mclk + 6u - s->cpu_moff) / 7u;
     gen_m68k_run(&s->cpu, m);
     if (s->cpu.cycles < m->stop_at) /* a halted 68000 lets the time pass */
         s->cpu.cycles = m->stop_at;
@@ -327,6 +349,7 @@ int rg__gen_state_check(const rg__gen_state *s)
           "vdp.line");
     CHECK(s->z80_busreq <= 1 && s->z80_reset <= 1, "z80 bus control");
     CHECK(s->cpu.ipl == rg__gen_vdp_ipl(v), "cpu.ipl (not the VDP's)");
+    CHECK(s->cpu_moff < 7u, "cpu_moff");
     CHECK(s->dma_end <= base + 32u * (uint64_t)RG__GEN_FRAME_MCLK, "dma_end (a DMA longer than any)");
     const char *sound = rg__gen_sound_check(s);
     if (sound)

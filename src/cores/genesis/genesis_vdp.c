@@ -7,7 +7,7 @@
  * ports: its 68000 counts an instruction's clocks after running it). */
 static uint64_t frame_pos(const rg__gen_machine *m)
 {
-    uint64_t now = m->insn_start * 7u, base = (uint64_t)m->st.frame * RG__GEN_FRAME_MCLK;
+    uint64_t now = m->insn_mclk, base = (uint64_t)m->st.frame * RG__GEN_FRAME_MCLK;
     return now > base ? now - base : 0;
 }
 
@@ -125,17 +125,66 @@ static void dma_68k(rg__gen_machine *m)
     dma_done(v, lo);
 }
 
-/* A fill or copy of n bytes keeps status bit 1 set for about the time the VDP takes: bytes per line in the blank
- * (or display off) and during the picture, H40 / H32; a copy moves half as many. */
-static void dma_busy(rg__gen_machine *m, unsigned n, int copy)
+/* DMA timing, as Genesis Plus GX times it: a transfer moves bytes a line at a rate by period and width, 166 / 204
+ * (H32 / H40) in the vertical blank or with the display off, 16 / 18 during the picture; 68000-to-VRAM transfers
+ * and copies half as many units (words, byte pairs), 68000-to-CRAM/VSRAM and fills that many. From its start the
+ * transfer runs to the end of its line (in the blank: to the blank's end, the start of line 261), then on from the
+ * start of each following line (the blank counted from the frame's start as one part). Returns the master clock it
+ * ends at; *first: the clocks of its first part, *parts: how many parts. The data itself is moved at once. */
+static const uint16_t dma_rate[2][2] = {{16, 18}, {166, 204}};
+
+static uint64_t dma_time(const rg__gen_machine *m, unsigned len, unsigned half, uint64_t *first, unsigned *parts)
 {
     const rg__gen_vdp *v = &m->st.vdp;
-    int blank = v->line >= v->view_h || !(v->reg[1] & 0x40u);
-    unsigned per_line = blank ? (h40(v) ? 205u : 167u) : (h40(v) ? 18u : 16u);
-    if (copy)
-        per_line /= 2u;
-    uint64_t now = m->insn_start * 7u;
-    m->st.dma_end = now + (uint64_t)n * RG__GEN_LINE_MCLK / per_line;
+    uint64_t base = (uint64_t)m->st.frame * RG__GEN_FRAME_MCLK, t = frame_pos(m);
+    while (t >= RG__GEN_FRAME_MCLK) {
+        t -= RG__GEN_FRAME_MCLK;
+        base += RG__GEN_FRAME_MCLK;
+    }
+    uint64_t vb_end = (uint64_t)(RG__GEN_LINES - 1u - v->view_h) * RG__GEN_LINE_MCLK;
+    for (unsigned n = 1;; n++) {
+        int vblank = t < vb_end;
+        unsigned rate = dma_rate[vblank || !(v->reg[1] & 0x40u)][h40(v)] >> half;
+        uint64_t end = vblank ? vb_end : (t / RG__GEN_LINE_MCLK + 1u) * RG__GEN_LINE_MCLK;
+        uint64_t dc = end - t, units = dc * rate / RG__GEN_LINE_MCLK;
+        if (len < units) {
+            units = len;
+            dc = units * RG__GEN_LINE_MCLK / rate;
+        }
+        len -= (unsigned)units;
+        if (n == 1)
+            *first = dc;
+        if (!len) {
+            *parts = n;
+            return base + t + dc;
+        }
+        t = end;
+        if (t >= RG__GEN_FRAME_MCLK) {
+            t -= RG__GEN_FRAME_MCLK;
+            base += RG__GEN_FRAME_MCLK;
+        }
+    }
+}
+
+/* A fill or copy runs while the 68000 goes on: status bit 1 (DMA busy) reads set until it ends. */
+static void dma_busy(rg__gen_machine *m, unsigned n, unsigned half)
+{
+    uint64_t first;
+    unsigned parts;
+    m->st.dma_end = dma_time(m, n, half, &first, &parts);
+}
+
+/* A 68000-to-VDP transfer freezes the 68000: one part, its clocks after the instruction that started it; more, until
+ * the transfer's end. */
+static void dma_freeze(rg__gen_machine *m, unsigned n, unsigned half)
+{
+    uint64_t first;
+    unsigned parts;
+    uint64_t end = dma_time(m, n, half, &first, &parts);
+    if (parts == 1)
+        m->freeze_add = first;
+    else
+        m->freeze_to = end;
 }
 
 /* VRAM copy: bytes from the source (registers 21-22, a byte address) to the address register. */
@@ -219,9 +268,16 @@ void rg__gen_vdp_ctrl_write(rg__gen_machine *m, uint16_t val)
     if (!v->pending) {
         if ((val & 0xC000u) == 0x8000u) {
             unsigned r = (val >> 8) & 0x1Fu;
+            unsigned before = rg__gen_vdp_ipl(v);
             if (r < 24)
                 reg_write(m, r, (uint8_t)val);
-            m->st.cpu.ipl = (uint8_t)rg__gen_vdp_ipl(v);
+            unsigned now = rg__gen_vdp_ipl(v);
+            /* an interrupt enabled while pending waits for one more instruction (not after a MOVE.L, which may be
+             * in the middle of its two writes), as Genesis Plus GX has it */
+            if (now > before && (m->st.cpu.ir & 0xF000u) != 0x2000u)
+                m->ipl_delay = 2;
+            else if (!m->ipl_delay)
+                m->st.cpu.ipl = (uint8_t)now;
             return;
         }
         v->addr = (uint16_t)((v->addr & 0xC000u) | (val & 0x3FFFu));
@@ -241,9 +297,12 @@ void rg__gen_vdp_ctrl_write(rg__gen_machine *m, uint16_t val)
             dma_busy(m, dma_length(v), 1);
             dma_copy(v);
             break;
-        default:
+        default: {
+            unsigned n = dma_length(v);
             dma_68k(m);
+            dma_freeze(m, n, (v->code & 6u) ? 0u : 1u);
             break;
+        }
         }
     }
 }
@@ -293,7 +352,7 @@ uint16_t rg__gen_vdp_status(rg__gen_machine *m)
     unsigned pos = (unsigned)(fpos % RG__GEN_LINE_MCLK);
     int vblank = in_vblank(v) || !(v->reg[1] & 0x40u);
     int hblank = pos < 588u;
-    int busy = m->insn_start * 7u + 28u < m->st.dma_end;
+    int busy = m->insn_mclk + 28u < m->st.dma_end;
     /* the V interrupt flag reads set from its moment in the first line, before the interrupt is raised */
     int vflag = v->vflag || (v->line == v->view_h && fpos >= 788u && fpos < RG__GEN_LINE_MCLK && !v->vint_skip &&
                              !m->st.z80_int);

@@ -134,6 +134,13 @@ static void test_vdp_dma(void **s)
     assert_int_equal(v->addr, 0x4010);
     assert_int_equal(v->reg[19] | v->reg[20] << 8, 0);          /* the length counts down to 0 */
     assert_int_equal(v->reg[21] | v->reg[22] << 8, (src + 8u) & 0xFFFFu); /* the source moved on */
+    /* its time (Genesis Plus GX's): at power-on the 68000 stands 784,462 master clocks into the frame, in line 229 of
+     * it (1,282 into the line, 2,138 before its end); display on, H32: 16 bytes a line, 8 words to VRAM. 5 words fit
+     * in this line, 3 in the next (3 * 3420 / 8 = 1282 clocks): the 68000 waits until 230 * 3420 + 1282 */
+    assert_int_equal(m->insn_mclk, 784462u);
+    assert_int_equal(m->freeze_to, 230u * 3420u + 1282u);
+    assert_int_equal(m->freeze_add, 0);
+    m->freeze_to = 0;
 
     /* 68000 -> CRAM from ROM */
     g_rom[0x300] = 0x0E, g_rom[0x301] = 0xEE, g_rom[0x302] = 0x00, g_rom[0x303] = 0x0E;
@@ -141,6 +148,27 @@ static void test_vdp_dma(void **s)
     cmd(m, 0x23, 0x0004);
     assert_int_equal(v->cram[2], 0x0EEE);
     assert_int_equal(v->cram[3], 0x000E);
+    /* to CRAM a word per byte slot: 2 words in this line, 2 * 3420 / 16 clocks after the instruction */
+    assert_int_equal(m->freeze_add, 2u * 3420u / 16u);
+    assert_int_equal(m->freeze_to, 0);
+    m->freeze_add = 0;
+
+    /* an interrupt enabled while pending reaches the 68000 one instruction later (after a MOVE.W), at once after a
+     * MOVE.L */
+    v->vint = 1;
+    m->st.cpu.ipl = 0;
+    m->st.cpu.ir = 0x3940; /* move.w d0,4(a4) */
+    reg(m, 1, 0x74);
+    assert_int_equal(m->ipl_delay, 2);
+    assert_int_equal(m->st.cpu.ipl, 0);
+    m->ipl_delay = 0;
+    reg(m, 1, 0x54);
+    m->st.cpu.ir = 0x2A80; /* move.l d0,(a5) */
+    reg(m, 1, 0x74);
+    assert_int_equal(m->ipl_delay, 0);
+    assert_int_equal(m->st.cpu.ipl, 6);
+    reg(m, 1, 0x54);
+    v->vint = 0;
 
     /* fill: the data write is done, then the high byte goes to length bytes at address ^ 1 */
     reg(m, 15, 1);
@@ -157,11 +185,12 @@ static void test_vdp_dma(void **s)
     /* the fill is done at once but status bit 1 (DMA busy) stays set for its time (6 bytes: a third of a line at
      * worst, 18 bytes a line during the picture in H40); games wait on it */
     assert_int_equal(rg__gen_vdp_status(m) & 2u, 2u);
-    m->insn_start = m->st.cpu.cycles += RG__GEN_LINE_MCLK / 2u / 7u; /* the VDP's time: the instruction's start */
+    m->insn_mclk = (m->st.cpu.cycles += RG__GEN_LINE_MCLK / 2u / 7u) * 7u; /* the VDP's time: the instruction's start */
     assert_int_equal(rg__gen_vdp_status(m) & 2u, 0);
     rg__gen_vdp_data_write(m, 0); /* no fill pending: a plain write does not set it */
     assert_int_equal(rg__gen_vdp_status(m) & 2u, 0);
-    m->insn_start = m->st.cpu.cycles = 0;
+    m->st.cpu.cycles = 0;
+    m->insn_mclk = 0;
 
     /* copy: 16 bytes from $4000 to $9000 */
     reg(m, 19, 16), reg(m, 20, 0), reg(m, 21, 0x00), reg(m, 22, 0x40), reg(m, 23, 0xC0);

@@ -17,7 +17,7 @@
 /* frames run by default (GENESIS_VS_GPGX_FRAMES=10000 for the measurement in docs/genesis.md), and how far all of
  * RAM, RAM below the stack page and the pictures agree at least (measured 2026-11-27 over 10,000 frames) */
 #define AIRSTRIKER_FRAMES 600u
-#define AIRSTRIKER_RAM 17u
+#define AIRSTRIKER_RAM 18u
 #define AIRSTRIKER_LOW 18u
 #define AIRSTRIKER_PIX 19u
 #define DEKADRIVE_FRAMES 2000u
