@@ -61,19 +61,33 @@ static int bus_kind(const rg__a26_cart *c)
     }
 }
 
-/* What the CPU loop keeps in locals while it runs (registers, not the machine in memory): the frame's cycle
- * counter and the instruction budget. They are written back around every call that reads or changes them (TIA
- * accesses; the RIOT gets the count as an argument) and when the loop returns. */
+/* What the CPU loop keeps in a local while it runs (a register, not the machine in memory): the frame's cycle
+ * counter and the instruction budget, packed in one 64-bit word (cycles << 20 | budget: one register for both, a
+ * cycle is one add of an immediate, the stop test one test of the low bits). They are written back around every
+ * call that reads or changes them (TIA accesses; the RIOT gets the count as an argument) and when the loop returns. */
+#define CB_SHIFT 20
+#define CB_BUDGET ((1u << CB_SHIFT) - 1u)
+_Static_assert(RG__A26_INSN_BUDGET <= CB_BUDGET, "the budget fits below the cycles");
 typedef struct bus_regs {
-    uint32_t cycles;
-    uint32_t budget;
+    uint64_t cb;
 } bus_regs;
+
+A26_INLINE uint32_t regs_cycles(const bus_regs *r) { return (uint32_t)(r->cb >> CB_SHIFT); }
+A26_INLINE uint32_t regs_budget(const bus_regs *r) { return (uint32_t)r->cb & CB_BUDGET; }
+A26_INLINE void regs_set_cycles(bus_regs *r, uint32_t c) { r->cb = (uint64_t)c << CB_SHIFT | (r->cb & CB_BUDGET); }
+A26_INLINE void regs_set_budget(bus_regs *r, uint32_t b) { r->cb = (r->cb & ~(uint64_t)CB_BUDGET) | b; }
+/* One bus cycle: the count after it. */
+A26_INLINE uint32_t regs_tick(bus_regs *r)
+{
+    r->cb += (uint64_t)1 << CB_SHIFT;
+    return regs_cycles(r);
+}
 
 A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int kind)
 {
     rg__a26_state *s = &m->st;
     uint8_t v;
-    uint32_t now = ++r->cycles;
+    uint32_t now = regs_tick(r);
     if (addr & 0x1000u) {
         unsigned a = addr & 0x0FFFu;
         if (kind == BUS_PLAIN) {
@@ -125,7 +139,7 @@ A26_INLINE void tia_write_quick(rg__a26_machine *m, bus_regs *r, int32_t clock, 
     rg__a26_tia *t = &m->st.tia;
     m->tia_clock = clock + delay;
     if (clock - t->frame_start >= (int32_t)m->max_lines * RG__TIA_LINE) { /* no VSYNC in time */
-        r->budget = 0;
+        regs_set_budget(r, 0);
         m->st.partial = 0;
     }
 }
@@ -136,8 +150,8 @@ A26_INLINE void tia_wsync(rg__a26_machine *m, bus_regs *r, uint32_t now)
     uint32_t phase = (now + (uint32_t)(-m->st.tia.frame_start / 3)) % 76u;
     tia_write_quick(m, r, (int32_t)(now * 3u), 0);
     if (phase && m->prev_write_cycle != now - 1u) {
-        r->cycles = now + 76u - phase;
-        m->write_cycle = r->cycles; /* the next cycle follows this write */
+        regs_set_cycles(r, now + 76u - phase);
+        m->write_cycle = now + 76u - phase; /* the next cycle follows this write */
     }
 }
 
@@ -185,7 +199,7 @@ A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_
 {
     rg__a26_state *s = &m->st;
     int delay;
-    uint32_t now = ++r->cycles;
+    uint32_t now = regs_tick(r);
     s->databus = v;
     m->prev_write_cycle = m->write_cycle;
     m->write_cycle = now;
@@ -214,10 +228,9 @@ A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_
         } else {
             /* the TIA reads the count, may halt the CPU (RSYNC) and may end the run (frame end) */
             s->cycles = now;
-            m->budget = r->budget;
+            m->budget = regs_budget(r);
             rg__tia_write(m, addr, v);
-            r->cycles = s->cycles;
-            r->budget = m->budget;
+            r->cb = (uint64_t)s->cycles << CB_SHIFT | m->budget;
         }
     } else if (!(addr & 0x200u)) {
         s->ram[addr & 0x7Fu] = v;
@@ -265,17 +278,16 @@ A26_INLINE void intim_wait(rg__a26_machine *m, bus_regs *r, unsigned pc, int kin
     if (b0 != 0xD0u || b1 != 0xFBu) /* BNE -5 */
         return;
     rg__a26_riot *riot = &m->st.riot;
-    uint32_t first = r->cycles + 1u; /* the cycle of this read */
+    uint32_t first = regs_cycles(r) + 1u; /* the cycle of this read */
     int32_t count = rg__a26_riot_count(riot, first), least = (int32_t)1 << riot->shift;
     if (count < least)
         return;
     uint32_t k = (uint32_t)(count - least) / 7u + 1u; /* iterations whose read sees a count >= least */
-    if (k > r->budget / 2u)
-        k = r->budget / 2u;
+    if (k > regs_budget(r) / 2u)
+        k = regs_budget(r) / 2u;
     if (!k)
         return;
-    r->cycles += 7u * k;
-    r->budget -= 2u * k;
+    r->cb += ((uint64_t)(7u * k) << CB_SHIFT) - 2u * k;
     riot->cleared = first + 7u * (k - 1u);
 }
 
@@ -291,15 +303,15 @@ A26_INLINE uint8_t bus_read_ld_abs(rg__a26_machine *m, bus_regs *r, uint16_t add
 /* A frame end (VSYNC, the line limit) empties the budget, so one test covers both. */
 A26_INLINE int should_stop(bus_regs *r)
 {
-    if (r->budget == 0)
+    if (regs_budget(r) == 0)
         return 1;
-    r->budget--;
+    r->cb--;
     return 0;
 }
 
 #define M6502_CTX rg__a26_machine
-#define M6502_ENTER(ctx) bus_regs regs_ = {(ctx)->st.cycles, (ctx)->budget}
-#define M6502_LEAVE(ctx) ((ctx)->st.cycles = regs_.cycles, (ctx)->budget = regs_.budget)
+#define M6502_ENTER(ctx) bus_regs regs_ = {(uint64_t)(ctx)->st.cycles << CB_SHIFT | (ctx)->budget}
+#define M6502_LEAVE(ctx) ((ctx)->st.cycles = regs_cycles(&regs_), (ctx)->budget = regs_budget(&regs_))
 #define M6502_STOP(ctx) should_stop(&regs_)
 #define M6502_INTERRUPTS 0
 #define M6502_READ_LD_ABS(ctx, addr, pc) bus_read_ld_abs((ctx), &regs_, (addr), (pc), BUS_KIND)
