@@ -228,7 +228,9 @@ static void draw_sprites(rg__sms_vdp *v, unsigned y, const uint8_t *lb, uint16_t
     }
 }
 
-void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
+/* Line y; `text`: the register 7 value whose nibbles the TMS Text modes draw with (register 7 itself, except when a
+ * line is recoloured). */
+static void render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg, unsigned text)
 {
     uint8_t lb[264];
     uint16_t pal[32];
@@ -236,7 +238,7 @@ void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
         fb = NULL; /* outside the Game Gear's window: only the sprite flags */
     uint16_t *out = fb ? fb + (size_t)y * RG__SMS_WIDTH : NULL;
     if (!(v->reg[0] & 0x04u)) {
-        rg__sms_tms_line(v, y, out, gg); /* a TMS9918 mode (M4 clear) */
+        rg__sms_tms_line(v, y, out, gg, text); /* a TMS9918 mode (M4 clear) */
         return;
     }
     if (out)
@@ -258,6 +260,11 @@ void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
             for (unsigned x = 0; x < 256; x++)
                 out[x] = pal[16u + (v->reg[7] & 0x0Fu)];
     }
+}
+
+void rg__sms_vdp_render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg)
+{
+    render_line(v, y, fb, gg, v->reg[7]);
 }
 
 void rg__sms_vdp_parse_first(rg__sms_vdp *v)
@@ -354,6 +361,26 @@ static void redraw_line(rg__sms_vdp *v, uint16_t *fb, int gg)
     rg__sms_vdp_render_line(v, (unsigned)y, fb, gg);
 }
 
+/* The running line's colours again after a backdrop change early in it (Genesis Plus GX recolours the line): drawn
+ * again with its own sprites (the Text modes' cells in the colours of `old`, register 7 before the write: only the
+ * backdrop changes), and every flag, latch and sprite list put back as they were. */
+static void recolour_line(rg__sms_vdp *v, uint16_t *fb, int gg, unsigned old)
+{
+    rg__sms_sprite spr[8];
+    memcpy(spr, v->spr, sizeof spr);
+    uint8_t status = v->status, ovr = v->spr_ovr, count = v->spr_count, num = v->spr_num;
+    uint16_t col = v->spr_col;
+    int y = v->line;
+    if (!(v->reg[0] & 0x04u))
+        rg__sms_tms_parse(v, y - 1);
+    else
+        parse_sprites(v, y - 1);
+    v->spr_ovr = 0;
+    render_line(v, (unsigned)y, fb, gg, old);
+    memcpy(v->spr, spr, sizeof spr);
+    v->status = status, v->spr_ovr = ovr, v->spr_count = count, v->spr_num = num, v->spr_col = col;
+}
+
 /* A register write; the INT output follows registers 0 and 1 as Genesis Plus GX updates it. `c` is the master-clock
  * offset in the running line (a display switch in its first 860 redraws the line). */
 static void write_reg(rg__sms_vdp *v, unsigned r, uint8_t d, unsigned c, uint16_t *fb, int gg)
@@ -366,6 +393,8 @@ static void write_reg(rg__sms_vdp *v, unsigned r, uint8_t d, unsigned c, uint16_
     uint8_t hint = v->line_irq ? 0x10u : 0u;
     if (r == 0 && (changed & hint))
         v->irq = (uint8_t)((v->reg[1] & vint) || (d & 0x10u));
+    if (r == 7 && (changed & 0x3Fu) && fb && v->line < RG__SMS_HEIGHT && c <= 860u)
+        recolour_line(v, fb, gg, (uint8_t)(d ^ changed));
     if (r == 1) {
         if ((changed & 0x40u) && v->line < RG__SMS_HEIGHT && c <= 860u)
             redraw_line(v, fb, gg);

@@ -40,8 +40,8 @@ static inline void put8(uint8_t *o, unsigned pattern, unsigned fg, unsigned bg)
         o[i] = (uint8_t)((pattern & (0x80u >> i)) ? fg : bg);
 }
 
-/* The background of line y as TMS colours (0: transparent) into idx[256]. */
-static void background(const rg__sms_vdp *v, unsigned y, uint8_t idx[256])
+/* The background of line y as TMS colours (0: transparent) into idx[256]; the Text modes' colours from `text`. */
+static void background(const rg__sms_vdp *v, unsigned y, uint8_t idx[256], unsigned text)
 {
     const uint8_t *vram = v->vram;
     unsigned mode = ((v->reg[0] & 0x02u) | (v->reg[1] & 0x18u)) >> 1; /* M2 1, M3 4, M1 8 */
@@ -50,7 +50,7 @@ static void background(const rg__sms_vdp *v, unsigned y, uint8_t idx[256])
     unsigned pg = (mode & 1u) ? ((v->reg[4] & 0x04u) << 11) + third : (v->reg[4] & 0x07u) << 11;
     if (mode & 8u) {
         /* Text (and the invalid M1+M3): 8 border dots, 40 cells of 6, 8 border dots */
-        unsigned fg = v->reg[7] >> 4, bg = v->reg[7] & 0x0Fu;
+        unsigned fg = (text >> 4) & 0x0Fu, bg = text & 0x0Fu;
         memset(idx, 0, 8);
         memset(idx + 248, 0, 8);
         for (unsigned c = 0; c < 40u; c++) {
@@ -197,7 +197,7 @@ void rg__sms_tms_parse(rg__sms_vdp *v, int line)
     v->spr_num = (uint8_t)(i & 0x1Fu);
 }
 
-void rg__sms_tms_line(rg__sms_vdp *v, unsigned y, uint16_t *out, int gg)
+void rg__sms_tms_line(rg__sms_vdp *v, unsigned y, uint16_t *out, int gg, unsigned text)
 {
     uint8_t idx[256];
     if (!(v->reg[1] & 0x40u)) {
@@ -214,7 +214,7 @@ void rg__sms_tms_line(rg__sms_vdp *v, unsigned y, uint16_t *out, int gg)
         return;
     }
     if (out)
-        background(v, y, idx);
+        background(v, y, idx, text);
     sprites(v, out ? idx : NULL);
     if (y < RG__SMS_HEIGHT - 1u)
         rg__sms_tms_parse(v, (int)y);

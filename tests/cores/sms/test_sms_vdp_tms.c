@@ -3,7 +3,7 @@
  * 16-31, the 5th sprite's number and overflow in the status (bit 1 included, which Genesis Plus GX loses), the list
  * ending at $D0, collision of opaque pattern dots whatever their colour (not of sprite boxes, as Genesis Plus GX
  * has it), magnification and the early clock, the same flags whether a line is drawn or not; a line redrawn when the
- * display is switched on early in it shows its own sprites. The frame-by-frame
+ * display is switched on early in it shows its own sprites; a backdrop change early in a line recolours it. The frame-by-frame
  * comparison with Genesis Plus GX is test_sms_vs_gpgx.c (the TMS-modes ROM). */
 #include "test_support.h"
 
@@ -230,6 +230,37 @@ static void test_display_on_redraw(void **s)
     assert_int_equal(fb[17 * 256 + 50], sms(0x3F));
 }
 
+/* A backdrop change early in a line recolours it: transparent dots and Text borders take the new backdrop, the Text
+ * cells keep their colours, flags and sprite lists stay as they were; later in the line nothing changes. */
+static void test_backdrop_recolour(void **s)
+{
+    (void)s;
+    rg__sms_vdp v;
+    graphics1(&v, 0);
+    v.reg[1] = 0x50; /* Text */
+    v.reg[7] = 0xF4;
+    v.vram[0x3800] = 1;
+    v.vram[8] = 0x80; /* cell 0: dot 8 white, 9-13 blue */
+    v.line = 0;
+    rg__sms_vdp_render_line(&v, 0, fb, 0);
+    assert_int_equal(fb[0], sms(0x10));
+    rg__sms_vdp before = v;
+    rg__sms_vdp_write_ctrl(&v, 0x1A, 100, fb, 0);
+    rg__sms_vdp_write_ctrl(&v, 0x87, 100, fb, 0); /* register 7 = $1A: backdrop 10 */
+    assert_int_equal(fb[0], sms(0x05));   /* border: the new backdrop */
+    assert_int_equal(fb[8], sms(0x3F));   /* the cell keeps white on blue */
+    assert_int_equal(fb[9], sms(0x10));
+    before.reg[7] = 0x1A;
+    before.latch = v.latch;
+    before.latch_byte = v.latch_byte;
+    before.addr = v.addr;
+    before.code = v.code;
+    assert_memory_equal(&before, &v, sizeof v);
+    rg__sms_vdp_write_ctrl(&v, 0x13, 900, fb, 0);
+    rg__sms_vdp_write_ctrl(&v, 0x87, 900, fb, 0); /* too late in the line */
+    assert_int_equal(fb[0], sms(0x05));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_magnified_early_clock),
         cmocka_unit_test(test_gg_colours),
         cmocka_unit_test(test_display_on_redraw),
+        cmocka_unit_test(test_backdrop_recolour),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

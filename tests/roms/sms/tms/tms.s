@@ -6,7 +6,7 @@
 ; sprite patterns 0-31 ($3000-$30FF) are solid (Genesis Plus GX's collision differs from the hardware's for sprites
 ; with holes or colour 0, docs/sms.md). Every 16 frames the next entry of `modes` sets registers 0-7 in the vertical
 ; blank: Graphics I, II (8x8, 16x16, magnified), Text, Multicolor, their M2 variants, the invalid M1+M3, Graphics I
-; with the display off. Line interrupts every 24 lines and the frame interrupt log the status (the
+; with the display off. Each interrupt first sets register 7 (the backdrop) from the ring index, early in the line. Line interrupts every 24 lines and the frame interrupt log the status (the
 ; TMS modes' 5th sprite number, overflow, collision) and the V counter into a ring at $C100. In the frame interrupt
 ; eight sprites are rewritten at $3F80 ($D0 after them): solid, colours 1-8, sprites 2 and 5 with the early clock,
 ; X even (Genesis Plus GX clips magnified sprites by source dots), Y following the frame counter (through $D0, which
@@ -38,7 +38,9 @@ NMODES   = 12
 	ld sp,#0xDFF0
 	jp start
 
-	.org 0x0038
+	.org 0x0038                 ; first, within the line's first 860 master clocks: register 7 = D (the main loop's
+	out (c),d                   ; ring index), a backdrop change Genesis Plus GX shows on the whole line
+	out (c),e
 	jp irq
 
 	.org 0x0066
@@ -99,8 +101,12 @@ start:
 	jr nc,20$
 	xor a
 	call set_mode
+	ld c,#VDP_CTRL
+	ld e,#0x87
 	ei
 loop:
+	ld a,(RINGIX)
+	ld d,a
 	halt
 	jr loop
 
