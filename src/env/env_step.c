@@ -104,12 +104,12 @@ int rg_env_reset(rg_env *env, int seeded, uint64_t seed, uint8_t *obs, size_t ca
     return rc != RG_OK ? rc : rec_rc;
 }
 
-/* Redraws. A core that skips drawing undrawn frames (our own) is marked (its state kept, emu/emu_redraw.h) every
- * env->mark_every steps, before the step's first frame; the input of what runs after the mark is logged in
- * env->replay. When an episode ends on a frame that ran undrawn, the emulator goes back to the mark, runs the logged
- * frames again, the last one drawn, and returns to where it was: the picture is then that frame's, as a core drawing
- * every frame shows it. A change to the machine other than by running frames (a script writing a variable, a state
- * loaded, a reset) would make the frames run again differ, so a mark is taken again after one. */
+/* Redraws. A core that does not draw frames run with video disabled (our own) is marked (its state kept,
+ * emu/emu_redraw.h) every env->mark_every steps, before the step's first frame; the input of what runs after the mark
+ * is logged in env->replay. When an episode ends on a frame that ran undrawn, the emulator goes back to the mark, runs
+ * the logged frames again, the last one drawn, and returns to where it was: the picture is then that frame's, as a
+ * core drawing every frame shows it. A change to the machine other than by running frames (a script writing a
+ * variable, a state loaded, a reset) would make the frames run again differ, so a mark is taken again after one. */
 
 /* Starts logging a part of a step (the frames it runs are counted in the loop). */
 static void replay_begin(rg_env *env, const uint16_t want[RG_SCENARIO_MAX_PLAYERS])
