@@ -194,6 +194,10 @@ static inline int gen_stop(rg__gen_machine *m)
  * within one run (the Z80 and the VDP's events run between runs) */
 #define M68K_PURE_READ(m, addr) ((addr) < 0x400000u || (addr) >= 0xE00000u)
 #define M68K_STOP_AT(m) ((m)->stop_at)
+/* and the byte at an even HV counter address ($C00008-$C0000E): the V counter, which changes only at a line's end,
+ * where a run ends (frame_pos uses the instruction's start, before the run's stop) */
+#define M68K_PURE_BYTE(m, addr)                                                                                 \
+    (M68K_PURE_READ((m), (addr) & 0xFFFFFEu) || (((addr) & 0xE700E1u) == 0xC00000u && ((addr) & 0x18u) == 0x08u))
 /* stable-retro runs Genesis Plus GX with genesis_plus_gx_addr_error disabled, and games rely on it (Airstriker reads
  * a word at an odd YM2612 address) */
 #define M68K_NO_ADDRESS_ERRORS

@@ -14,6 +14,9 @@
  *   M68K_PURE_READ(ctx, addr) nonzero when reading the word at addr has no side effect and gives the same value until
  *                             the 68000 itself writes there, for the rest of this call (ROM, work RAM); with
  *   M68K_STOP_AT(ctx)         the clock from which M68K_STOP is true (it must be `cpu->cycles >= M68K_STOP_AT(ctx)`)
+ *   M68K_PURE_BYTE(ctx, addr) (optional, default M68K_PURE_READ of the word) the same for a byte read at addr, which
+ *                             may be odd: a byte that keeps its value until M68K_STOP_AT though its word does not
+ *                             (a counter's upper byte that changes only at the run's end)
  *                             these turn on the idle-loop skip: a backward Bcc.s around one instruction that only tests
  *                             such memory (TST, CMP <ea>,Dn, CMPI, BTST on (An), d16(An), abs.w, abs.l), once one
  *                             whole turn has been timed, jumps over the turns that would start before the stop. Each
@@ -1079,6 +1082,10 @@ static void F_(line5)(F_(run) *r, uint16_t op)
     F_(ea_write_rmw)(r, e, sz, res);
 }
 
+#if defined(M68K_PURE_READ) && !defined(M68K_PURE_BYTE)
+#define M68K_PURE_BYTE(ctx, addr) M68K_PURE_READ((ctx), (addr) & 0xFFFFFEu)
+#define RG__M68K_PURE_BYTE_DEFAULT
+#endif
 #ifdef M68K_PURE_READ
 /* The word at addr, read without a bus cycle (only where M68K_PURE_READ allows). */
 static inline int F_(peek)(F_(run) *r, uint32_t addr, uint16_t *w)
@@ -1137,7 +1144,9 @@ static int F_(pure_body)(F_(run) *r, uint32_t head, uint32_t bcc)
     addr &= 0xFFFFFFu;
     if (sz && (addr & 1u))
         return 0;
-    return M68K_PURE_READ(r->ctx, addr & 0xFFFFFEu) && (sz < 2 || M68K_PURE_READ(r->ctx, (addr + 2u) & 0xFFFFFEu));
+    if (sz == 0)
+        return M68K_PURE_BYTE(r->ctx, addr);
+    return M68K_PURE_READ(r->ctx, addr) && (sz < 2 || M68K_PURE_READ(r->ctx, (addr + 2u) & 0xFFFFFEu));
 }
 
 /* A taken backward Bcc.s at bcc has just refilled the queue at head. When the last arrival here was one turn ago (the
@@ -1533,3 +1542,7 @@ static int M68K_FN(rg_m68k *cpu, M68K_CTX *ctx)
 #undef FC_DATA
 #undef FC_PROG
 #undef F_
+#ifdef RG__M68K_PURE_BYTE_DEFAULT
+#undef M68K_PURE_BYTE
+#undef RG__M68K_PURE_BYTE_DEFAULT
+#endif
