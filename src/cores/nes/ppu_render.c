@@ -11,8 +11,9 @@
  *   dots 321-336  the next line's first two tiles.
  * Background pixels live in a 64-bit shifter of 16 nibbles (palette << 2 | pattern), shifted one nibble per dot.
  * Frames nobody observes (m->video == 0) draw nothing: a line with no sprite-0 hit to find and no mapper watching
- * moves v in O(1) over dots 1-256, and sprite evaluation shrinks to sprite 0 once the overflow flag is set. From the
- * last visible line on everything runs in full, so states at a frame's end do not depend on m->video. */
+ * moves v in O(1) over dots 1-256, sprite evaluation shrinks to sprite 0 once the overflow flag is set, and the
+ * fetches of the next line's first two tiles are skipped when that line (up to 238) needs no background pixel. From
+ * the last visible line on everything runs in full, so states at a frame's end do not depend on m->video. */
 #include "cores/nes/ppu_bus.h"
 
 #include <string.h>
