@@ -4,8 +4,8 @@
  * hold FCEUmm states, our own StarCatcher-Nes holds nestopia's. Without this, the system's first installed core
  * would refuse the other's states and the environment would fall back to the next core (rg__env_create) with a
  * warning, after loading the wrong core once. Used by src/env to pick the core and by src/data's library to say
- * which core a game runs on; a core listed before the saver that converts the saver's states (our `nes`, FCEUmm's)
- * is picked before it. The signatures are the first bytes each core writes (facts measured on
+ * which core a game runs on; a core listed before the saver that converts the saver's states (our `nes` FCEUmm's,
+ * our `sms` and `gamegear` Genesis Plus GX's) is picked before it. The signatures are the first bytes each core writes (facts measured on
  * the states of stable-retro's integrations and on our own). */
 #include "state_core.h"
 #include "base/base.h"
@@ -21,12 +21,14 @@ static const struct {
     const char *core;
     const char *magic;
     size_t len;
-    const char *converter; /* a built-in core that converts this core's states on load, or NULL */
+    const char *converters[3]; /* built-in cores that convert this core's states on load (NULL-terminated) */
 } signatures[] = {
-    {"nestopia", "NST\x1a", 4, NULL},            /* nestopia: "NST", 0x1A, then chunks */
-    {"fceumm", "FCS", 3, "nes"},                 /* FCEUmm: "FCS", then the version (our NES core converts it) */
-    {"genesis_plus_gx", "GENPLUS-GX", 10, NULL}, /* Genesis Plus GX: its name and version */
-    {"snes9x", "#!s9xsnp", 8, NULL},             /* Snes9x: "#!s9xsnp:" and the version */
+    {"nestopia", "NST\x1a", 4, {NULL}},     /* nestopia: "NST", 0x1A, then chunks */
+    {"fceumm", "FCS", 3, {"nes", NULL}}, /* FCEUmm: "FCS", then the version (our NES core converts it) */
+    /* Genesis Plus GX: its name and version; our Master System and Game Gear cores convert its states of their
+     * systems (src/cores/sms/sms_gpgx_state.c); a Genesis state goes to GPGX while `genesis` is not listed first */
+    {"genesis_plus_gx", "GENPLUS-GX", 10, {"sms", "gamegear", NULL}},
+    {"snes9x", "#!s9xsnp", 8, {NULL}}, /* Snes9x: "#!s9xsnp:" and the version */
 };
 
 int rg__core_available(const char *name)
@@ -74,12 +76,13 @@ const char *rg__core_for_state_data(const void *data, size_t n, const rg_system_
         if (n < signatures[i].len || memcmp(head, signatures[i].magic, signatures[i].len) != 0)
             continue;
         /* The first core of the system's list that reads the state: the one that saved it or one that converts it
-         * (our NES core, first for .nes, converts FCEUmm's); only when installed. A state the converter refuses
-         * then goes to the next core through the environment's fallback (rg__env_create). */
+         * (our NES core, first for .nes, converts FCEUmm's; our SMS/GG cores GPGX's); only when installed. A state
+         * the converter refuses then goes to the next core through the environment's fallback (rg__env_create). */
         for (size_t k = 0; k < sys->n_cores; k++) {
             const char *c = sys->cores[k];
-            int reads = strcmp(c, signatures[i].core) == 0 ||
-                        (signatures[i].converter && strcmp(c, signatures[i].converter) == 0);
+            int reads = strcmp(c, signatures[i].core) == 0;
+            for (size_t v = 0; !reads && signatures[i].converters[v]; v++)
+                reads = strcmp(c, signatures[i].converters[v]) == 0;
             if (reads && rg__core_available(c))
                 return c;
         }

@@ -330,6 +330,10 @@ static int state_save(void *core, void *dst, size_t cap)
                          lr->name, before, size);
     if (cap < size)
         return rg__error(RG_EBUFFER, "a state of core %s needs %zu bytes, the buffer has %zu", lr->name, size, cap);
+    /* Cores write fewer bytes than their size (Genesis Plus GX: its blocks, then nothing; mGBA leaves padding):
+     * what they skip would be the caller's old bytes, so two saves of one moment would differ and a state would
+     * carry heap contents. Zeros, as the states stable-retro ships have there. */
+    memset(dst, 0, size);
     ENTER(lr);
     bool ok = lr->api.serialize(dst, size);
     LEAVE();
