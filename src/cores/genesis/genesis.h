@@ -50,6 +50,11 @@ typedef struct rg__gen_vdp {
     uint8_t hv_latched;     /* 1: the HV counter reads hv_latch (power-on until mode 5; register 0 bit 1) */
     uint8_t pad_;
     uint16_t hv_latch;
+    uint8_t fifo_cnt;       /* the write FIFO as Genesis Plus GX counts it: words waiting (0-4) during the picture, */
+    uint8_t fifo_byte;      /* 1 when each takes two access slots (VRAM), */
+    uint16_t pad3_;
+    uint32_t fifo_slots;    /* access slots used since the frame's start, */
+    uint32_t fifo_next;     /* master clock (since the frame's start) of the next slot */
 } rg__gen_vdp;
 
 typedef struct rg__gen_state {

@@ -95,6 +95,9 @@ static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v)
     v->vint_skip = 0;
     v->hv_latched = (uint8_t)((v->reg[0] >> 1) & (v->reg[1] >> 2) & 1u);
     v->hv_latch = 0;
+    v->fifo_cnt = 0;
+    v->fifo_byte = (uint8_t)((v->code & 0x0Fu) <= 2u);
+    v->fifo_slots = v->fifo_next = 0;
     v->line = (uint16_t)((v->view_h + RG__GEN_LINES - 1u) % RG__GEN_LINES);
     v->pad_ = 0;
     return RG_OK;

@@ -77,6 +77,10 @@ uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
         return 0xFFFFu;
     }
     if (addr >= 0xA00000u && addr < 0xA10000u) {
+        /* the Z80's side (its RAM, the YM2612) answers only while the 68000 holds the Z80's bus out of reset;
+         * otherwise the read is open bus (the prefetched word), as in Genesis Plus GX */
+        if (!s->z80_busreq || s->z80_reset)
+            return s->cpu.irc;
         if (addr < 0xA04000u) { /* Z80 RAM: the byte on both halves */
             uint8_t b = s->zram[addr & 0x1FFEu];
             return (uint16_t)(b << 8 | b);
@@ -121,11 +125,15 @@ void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
         return;
     }
     if (addr >= 0xA00000u && addr < 0xA08000u) {
+        if (!s->z80_busreq || s->z80_reset) /* not the 68000's bus: nothing happens */
+            return;
         /* byte writes reach their byte; a word write stores its high byte at the even address */
         uint32_t a = sel == 1 ? addr + 1u : addr;
         uint8_t b = sel == 1 ? (uint8_t)v : (uint8_t)(v >> 8);
-        if (a < 0xA04000u)
+        if (a < 0xA04000u) {
             s->zram[a & 0x1FFFu] = b;
+            m->freeze_add += 14u; /* a Z80 RAM write holds the 68000 2 clocks longer (Genesis Plus GX) */
+        }
         else if (a < 0xA06000u)
             rg__gen_ym_write(m, m->insn_mclk, a & 3u, b);
         else if (a < 0xA06100u)
@@ -162,6 +170,9 @@ static int iack(rg__gen_machine *m, int level)
         v->hint = 0;
     }
     m->st.cpu.ipl = (uint8_t)rg__gen_vdp_ipl(v);
+    /* the interrupt sequence takes 44 68000 clocks (as Genesis Plus GX counts it, and the 68000's manual); the
+     * interpreter counts 42 for it, the autovector's wait being longer on this bus */
+    m->st.cpu.cycles += 2u;
     return -1;
 }
 
@@ -224,6 +235,7 @@ void rg__gen_power_on(rg__gen_machine *m)
     rg__gen_z80_reset(m);
     rg__gen_vdp *v = &m->st.vdp;
     v->hcounter = 0xFF;
+    v->fifo_byte = 1;
     v->hv_latched = 1;
     v->vint_skip = 1;
     rg__gen_vdp_view(v);
@@ -287,6 +299,8 @@ void rg__gen_run_frame(rg__gen_machine *m)
         v->view_changed = 0;
     }
     unsigned first = v->view_h;
+    v->fifo_cnt = 0;
+    v->fifo_slots = 0;
     for (unsigned i = 0; i < RG__GEN_LINES; i++) {
         unsigned line = (first + i) % RG__GEN_LINES;
         uint64_t t0 = base + (uint64_t)i * RG__GEN_LINE_MCLK;
@@ -354,6 +368,7 @@ int rg__gen_state_check(const rg__gen_state *s)
     CHECK(s->z80_busreq <= 1 && s->z80_reset <= 1, "z80 bus control");
     CHECK(s->cpu.ipl == rg__gen_vdp_ipl(v), "cpu.ipl (not the VDP's)");
     CHECK(s->cpu_moff < 7u, "cpu_moff");
+    CHECK(v->fifo_cnt <= 4u && v->fifo_byte <= 1u && v->pad3_ == 0, "vdp fifo");
     CHECK(s->dma_end <= base + 32u * (uint64_t)RG__GEN_FRAME_MCLK, "dma_end (a DMA longer than any)");
     const char *sound = rg__gen_sound_check(s);
     if (sound)

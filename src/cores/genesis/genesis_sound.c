@@ -11,7 +11,9 @@
 
 static void ym_timers_to(rg__gen_state *s, uint64_t mclk)
 {
-    uint64_t target = mclk / YM_SAMPLE_MCLK;
+    /* a sample counts from its first master clock on (every sample starting before mclk has run), as Genesis Plus
+     * GX runs its YM2612 up to an access */
+    uint64_t target = (mclk + YM_SAMPLE_MCLK - 1u) / YM_SAMPLE_MCLK;
     if (target <= s->ym_samples)
         return;
     if (!(s->ym_mode & 3u)) { /* neither timer counts */

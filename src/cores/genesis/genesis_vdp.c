@@ -7,7 +7,7 @@
  * ports: its 68000 counts an instruction's clocks after running it). */
 static uint64_t frame_pos(const rg__gen_machine *m)
 {
-    uint64_t now = m->insn_mclk, base = (uint64_t)m->st.frame * RG__GEN_FRAME_MCLK;
+    uint64_t now = m->insn_mclk + m->freeze_add, base = (uint64_t)m->st.frame * RG__GEN_FRAME_MCLK;
     return now > base ? now - base : 0;
 }
 
@@ -42,6 +42,62 @@ static unsigned hcount(int wide, unsigned pos)
 static int h40(const rg__gen_vdp *v)
 {
     return (v->reg[12] & 1u) != 0;
+}
+
+/* The write FIFO during the picture, as Genesis Plus GX models it: the VDP takes a word at each access slot of a
+ * line (H32 16 and H40 18 slots, at these master clocks into the line; a VRAM word takes two), a fifth write waits
+ * for the next slot (the 68000 stalls), and the status register's FIFO bits follow. */
+static const uint16_t fifo_at32[20] = {230, 510, 810, 970, 1130, 1450, 1610, 1770, 2090, 2250, 2410, 2730, 2890,
+                                       3050, 3350, 3370, 3420 + 230, 3420 + 510, 3420 + 810, 3420 + 970};
+static const uint16_t fifo_at40[22] = {352, 820, 948, 1076, 1332, 1460, 1588, 1844, 1972, 2100, 2356, 2484, 2612,
+                                       2868, 2996, 3124, 3364, 3380, 3420 + 352, 3420 + 820, 3420 + 948,
+                                       3420 + 1076};
+
+static void fifo_update(rg__gen_machine *m, uint64_t t)
+{
+    rg__gen_vdp *v = &m->st.vdp;
+    const uint16_t *at = h40(v) ? fifo_at40 : fifo_at32;
+    unsigned n_at = h40(v) ? 22u : 20u, per_line = h40(v) ? 18u : 16u;
+    unsigned idx = (v->line + RG__GEN_LINES - v->view_h) % RG__GEN_LINES;
+    uint64_t start = (uint64_t)idx * RG__GEN_LINE_MCLK;
+    uint32_t total = per_line * ((v->line + 1u) % RG__GEN_LINES);
+    unsigned in_line = 0;
+    uint64_t c = t > start ? t - start : 0;
+    while (in_line < n_at - 1u && at[in_line] <= c)
+        in_line++;
+    int32_t done = ((int32_t)(total + in_line) - (int32_t)v->fifo_slots) >> v->fifo_byte;
+    if (done > 0) {
+        if ((int32_t)v->fifo_cnt <= done) {
+            v->fifo_cnt = 0;
+            v->fifo_slots = total + in_line;
+        } else {
+            v->fifo_cnt = (uint8_t)(v->fifo_cnt - done);
+            v->fifo_slots += (uint32_t)done << v->fifo_byte;
+        }
+    }
+    int k = (int)v->fifo_slots - (int)total + v->fifo_byte;
+    if (k < 0)
+        k = 0;
+    if (k > (int)n_at - 1)
+        k = (int)n_at - 1;
+    v->fifo_next = (uint32_t)(start + at[k]);
+}
+
+/* A data-port write during the picture (display on, outside the blank) goes through the FIFO. */
+static void fifo_write(rg__gen_machine *m)
+{
+    rg__gen_vdp *v = &m->st.vdp;
+    if ((v->line >= v->view_h && v->line < RG__GEN_LINES - 1u) || !(v->reg[1] & 0x40u))
+        return;
+    uint64_t t = frame_pos(m);
+    fifo_update(m, t);
+    if (v->fifo_cnt < 4u) {
+        v->fifo_cnt++;
+    } else { /* the 68000 waits for the next slot */
+        if (v->fifo_next > t)
+            m->freeze_add += v->fifo_next - t;
+        v->fifo_slots += v->fifo_byte + 1u;
+    }
 }
 
 void rg__gen_vdp_view(rg__gen_vdp *v)
@@ -288,6 +344,7 @@ void rg__gen_vdp_ctrl_write(rg__gen_machine *m, uint16_t val)
     v->pending = 0;
     v->addr = (uint16_t)((v->addr & 0x3FFFu) | (val & 3u) << 14);
     v->code = (uint8_t)((v->code & 3u) | ((val >> 2) & 0x3Cu));
+    v->fifo_byte = (uint8_t)((v->code & 0x0Fu) <= 2u);
     if ((v->code & 0x20u) && (v->reg[1] & 0x10u)) {
         switch (v->reg[23] >> 6) {
         case 2:
@@ -311,6 +368,7 @@ void rg__gen_vdp_data_write(rg__gen_machine *m, uint16_t val)
 {
     rg__gen_vdp *v = &m->st.vdp;
     v->pending = 0;
+    fifo_write(m);
     if (v->fill) {
         dma_busy(m, dma_length(v), 0);
         dma_fill(v, val);
@@ -356,7 +414,10 @@ uint16_t rg__gen_vdp_status(rg__gen_machine *m)
     /* the V interrupt flag reads set from its moment in the first line, before the interrupt is raised */
     int vflag = v->vflag || (v->line == v->view_h && fpos >= 788u && fpos < RG__GEN_LINE_MCLK && !v->vint_skip &&
                              !m->st.z80_int);
-    uint16_t s = (uint16_t)((m->st.cpu.irc & 0xFC00u) | 0x0200u /* FIFO empty */ | (unsigned)busy << 1 |
+    if (v->fifo_cnt)
+        fifo_update(m, fpos);
+    unsigned fifo = v->fifo_cnt == 0 ? 0x200u : v->fifo_cnt >= 4u ? 0x100u : 0u; /* empty, full */
+    uint16_t s = (uint16_t)((m->st.cpu.irc & 0xFC00u) | fifo | (unsigned)busy << 1 |
                             (unsigned)vflag << 7 | (unsigned)v->sprite_ovf << 6 | (unsigned)v->sprite_col << 5 |
                             (unsigned)v->odd << 4 | (unsigned)vblank << 3 | (unsigned)hblank << 2);
     v->pending = 0;

@@ -151,14 +151,14 @@ static void menu_state_converts(void **s)
     rg_emu *fresh = open_gen("genesis");
     EXPECT_OK(rg_emu_state_load(fresh, gs, len));
     our_state(fresh, conv);
-    /* both frames start at line 224 with the V interrupt 788 master clocks in; what still differs (DMA timing,
-     * docs/genesis.md "Equivalence") leaves a few bytes of RAM different by frame 400 */
+    /* both frames start at line 224 with the V interrupt 788 master clocks in: the RAM below the stack page is the
+     * same at frame 400 (docs/genesis.md "Equivalence") */
     unsigned differ = 0;
     for (unsigned i = 0; i < STACK_PAGE; i++)
         differ += conv->ram[i] != mine->ram[i];
     print_message("menus, frame %u: %u bytes of RAM below $FFFF00 differ between GPGX and our core\n", MENU_AT,
                   differ);
-    assert_true(differ < 16u);
+    assert_int_equal(differ, 0); /* measured 2026-11-27 06:35 (3 before the FIFO, ZRAM and YM timing) */
     assert_memory_equal(conv->ram, gs + 16, sizeof conv->ram);
     assert_memory_equal(conv->vdp.vram, mine->vdp.vram, sizeof mine->vdp.vram);
     assert_memory_equal(conv->vdp.cram, mine->vdp.cram, sizeof mine->vdp.cram);

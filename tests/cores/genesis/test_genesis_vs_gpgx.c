@@ -17,9 +17,13 @@
 /* frames run by default (GENESIS_VS_GPGX_FRAMES=10000 for the measurement in docs/genesis.md), and how far all of
  * RAM, RAM below the stack page and the pictures agree at least (measured 2026-11-27 over 10,000 frames) */
 #define AIRSTRIKER_FRAMES 600u
-#define AIRSTRIKER_RAM 18u
-#define AIRSTRIKER_LOW 18u
+#define AIRSTRIKER_RAM 17u
+#define AIRSTRIKER_LOW 17u
 #define AIRSTRIKER_PIX 19u
+/* frames differing at most over the default 600 (measured 2026-11-27 06:35: 414 RAM, from the intro's sound driver
+ * running a few clocks apart at frame ends; 1 picture) */
+#define AIRSTRIKER_RAM_BAD 414u
+#define AIRSTRIKER_PIX_BAD 1u
 #define DEKADRIVE_FRAMES 2000u
 #define DEKADRIVE_RAM 10000u
 #define DEKADRIVE_LOW 10000u
@@ -197,6 +201,9 @@ static void test_airstriker(void **s)
     if (r.pix_frames < (frames < AIRSTRIKER_PIX ? frames : AIRSTRIKER_PIX))
         fail_msg("Airstriker: pictures agree for %u frames, less than the %u measured: %s", r.pix_frames,
                  AIRSTRIKER_PIX, r.pix_why);
+    if (frames == AIRSTRIKER_FRAMES && (r.ram_bad > AIRSTRIKER_RAM_BAD || r.pix_bad > AIRSTRIKER_PIX_BAD))
+        fail_msg("Airstriker: %u RAMs and %u pictures differ in %u frames (measured: at most %u and %u)", r.ram_bad,
+                 r.pix_bad, frames, AIRSTRIKER_RAM_BAD, AIRSTRIKER_PIX_BAD);
 }
 
 static void test_dekadrive(void **s)
