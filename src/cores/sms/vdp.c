@@ -126,8 +126,10 @@ static void palette(const rg__sms_vdp *v, int gg, uint16_t pal[32])
 
 /* The background of an active line: colours into out (RGB565 through pal) and, for the sprites, colour indexes into
  * lb (0-31, bit 5: priority over sprites), a tile at a time (the tiles start at the fine scroll, so each covers 8
- * whole pixels; lb has room for the last one's overhang). */
-static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264], uint16_t *out, const uint16_t pal[32])
+ * whole pixels; lb has room for the last one's overhang). Only the tiles over dots x0 to x1 - 1 are drawn (on the
+ * Game Gear its window; out and lb are left as they were elsewhere, and nothing reads them there). */
+static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264], uint16_t *out, const uint16_t pal[32],
+                            unsigned x0, unsigned x1)
 {
     unsigned nt = (v->reg[2] & 0x0Eu) << 10;
     unsigned hs = ((v->reg[0] & 0x40u) && y < 16u) ? 0u : v->reg[8];
@@ -138,7 +140,8 @@ static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264], u
     memset(lb, 0, 8);
     for (unsigned x = 0; x < shift; x++)
         out[x] = pal[0];
-    for (unsigned x = shift; x < 256u; x += 8u) {
+    /* only the tiles that cover the dots x0 to x1 - 1 (the Game Gear's window; all 256 on the SMS) */
+    for (unsigned x = x0 > shift ? shift + ((x0 - shift) & ~7u) : shift; x < x1; x += 8u) {
         unsigned vy = x >= lock_x ? y : sy;
         unsigned col = ((x - hs) & 0xFFu) >> 3;
         unsigned ea = (nt + ((vy >> 3) * 32u + col) * 2u) & 0x3FFFu;
@@ -174,14 +177,19 @@ static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264], u
 /* The listed sprites of line y: the overflow latch into the status, collision (status bit 5 and where it happened),
  * and, when drawing (out not NULL), their pixels over the background of lb. Occupied dots are a bitmap (dot d at bit
  * d + 16), so a line without drawing costs a few word operations per sprite. */
-static void draw_sprites(rg__sms_vdp *v, unsigned y, const uint8_t *lb, uint16_t *out, const uint16_t *pal)
+static void draw_sprites(rg__sms_vdp *v, unsigned y, const uint8_t *lb, uint16_t *out, const uint16_t *pal,
+                         unsigned x0, unsigned x1)
 {
+    v->status |= v->spr_ovr;
+    v->spr_ovr = 0;
+    /* not drawing: only a collision can change, and there is none to find with under 2 sprites or to record while
+     * the status still holds the last one */
+    if (!out && (v->spr_count < 2u || (v->status & 0x20u)))
+        return;
     unsigned pat_hi = (v->reg[6] & 0x04u) ? 0x100u : 0u;
     unsigned zoom = v->reg[1] & 0x01u;
     unsigned width = 8u << zoom;
     uint64_t occ[6] = {0, 0, 0, 0, 0, 0};
-    v->status |= v->spr_ovr;
-    v->spr_ovr = 0;
     for (unsigned n = 0; n < v->spr_count; n++) {
         const rg__sms_sprite *o = &v->spr[n];
         int x = o->x - (v->reg[0] & 0x08u);
@@ -221,7 +229,7 @@ static void draw_sprites(rg__sms_vdp *v, unsigned y, const uint8_t *lb, uint16_t
                 unsigned d = (unsigned)__builtin_ctz(draw);
                 draw &= draw - 1u;
                 unsigned sx = (unsigned)(x + (int)d);
-                if (!(lb[sx] & 0x20u))
+                if (sx >= x0 && sx < x1 && !(lb[sx] & 0x20u))
                     out[sx] = pal[16u + ((px >> (8u * (d >> zoom))) & 0x0Fu)];
             }
         }
@@ -244,9 +252,10 @@ static void render_line(rg__sms_vdp *v, unsigned y, uint16_t *fb, int gg, unsign
     if (out)
         palette(v, gg, pal);
     if (v->reg[1] & 0x40u) {
+        unsigned x0 = gg ? RG__GG_X : 0u, x1 = gg ? RG__GG_X + RG__GG_W : RG__SMS_WIDTH;
         if (out)
-            draw_background(v, y, lb, out, pal);
-        draw_sprites(v, y, lb, out, pal);
+            draw_background(v, y, lb, out, pal, x0, x1);
+        draw_sprites(v, y, lb, out, pal, x0, x1);
         if (out && (v->reg[0] & 0x20u))
             for (unsigned x = 0; x < 8; x++)
                 out[x] = pal[16u + (v->reg[7] & 0x0Fu)];
