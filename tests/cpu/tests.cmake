@@ -13,3 +13,5 @@ rg_test(cpu_z80_ops cpu/test_z80_ops.c)
 # The 68000 CPU (src/cpu/m68k): the SingleStepTests 68000 suite (skipped without ../shared) and the reader's errors.
 rg_test(cpu_m68k_suite cpu/test_m68k_suite.c)
 rg_test(cpu_m68k_ops cpu/test_m68k_ops.c)
+# The 68000's idle-loop skip against the plain interpreter (equal state at every stop).
+rg_test(cpu_m68k_idle cpu/test_m68k_idle.c)
