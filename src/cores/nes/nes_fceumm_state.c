@@ -544,10 +544,58 @@ static uint16_t le16(const uint8_t *p)
     return (uint16_t)(p[0] | p[1] << 8);
 }
 
+/* Namco 163 (mapper 19; entry names and meanings as FCEUmm's board n106.c saves them). Always: IRAM the chip's 128
+ * bytes of RAM, PRG the banks at $8000/$A000/$C000 (the value & $3F, as FCEUmm keeps it), CHR the eight pattern
+ * windows, NTA the four nametable windows. Newer FCEUmm versions add IRQC (the counter, 15 bits) and IRQA ($80
+ * counting), GORF the $F800 address port (named the other way round in FCEUmm: GORF holds `dopol`, DOPO holds
+ * `gorfus`), DOPO the $E800 bits 6-7, GORK the $E000 bits 6-7, and the sound's play positions (IDX0-7, VCT0-7, BC00:
+ * not emulated, skipped). A state without them (the version stable-retro ships: YoukaiDouchuuki-Nes) is loaded as
+ * FCEUmm loads it in a fresh process: counter stopped at 0, address port 0, and $E800 bits 6-7 as FCEUmm's
+ * power-on leaves them (set: pattern windows $E0-$FF show CHR-ROM, not the console's nametables). */
+static void read_namco163(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
+{
+    uint8_t *r = s->cart.regs;
+    const uint8_t *ram = get(ps, SEC_CART, "IRAM", 128), *p = get(ps, SEC_CART, "PRG", 3);
+    const uint8_t *c = get(ps, SEC_CART, "CHR", 8), *nt = get(ps, SEC_CART, "NTA", 4);
+    const uint8_t *ic = get_opt(ps, SEC_CART, "IRQC", 2), *ia = get_opt(ps, SEC_CART, "IRQA", 1);
+    const uint8_t *port = get_opt(ps, SEC_CART, "GORF", 1), *e800 = get_opt(ps, SEC_CART, "DOPO", 1);
+    const uint8_t *e000 = get_opt(ps, SEC_CART, "GORK", 1);
+    static const char *const k_sound[17] = {"IDX0", "IDX1", "IDX2", "IDX3", "IDX4", "IDX5", "IDX6", "IDX7", "VCT0",
+                                            "VCT1", "VCT2", "VCT3", "VCT4", "VCT5", "VCT6", "VCT7", "BC00"};
+    for (int i = 0; i < 17; i++)
+        (void)get_opt(ps, SEC_CART, k_sound[i], 4);
+    if (ram)
+        memcpy(s->cart.chip_ram, ram, 128);
+    if (p)
+        for (int i = 0; i < 3; i++)
+            r[12 + i] = (uint8_t)ranged(ps, p[i], 0x3F, "PRG");
+    if (c)
+        memcpy(r, c, 8);
+    for (int i = 0; nt && i < 4; i++) {
+        if (nt[i] < 0xE0u && !m->chr) /* FCEUmm would show CHR-RAM there, ours the console's nametables */
+            fail(ps, "nes: FCEUmm state: entry %s is out of range (%u)", "NTA", nt[i]);
+        r[8 + i] = nt[i];
+    }
+    r[12] = (uint8_t)(r[12] | (e000 ? e000[0] & 0xC0u : 0u));
+    r[13] = (uint8_t)(r[13] | (e800 ? e800[0] & 0xC0u : 0xC0u));
+    r[15] = port ? port[0] : 0;
+    if ((ic == NULL) != (ia == NULL)) {
+        fail(ps, "nes: FCEUmm state: entry %s is missing (section %u)", ic ? "IRQA" : "IRQC", SEC_CART);
+        return;
+    }
+    unsigned count = ic ? ranged(ps, le16(ic), 0x7FFF, "IRQC") : 0u;
+    unsigned on = ia ? ranged(ps, ia[0], 0x80, "IRQA") : 0u;
+    if (on && on != 0x80u)
+        ranged(ps, on, 0, "IRQA");
+    s->cart.counters[0] = (uint16_t)(count | (on ? 0x8000u : 0u));
+}
+
 /* The mappers with CPU-clocked IRQ counters (entry names and meanings as FCEUmm's boards 65.c, 18.c, 67.c, 69.c and
  * the VRC2/VRC4 board save them). FCEUmm's counters run their own way (a different point of firing), so a state
  * whose counter is running is refused (IRQA must be 0); the counter and reload values are kept. 0 when `m`'s mapper
- * is not one of them. Namco 163 (19) is not converted: its states carry no IRQ entries. */
+ * is not one of them. Namco 163 (19) is the exception: its counter counts CPU cycles up to $7FFF in both (FCEUmm
+ * adds them per instruction, so its IRQ may come a few cycles later; not compared frame by frame), so a running
+ * counter is converted; stable-retro's FCEUmm saves none. */
 static int read_clocked_mappers(parsed *ps, const rg__nes_machine *m, rg__nes_state *s)
 {
     uint8_t *r = s->cart.regs;
@@ -665,6 +713,9 @@ static int read_clocked_mappers(parsed *ps, const rg__nes_machine *m, rg__nes_st
             count[1] = le16(il);
         return 1;
     }
+    case 19:
+        read_namco163(ps, m, s);
+        return 1;
     default:
         return 0;
     }

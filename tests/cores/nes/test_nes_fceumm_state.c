@@ -1,7 +1,8 @@
 /* FCEUmm save states (the start states of stable-retro's NES integrations) loaded into our NES core: every
  * SuperMarioBros-Nes state (gym-super-mario-bros' ROM) converts, its RAM and registers arrive as FCEUmm saved them
  * and our own snapshot of it reloads; SuperMarioBros3-Nes' MMC3 states convert on a cartridge built here with that
- * game's board (PRG all NOPs: the wheel has no SMB3 ROM); truncated, damaged, hostile and foreign states are refused
+ * game's board (PRG all NOPs: the wheel has no SMB3 ROM), and so do the further mappers' (Namco 163 also in the
+ * entries newer FCEUmm versions add: its IRQ counter arrives running and fires); truncated, damaged, hostile and foreign states are refused
  * with RG_ESTATE naming what is wrong and the machine unchanged; through the env a state our core refuses still runs
  * on FCEUmm. Skipped without the stable-retro data or the gym-super-mario-bros ROM in .venv. */
 #define _POSIX_C_SOURCE 200809L
@@ -430,6 +431,19 @@ static void check_regs(unsigned mapper, const rg__nes_state *s, uint8_t *st, siz
         assert_int_equal(r[3], 3);
         assert_int_equal(s->cart.counters[1], entry(st, len, "IRQL", NULL)[0] | entry(st, len, "IRQL", NULL)[1] << 8);
         break;
+    case 19:
+        /* stable-retro's FCEUmm saves no IRQ, address-port or $E800-mode entries: counter stopped, port 0, $E800
+         * bits 6-7 set as FCEUmm's power-on leaves them */
+        assert_memory_equal(r, entry(st, len, "CHR", NULL), 8);
+        assert_memory_equal(r + 8, entry(st, len, "NTA", NULL), 4);
+        assert_int_equal(r[12], entry(st, len, "PRG", NULL)[0]);
+        assert_int_equal(r[13], entry(st, len, "PRG", NULL)[1] | 0xC0);
+        assert_int_equal(r[14], entry(st, len, "PRG", NULL)[2]);
+        assert_int_equal(r[15], 0);
+        assert_memory_equal(s->cart.chip_ram, entry(st, len, "IRAM", NULL), 128);
+        assert_memory_equal(s->cart.prg_ram, entry(st, len, "WRAM", NULL), 0x2000);
+        assert_int_equal(s->cart.counters[0], 0);
+        break;
     default:
         fail_msg("no check for mapper %u", mapper);
     }
@@ -460,6 +474,7 @@ static void more_mapper_states_convert(void **state)
         {"KaiketsuYanchaMaru3TaiketsuZouringen-Nes-v0", 65, 256, 128, 0x00, "IRQA", 0x80},
         {"SpartanX2-Nes-v0", 65, 128, 128, 0x00, "MIRR", 2},
         {"PizzaPop-Nes-v0", 18, 128, 128, 0x00, "IRQA", 1},
+        {"YoukaiDouchuuki-Nes-v0", 19, 128, 128, 0x00, "PRG", 0x40}, /* Namco 163: a bank FCEUmm never stores */
     };
     int ran = 0;
     for (size_t c = 0; c < sizeof k_cases / sizeof k_cases[0]; c++) {
@@ -517,6 +532,128 @@ static void more_mapper_states_convert(void **state)
     }
     if (!ran)
         skip();
+}
+
+/* `st` (an FCEUmm state whose last section is the cartridge's) with entry `name` of `size` bytes appended to it. */
+static uint8_t *append_entry(uint8_t *st, size_t *len, const char *name, const void *bytes, uint32_t size)
+{
+    size_t off = 16, last = 0;
+    while (off + 5 <= *len) {
+        last = off;
+        off += 5 + (size_t)(st[off + 1] | st[off + 2] << 8 | st[off + 3] << 16 | (uint32_t)st[off + 4] << 24);
+    }
+    assert_int_equal(off, *len);
+    assert_int_equal(st[last], 0x10);
+    uint8_t *n = realloc(st, *len + 8 + size);
+    assert_non_null(n);
+    memset(n + *len, 0, 4);
+    memcpy(n + *len, name, strlen(name));
+    for (int i = 0; i < 4; i++)
+        n[*len + 4 + i] = (uint8_t)(size >> 8 * i);
+    memcpy(n + *len + 8, bytes, size);
+    *len += 8 + size;
+    uint32_t ssize = (uint32_t)(*len - last - 5), total = (uint32_t)(*len - 16);
+    for (int i = 0; i < 4; i++) {
+        n[last + 1 + i] = (uint8_t)(ssize >> 8 * i);
+        n[4 + i] = (uint8_t)(total >> 8 * i);
+    }
+    return n;
+}
+
+/* Namco 163 (mapper 19) as newer FCEUmm versions save it: YoukaiDouchuuki-Nes' state with the entries they add
+ * (IRQC/IRQA the counter, GORF the address port, DOPO/GORK the $E800/$E000 mode bits, the sound's play positions)
+ * on a cartridge of NOPs with that game's board: the counter arrives running and raises its IRQ on time, the port
+ * and mode bits arrive; a counter, enable or nametable value the chip cannot hold is refused naming the entry. */
+static void namco163_newer_entries(void **state)
+{
+    (void)state;
+    char path[1500];
+    snprintf(path, sizeof path, "%s/YoukaiDouchuuki-Nes-v0/Level1.state", g_data);
+    if (!g_site[0] || !exists(path))
+        skip();
+    size_t len;
+    uint8_t *st = read_gz(path, &len);
+    const uint8_t irqc[2] = {0x00, 0x7F}, irqa = 0x80, gorf = 0x85, dopo = 0x40, gork = 0x40, zero4[4] = {0};
+    st = append_entry(st, &len, "IRQC", irqc, 2);
+    st = append_entry(st, &len, "IRQA", &irqa, 1);
+    st = append_entry(st, &len, "GORF", &gorf, 1);
+    st = append_entry(st, &len, "DOPO", &dopo, 1);
+    st = append_entry(st, &len, "GORK", &gork, 1);
+    st = append_entry(st, &len, "IDX0", zero4, 4);
+    st = append_entry(st, &len, "BC00", zero4, 4);
+    size_t prg = 128u << 10, chr = 128u << 10, rl = 16 + prg + chr;
+    uint8_t *rom = calloc(1, rl);
+    assert_non_null(rom);
+    memcpy(rom, "NES\x1a", 4);
+    rom[4] = (uint8_t)(prg >> 14);
+    rom[5] = (uint8_t)(chr >> 13);
+    rom[6] = 0x30;
+    rom[7] = 0x10;
+    memset(rom + 16, 0xEA, prg);
+    char rpath[1400];
+    snprintf(rpath, sizeof rpath, "%s/m19.nes", g_tmp);
+    assert_int_equal(rg__write_file_atomic(rpath, rom, rl), RG_OK);
+    free(rom);
+    rg_emu *emu = open_nes(rpath);
+    if (rg_emu_state_load(emu, st, len) != RG_OK)
+        fail_msg("%s: %s", path, rg_error_last());
+    size_t sl;
+    uint8_t *snap = snapshot(emu, &sl);
+    const rg__nes_state *s = as_state(snap);
+    /* the load ran about 114 cycles to our frame boundary: the counter ($7F00 + those, counting the cycles the
+     * lazily clocked mapper has yet to add) still below $7FFF */
+    assert_true(s->cart.counters[0] & 0x8000u);
+    assert_true(s->cart.clock_cycle <= s->cycles);
+    uint64_t c0 = (s->cart.counters[0] & 0x7FFFu) + (s->cycles - s->cart.clock_cycle);
+    assert_in_range(c0, 0x7F00u + 100u, 0x7F00u + 130u);
+    assert_int_equal(s->cart.regs[15], 0x85);
+    assert_int_equal(s->cart.regs[13], entry(st, len, "PRG", NULL)[1] | 0x40);
+    assert_int_equal(s->cart.regs[12], entry(st, len, "PRG", NULL)[0] | 0x40);
+    assert_int_equal(s->irq & RG__NES_IRQ_MAPPER, 0);
+    /* hostile values: refused naming the entry, the machine unchanged. A refused load restores our own snapshot,
+     * which brings the lazily run APU up to the CPU (same behaviour, other bytes): load that snapshot first. */
+    assert_int_equal(rg_emu_state_load(emu, snap, sl), RG_OK);
+    free(snap);
+    uint8_t *bad = malloc(len);
+    assert_non_null(bad);
+    static const struct { const char *name; uint8_t at, value; } k_bad[] = {
+        {"IRQC", 1, 0x80}, {"IRQA", 0, 0x01}, {"IRQA", 0, 0x81}, {"PRG", 2, 0x40}};
+    for (size_t i = 0; i < sizeof k_bad / sizeof k_bad[0]; i++) {
+        memcpy(bad, st, len);
+        entry(bad, len, k_bad[i].name, NULL)[k_bad[i].at] = k_bad[i].value;
+        refused(emu, bad, len, k_bad[i].name);
+    }
+    /* IRQC without IRQA: the counter's enable would be lost */
+    memcpy(bad, st, len);
+    entry(bad, len, "IRQA", NULL)[-8] = 'X';
+    refused(emu, bad, len, "IRQA");
+    free(bad);
+    assert_int_equal(rg_emu_run(emu), RG_OK);
+    snap = snapshot(emu, &sl);
+    s = as_state(snap);
+    assert_int_equal(s->cart.counters[0], 0xFFFF); /* reached $7FFF, stopped */
+    assert_int_not_equal(s->irq & RG__NES_IRQ_MAPPER, 0);
+    free(snap);
+    rg_emu_free(emu);
+    /* on a CHR-RAM cartridge a nametable window below $E0 (FCEUmm: CHR-RAM there) is refused */
+    rl = 16 + prg;
+    rom = calloc(1, rl);
+    assert_non_null(rom);
+    memcpy(rom, "NES\x1a", 4);
+    rom[4] = (uint8_t)(prg >> 14);
+    rom[6] = 0x30;
+    rom[7] = 0x10;
+    memset(rom + 16, 0xEA, prg);
+    assert_int_equal(rg__write_file_atomic(rpath, rom, rl), RG_OK);
+    free(rom);
+    emu = open_nes(rpath);
+    snap = snapshot(emu, &sl);
+    assert_int_equal(rg_emu_state_load(emu, snap, sl), RG_OK); /* the APU brought up to the CPU, as above */
+    free(snap);
+    memcpy(st + (entry(st, len, "NTA", NULL) - st), "\xE0\xE1\x10\xE1", 4);
+    refused(emu, st, len, "NTA");
+    rg_emu_free(emu);
+    free(st);
 }
 
 /* Through the env: our core named, a state it refuses gives RG_ESTATE naming the entry; with no core named the
@@ -580,6 +717,7 @@ int main(void)
         cmocka_unit_test(bad_states_refused),
         cmocka_unit_test(mmc3_states_convert),
         cmocka_unit_test(more_mapper_states_convert),
+        cmocka_unit_test(namco163_newer_entries),
         cmocka_unit_test(env_refusal_and_fceumm),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
