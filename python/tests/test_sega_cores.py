@@ -81,9 +81,8 @@ def test_make_vec_on_our_core(test_games, system):
         vec.close()
 
 
-# Genesis not yet: its frames are in GPGX's phase since 2026-11-27, but DMA timing still differs (Airstriker's RAM
-# from frame 17) and it reads a 3-button pad where GPGX (under stable-retro) has a 6-button one (docs/genesis.md,
-# "Equivalence").
+# Genesis not yet: its frames are in GPGX's phase and its pads GPGX's choice since 2026-11-27, but Airstriker's RAM
+# still differs from frame 17 of a seeded run (docs/genesis.md, "Equivalence").
 @pytest.mark.parametrize("system", ["Sms", "GameGear"])
 def test_every_step_equals_genesis_plus_gx(test_games, system):
     gpgx = _gpgx()

@@ -88,6 +88,12 @@ typedef struct rg__gen_state {
     uint64_t ym_samples;    /* YM samples run since power-on */
     uint64_t dma_end;       /* master clock until which a VDP fill or copy reads as busy (status bit 1); the
                              * transfer itself is done at once */
+    /* the 6-button pads of ports 1 and 2 (Genesis Plus GX's model, as stable-retro runs it) */
+    uint64_t pad_latency[2]; /* master clock before which TH, just released to input, still reads low */
+    uint8_t pad_th[2];      /* TH as the pad sees it ($40 high, 0 low) */
+    uint8_t pad_count[2];   /* 2 per TH high-to-low edge: which group of lines a read returns */
+    uint8_t pad_timeout[2]; /* lines since the last edge: after 26 the count restarts */
+    uint8_t pad4_[2];
 } rg__gen_state;
 
 /* The renderer's sprite lists per line (genesis_render.c). Not state: it keeps a copy of the sprite table's bytes
@@ -121,6 +127,8 @@ typedef struct rg__gen_machine {
     uint64_t stop_mclk;     /* master clock the current 68000 run ends at (stop_at is its 68000 clock) */
     uint64_t freeze_add;    /* a 68000-to-VDP DMA started by this instruction: master clocks the 68000 waits after */
     uint64_t freeze_to;     /* it (the DMA ends in the same line or blank), or the master clock it waits until */
+    int pad6;               /* the pads are 6-button ones: the ROM header's I/O field ($190-$19D) names '6', as
+                             * Genesis Plus GX picks them for a RETRO_DEVICE_JOYPAD port; else 3-button */
     unsigned ipl_delay;     /* an interrupt enabled while pending reaches the 68000 after one more instruction: 2
                              * when the enabling write's instruction is running, 1 during the next */
 } rg__gen_machine;
@@ -165,6 +173,8 @@ uint16_t rg__gen_vdp_hv(rg__gen_machine *m);
 /* The 68000 interrupt level the VDP asks for now (6, 4 or 0). */
 unsigned rg__gen_vdp_ipl(const rg__gen_vdp *v);
 
+/* Once a line: the 6-button pads' timeout (genesis_machine.c). */
+void rg__gen_pads_line(rg__gen_state *s);
 /* The picture's size and first line the registers give (at a frame's start, or a mode change in the blank). */
 void rg__gen_vdp_view(rg__gen_vdp *v);
 

@@ -10,21 +10,66 @@
 
 #define VERSION_NTSC_OVERSEAS 0xA0u /* overseas, NTSC, no expansion unit, hardware version 0 (no TMSS) */
 
-/* The port's input lines (bits 0-6) for a 3-button pad given TH; 0 = pressed. libretro bits: B 0, A 1, START 3,
- * UP 4, DOWN 5, LEFT 6, RIGHT 7, C 8. */
-static uint8_t pad_lines(uint16_t b, int th)
+/* The port's input lines (bits 0-6) of a pad, as Genesis Plus GX models it (a 3-button pad never counts past step 1);
+ * 0 = pressed. libretro bits
+ * (GPGX's mapping): B 0, A 1 (Y), MODE 2 (SELECT), START 3, UP 4, DOWN 5, LEFT 6, RIGHT 7, C 8 (A), Y 9 (X),
+ * X 10 (L), Z 11 (R). step = the count of TH high-to-low edges times 2, plus TH: 3-button reads for steps 0-5, then
+ * TH low: ?0SA0000, TH high: ?1CBMXYZ, then ?xSA1111 / ?xCB1111 until the count restarts. */
+static uint8_t pad6_lines(uint16_t b, unsigned th, unsigned step)
 {
-    unsigned up = (b >> 4) & 1u, down = (b >> 5) & 1u;
-    unsigned v;
-    if (th)
-        v = 0x40u | ((b >> 8) & 1u) << 5 | (b & 1u) << 4 | ((b >> 7) & 1u) << 3 | ((b >> 6) & 1u) << 2 | down << 1 | up;
-    else
-        v = ((b >> 3) & 1u) << 5 | ((b >> 1) & 1u) << 4 | down << 1 | up;
-    /* active low: pressed buttons read 0; TH reads as itself */
-    v ^= 0x3Fu;
-    if (!th)
-        v &= ~0x0Cu; /* TH low: bits 3 and 2 read 0 */
-    return (uint8_t)((v & 0x3Fu) | (th ? 0x40u : 0u));
+    unsigned up = (b >> 4) & 1u, down = (b >> 5) & 1u, left = (b >> 6) & 1u, right = (b >> 7) & 1u;
+    unsigned bb = b & 1u, c = (b >> 8) & 1u, a = (b >> 1) & 1u, start = (b >> 3) & 1u;
+    unsigned mode = (b >> 2) & 1u, x = (b >> 10) & 1u, y = (b >> 9) & 1u, z = (b >> 11) & 1u;
+    unsigned v = th | 0x3Fu, pressed;
+    switch (step) {
+    case 1: case 3: case 5:
+        pressed = c << 5 | bb << 4 | right << 3 | left << 2 | down << 1 | up;
+        break;
+    case 0: case 2: case 4:
+        pressed = start << 5 | a << 4 | 0x0Cu | down << 1 | up;
+        break;
+    case 6:
+        pressed = start << 5 | a << 4 | 0x0Fu;
+        break;
+    case 7:
+        pressed = c << 5 | bb << 4 | mode << 3 | x << 2 | y << 1 | z;
+        break;
+    default:
+        pressed = th ? (c << 5 | bb << 4) : (start << 5 | a << 4);
+        break;
+    }
+    return (uint8_t)(v & ~pressed);
+}
+
+/* A write to a pad port's data or direction register: TH driven by the port (direction bit 6) counts its high-to-low
+ * edges; released to input it is pulled high, which the pad sees 172 master clocks later. */
+static void pad_write(rg__gen_machine *m, unsigned p)
+{
+    rg__gen_state *s = &m->st;
+    uint8_t th;
+    if (s->io_ctrl[p] & 0x40u) {
+        th = s->io_data[p] & 0x40u;
+        s->pad_latency[p] = 0;
+        if (m->pad6 && !th && s->pad_th[p]) {
+            s->pad_count[p] = (uint8_t)(s->pad_count[p] + 2u);
+            s->pad_timeout[p] = 0;
+        }
+    } else {
+        th = 0x40u;
+        if (!s->pad_th[p])
+            s->pad_latency[p] = m->insn_mclk + m->freeze_add + 172u;
+    }
+    s->pad_th[p] = th;
+}
+
+/* Once a line: a pad whose TH has not fallen for 26 lines starts its count again. */
+void rg__gen_pads_line(rg__gen_state *s)
+{
+    for (unsigned p = 0; p < 2; p++)
+        if (s->pad_timeout[p]++ > 25u) {
+            s->pad_count[p] = 0;
+            s->pad_timeout[p] = 0;
+        }
 }
 
 static uint8_t io_read(rg__gen_machine *m, unsigned reg)
@@ -35,8 +80,13 @@ static uint8_t io_read(rg__gen_machine *m, unsigned reg)
     if (reg >= 1 && reg <= 3) {
         unsigned p = reg - 1;
         uint8_t ctrl = s->io_ctrl[p];
-        int th = (ctrl & 0x40u) ? (s->io_data[p] >> 6) & 1 : 1;
-        uint8_t in = p < 2 ? pad_lines(m->pad[p], th) : 0x7Fu;
+        uint8_t in = 0x7Fu;
+        if (p < 2) {
+            unsigned step = s->pad_count[p] | (unsigned)(s->pad_th[p] >> 6);
+            if (m->insn_mclk + m->freeze_add < s->pad_latency[p])
+                step &= ~1u; /* TH's rise has not reached the pad yet */
+            in = pad6_lines(m->pad[p], s->pad_th[p], step);
+        }
         return (uint8_t)((s->io_data[p] & 0x80u) | (s->io_data[p] & ctrl & 0x7Fu) | (in & ~ctrl & 0x7Fu));
     }
     if (reg >= 4 && reg <= 6)
@@ -46,10 +96,17 @@ static uint8_t io_read(rg__gen_machine *m, unsigned reg)
 
 static void io_write(rg__gen_machine *m, unsigned reg, uint8_t v)
 {
-    if (reg >= 1 && reg <= 3)
+    if (reg >= 1 && reg <= 3) {
         m->st.io_data[reg - 1] = v;
-    else if (reg >= 4 && reg <= 6)
-        m->st.io_ctrl[reg - 4] = v;
+        if (reg <= 2)
+            pad_write(m, reg - 1u);
+    } else if (reg >= 4 && reg <= 6) {
+        if (v != m->st.io_ctrl[reg - 4]) {
+            m->st.io_ctrl[reg - 4] = v;
+            if (reg <= 5)
+                pad_write(m, reg - 4u);
+        }
+    }
 }
 
 /* --- the bus */
@@ -236,6 +293,11 @@ void rg__gen_power_on(rg__gen_machine *m)
     rg__gen_vdp *v = &m->st.vdp;
     v->hcounter = 0xFF;
     v->fifo_byte = 1;
+    m->st.pad_th[0] = m->st.pad_th[1] = 0x40u;
+    m->pad6 = 0;
+    for (unsigned i = 0x190; i < 0x19E && m->rom_mask >= 0x19Eu; i++)
+        if (m->rom[i] == '6')
+            m->pad6 = 1;
     v->hv_latched = 1;
     v->vint_skip = 1;
     rg__gen_vdp_view(v);
@@ -305,6 +367,7 @@ void rg__gen_run_frame(rg__gen_machine *m)
         unsigned line = (first + i) % RG__GEN_LINES;
         uint64_t t0 = base + (uint64_t)i * RG__GEN_LINE_MCLK;
         v->line = (uint16_t)line;
+        rg__gen_pads_line(s);
         if (i == 0) {
             if (v->hcounter == 0)
                 v->hint = 1;
@@ -368,6 +431,9 @@ int rg__gen_state_check(const rg__gen_state *s)
     CHECK(s->z80_busreq <= 1 && s->z80_reset <= 1, "z80 bus control");
     CHECK(s->cpu.ipl == rg__gen_vdp_ipl(v), "cpu.ipl (not the VDP's)");
     CHECK(s->cpu_moff < 7u, "cpu_moff");
+    for (unsigned p = 0; p < 2; p++)
+        CHECK((s->pad_th[p] & ~0x40u) == 0 && s->pad_count[p] < 0x80u && s->pad_timeout[p] <= 27u &&
+                  s->pad4_[p] == 0, "pad state");
     CHECK(v->fifo_cnt <= 4u && v->fifo_byte <= 1u && v->pad3_ == 0, "vdp fifo");
     CHECK(s->dma_end <= base + 32u * (uint64_t)RG__GEN_FRAME_MCLK, "dma_end (a DMA longer than any)");
     const char *sound = rg__gen_sound_check(s);

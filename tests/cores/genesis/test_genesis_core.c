@@ -465,6 +465,40 @@ static void test_bad_roms(void **s)
     remove(path);
 }
 
+/* The pads as Genesis Plus GX models them (docs/genesis.md, I/O): a 6-button pad (a ROM header naming '6') counts
+ * TH's high-to-low edges: the third TH-low read gives ?0SA0000, the fourth TH-high ?1CBMXYZ, and 26 lines without an
+ * edge restart the count; a 3-button pad (header 'J') reads ?1CBRLDU / ?0SA00DU whatever the edges. */
+static uint8_t pad_step(rg__gen_machine *m, uint8_t th)
+{
+    rg__gen_write16(m, 0xA10002, th, 1);
+    return (uint8_t)rg__gen_read16(m, 0xA10002);
+}
+
+static void test_pads(void **s)
+{
+    (void)s;
+    rg__gen_machine *m = vdp_machine();
+    assert_int_equal(m->pad6, 0); /* no '6' in the header */
+    m->pad[0] = (uint16_t)(1u << 10 | 1u << 4); /* X (libretro L) and UP */
+    rg__gen_write16(m, 0xA10008, 0x40, 1);     /* TH is an output */
+    for (unsigned k = 0; k < 4; k++) {
+        assert_int_equal(pad_step(m, 0x40), 0x7E); /* ?1CBRLDU: UP low */
+        assert_int_equal(pad_step(m, 0x00), 0x32); /* ?0SA00DU: UP low, bits 3-2 read 0 */
+    }
+    m->pad6 = 1;
+    rg__gen_pads_line(&m->st); /* the count restarts after 26 lines */
+    for (unsigned k = 0; k < 27; k++)
+        rg__gen_pads_line(&m->st);
+    static const uint8_t want[8] = {0x7E, 0x32, 0x7E, 0x32, 0x7E, 0x30, 0x7B, 0x3F};
+    for (unsigned k = 0; k < 8; k++)
+        assert_int_equal(pad_step(m, k & 1u ? 0x00 : 0x40), want[k]); /* ...?0SA0000, ?1CBMXYZ (X low), ?0SA1111 */
+    for (unsigned k = 0; k < 28; k++)
+        rg__gen_pads_line(&m->st);
+    assert_int_equal(pad_step(m, 0x40), 0x7E); /* a 3-button read again */
+    assert_int_equal(pad_step(m, 0x00), 0x32);
+    free(m);
+}
+
 static void test_hostile_states(void **s)
 {
     (void)s;
@@ -693,6 +727,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vdp_registers_and_ports),
         cmocka_unit_test(test_vdp_dma),
+        cmocka_unit_test(test_pads),
         cmocka_unit_test(test_sprite_flags_without_drawing),
         cmocka_unit_test(test_z80_sound_cpu),
         cmocka_unit_test(test_program),
