@@ -25,6 +25,7 @@ typedef struct gen_core {
     uint8_t *rom;
     uint64_t rom_hash;
     uint32_t *fb;
+    rg__gen_state *scratch; /* a loaded state is checked here before it becomes the machine's: no allocation then */
 } gen_core;
 
 static void publish(gen_core *c)
@@ -102,9 +103,7 @@ static int state_load(void *core, const void *src, size_t len)
                                             "a genesis");
     if (hrc != RG_OK)
         return hrc;
-    rg__gen_state *st = malloc(sizeof *st);
-    if (!st)
-        return rg__error(RG_ENOMEM, "out of memory loading a genesis state");
+    rg__gen_state *st = c->scratch;
     memcpy(st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof *st);
     int rc = rg__gen_state_check(st);
     if (rc == RG_OK) {
@@ -112,7 +111,6 @@ static int state_load(void *core, const void *src, size_t len)
         rg__gen_frame_size(&c->m);
         publish(c);
     }
-    free(st);
     return rc;
 }
 
@@ -140,6 +138,7 @@ static void destroy(void *core)
     if (!c)
         return;
     rg__native_io_detach(c->io);
+    free(c->scratch);
     free(c->fb);
     free(c->rom);
     free(c);
@@ -168,7 +167,8 @@ int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_
     c->io = args->io;
     c->rom = malloc(padded);
     c->fb = calloc(FB_PIXELS, sizeof *c->fb);
-    if (!c->rom || !c->fb) {
+    c->scratch = malloc(sizeof *c->scratch);
+    if (!c->rom || !c->fb || !c->scratch) {
         c->io = NULL;
         destroy(c);
         return rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", size);

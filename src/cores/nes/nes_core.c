@@ -29,6 +29,7 @@ typedef struct nes_core {
     uint16_t palette[512];
     rg__mem_desc mem[2];
     uint8_t full_frame; /* hand out the whole 256 x 240 picture (option fceumm_overscan=disabled, as FCEUmm) */
+    rg__nes_state *scratch; /* a loaded state is checked here before it becomes the machine's: no allocation then */
 } nes_core;
 
 /* libretro joypad bits (B Y SELECT START UP DOWN LEFT RIGHT A ...) to the NES pad byte (A B SELECT START UP DOWN
@@ -142,9 +143,7 @@ static int state_load(void *core, const void *src, size_t len)
                                             "a nes");
     if (hrc != RG_OK)
         return hrc;
-    rg__nes_state *st = malloc(sizeof *st);
-    if (!st)
-        return rg__error(RG_ENOMEM, "out of memory loading a nes state");
+    rg__nes_state *st = c->scratch;
     memcpy(st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof *st);
     int rc = rg__nes_state_check(st, &c->m);
     if (rc == RG_OK) {
@@ -154,7 +153,6 @@ static int state_load(void *core, const void *src, size_t len)
         rg__nes_apu_run(&c->m, c->m.st.cycles);
         c->m.frame_done = 0;
     }
-    free(st);
     return rc;
 }
 
@@ -183,6 +181,7 @@ static void destroy(void *core)
         return;
     rg__native_io_detach(c->io);
     free(c->m.abuf);
+    free(c->scratch);
     free(c->fb);
     free(c->rom);
     free(c);
@@ -216,7 +215,8 @@ int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     int rc = RG_OK;
     c->rom = malloc(args->rom_size ? args->rom_size : 1);
     c->fb = calloc(FB_PIXELS, sizeof *c->fb);
-    if (!c->rom || !c->fb)
+    c->scratch = malloc(sizeof *c->scratch);
+    if (!c->rom || !c->fb || !c->scratch)
         rc = rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", args->rom_size);
     if (rc == RG_OK) {
         memcpy(c->rom, args->rom, args->rom_size);

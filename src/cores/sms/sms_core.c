@@ -28,6 +28,7 @@ typedef struct sms_core {
     uint64_t rom_hash;
     uint16_t *fb;          /* the VDP draws RGB565 into it; the frame is its window (vx, vy, vw, vh) */
     unsigned vw, vh, vx, vy;
+    rg__sms_state *scratch; /* a loaded state is checked here before it becomes the machine's */
 } sms_core;
 
 /* libretro joypad bits (B 0, START 3, UP 4, DOWN 5, LEFT 6, RIGHT 7, A 8) to the pad byte (up, down, left, right,
@@ -130,14 +131,11 @@ static int state_load(void *core, const void *src, size_t len)
                                             "an sms");
     if (hrc != RG_OK)
         return hrc;
-    rg__sms_state *st = malloc(sizeof *st);
-    if (!st)
-        return rg__error(RG_ENOMEM, "out of memory loading an sms state");
+    rg__sms_state *st = c->scratch; /* checked here before it becomes the machine's: no allocation */
     memcpy(st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof *st);
     int rc = rg__sms_state_check(st, &c->m);
     if (rc == RG_OK)
         c->m.st = *st;
-    free(st);
     return rc;
 }
 
@@ -164,6 +162,7 @@ static void destroy(void *core)
         return;
     rg__native_io_detach(c->io);
     free(c->m.abuf);
+    free(c->scratch);
     free(c->fb);
     free(c->rom);
     free(c);
@@ -208,7 +207,8 @@ int rg__sms_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     size_t padded = plain ? 0xC000u : (size + 0x3FFFu) & ~(size_t)0x3FFF;
     c->rom = calloc(1, padded);
     c->fb = calloc(FB_PIXELS, sizeof *c->fb);
-    if (!c->rom || !c->fb) {
+    c->scratch = malloc(sizeof *c->scratch);
+    if (!c->rom || !c->fb || !c->scratch) {
         c->io = NULL;
         destroy(c);
         return rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", size);
