@@ -59,6 +59,9 @@ rg_test(nes_mappers cores/nes/test_nes_mappers.c)
 # a 6502 test program built by the test (X counted by an INX run until the handler stores it); VRC4's prescaler,
 # SS88006's counter widths; a state saved mid-count runs on identically after loading; hostile registers refused.
 rg_test(nes_mapper_irq cores/nes/test_nes_mapper_irq.c)
+# MMC5 (mapper 5): PRG/CHR modes, the CHR sets, ExRAM, fill mode, multiplier, the scanline IRQ's dot; the MMC5 test ROMs'
+# pictures (../shared; skipped without), a state saved mid-run runs on identically.
+rg_test(nes_mmc5 cores/nes/test_nes_mmc5.c)
 foreach(group ppu apu mapper)
   add_test(NAME nes_testroms_${group} COMMAND nes_testroms ${group})
   set_tests_properties(nes_testroms_${group} PROPERTIES ENVIRONMENT "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/nes_testroms;${RG_SANITIZER_ENV}" TIMEOUT 300)

@@ -14,7 +14,7 @@ static const rg__nes_mapper *const k_mappers[] = {
     &rg__nes_mapper_vrc2a, &rg__nes_mapper_irem_g101, &rg__nes_mapper_taito_tc0190, &rg__nes_mapper_vrc1,
     &rg__nes_mapper_87, &rg__nes_mapper_txsrom, &rg__nes_mapper_140, &rg__nes_mapper_184, &rg__nes_mapper_185,
     &rg__nes_mapper_namco108, &rg__nes_mapper_vrc4_25, &rg__nes_mapper_sunsoft3, &rg__nes_mapper_fme7,
-    &rg__nes_mapper_irem_h3001, &rg__nes_mapper_jaleco_ss88006, &rg__nes_mapper_namco163,
+    &rg__nes_mapper_irem_h3001, &rg__nes_mapper_jaleco_ss88006, &rg__nes_mapper_namco163, &rg__nes_mapper_mmc5,
 };
 
 const rg__nes_mapper *rg__nes_mapper_find(uint16_t number)
@@ -244,7 +244,9 @@ void rg__nes_cart_clock(rg__nes_machine *m, uint64_t cycle)
 
 void rg__nes_cart_sync(rg__nes_machine *m)
 {
-    m->ppu_watch = m->mapper->ppu_addr != NULL;
+    m->ppu_phase = m->mapper == &rg__nes_mapper_mmc5;
+    m->ppu_watch = m->mapper->ppu_addr != NULL || m->ppu_phase;
+    m->ppu_exattr = NULL;
     m->cart_clocked = m->mapper->cpu_clock != NULL;
     if (!m->cart_clocked)
         m->cart_sync_at = UINT64_MAX;
@@ -285,6 +287,11 @@ void rg__nes_cart_ppu_addr(rg__nes_machine *m, uint16_t addr, uint64_t dot)
 {
     if (m->mapper->ppu_addr)
         m->mapper->ppu_addr(m, addr, dot);
+}
+
+void rg__nes_cart_phase(rg__nes_machine *m, unsigned phase)
+{
+    rg__nes_mmc5_phase(m, phase);
 }
 
 const char *rg__nes_cart_check(const rg__nes_machine *m, const rg__nes_cart *c)

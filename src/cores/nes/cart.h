@@ -55,6 +55,11 @@ void rg__nes_cart_ppu_addr(struct rg__nes_machine *m, uint16_t addr, uint64_t do
  * work out the cycle at which the machine must call again (m->cart_sync_at, which m->apu_sync_at never passes).
  * Nothing for other mappers. */
 void rg__nes_cart_clock(struct rg__nes_machine *m, uint64_t cycle);
+/* The PPU's fetch phases for a mapper that follows them (only while m->ppu_phase: MMC5): the sprite fetches start
+ * (dot 257 of a rendered line), the background fetches start (dot 321), a visible line starts (dot 2 of lines
+ * 0-239), the frame's rendering is over (the vblank flag). */
+enum { RG__NES_PHASE_SPRITES, RG__NES_PHASE_BG, RG__NES_PHASE_LINE, RG__NES_PHASE_END };
+void rg__nes_cart_phase(struct rg__nes_machine *m, unsigned phase);
 /* NULL when the mapper registers of `c` (a state from outside) are values this cartridge's mapper can produce. */
 const char *rg__nes_cart_check(const struct rg__nes_machine *m, const rg__nes_cart *c);
 

@@ -60,5 +60,8 @@ extern const rg__nes_mapper rg__nes_mapper_87, rg__nes_mapper_140, rg__nes_mappe
  * (65, 18), mapper_namco163.c (19) */
 extern const rg__nes_mapper rg__nes_mapper_vrc4_25, rg__nes_mapper_sunsoft3, rg__nes_mapper_fme7,
     rg__nes_mapper_irem_h3001, rg__nes_mapper_jaleco_ss88006, rg__nes_mapper_namco163;
+/* mapper_mmc5.c; its PPU phases (cart.h, rg__nes_cart_phase) */
+extern const rg__nes_mapper rg__nes_mapper_mmc5;
+void rg__nes_mmc5_phase(rg__nes_machine *m, unsigned phase);
 
 #endif

@@ -85,6 +85,9 @@ typedef struct rg__nes_machine {
     uint8_t ppu_watch;             /* the mapper watches the PPU's pattern fetches (rg__nes_cart_ppu_addr) */
     uint8_t nt_readonly;           /* bit i: nametable window i is ROM (Namco 163 can map CHR-ROM there) */
     uint8_t cart_clocked;          /* the mapper has a CPU-clocked counter (mapper->cpu_clock) */
+    uint8_t ppu_phase;             /* the mapper follows the PPU's fetch phases (MMC5: rg__nes_cart_phase) */
+    uint8_t ppu_exattr_hi;         /* MMC5's $5130 bits above ExRAM's 6-bit CHR bank */
+    const uint8_t *ppu_exattr;     /* MMC5 ExRAM mode 1: per-tile CHR bank and palette (NULL: off) */
 
     /* scheduling (not state: recomputed by the chips when they run) */
     uint64_t ppu_sync_at;          /* CPU cycle at which the PPU must next be run */

@@ -121,6 +121,8 @@ static void segment(rg__nes_machine *m, unsigned line, unsigned from, unsigned t
                 p->status |= 0x80;
             p->vbl_suppress = 0;
             m->frame_done = 1;
+            if (m->ppu_phase)
+                rg__nes_cart_phase(m, RG__NES_PHASE_END);
         }
         if (from <= 3 && to > 3) {
             uint8_t level = (uint8_t)((p->status & p->ctrl) >> 7);

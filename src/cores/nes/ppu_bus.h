@@ -14,6 +14,16 @@ static inline uint8_t rg__ppu_nt(const rg__nes_machine *m, unsigned a)
     return m->nt_map[(a >> 10) & 3][a & 0x3FF];
 }
 
+/* MMC5 ExRAM mode 1 (m->ppu_exattr): a background pattern byte from the 4 KiB CHR bank the tile's ExRAM byte
+ * (at v's nametable offset) names, above the windows. */
+static inline uint8_t rg__ppu_chr_ex(const rg__nes_machine *m, unsigned v, unsigned a)
+{
+    size_t off = ((size_t)(m->ppu_exattr[v & 0x3FFu] & 0x3Fu) | (size_t)m->ppu_exattr_hi << 6) * 0x1000u + (a & 0xFFFu);
+    if (m->chr)
+        return m->chr[off % m->chr_size];
+    return m->st.cart.chr_ram[off % m->info.chr_ram_size];
+}
+
 /* Palette RAM index of a $3F00-$3FFF address: $3F10/14/18/1C are $3F00/04/08/0C. */
 static inline unsigned rg__ppu_pal_index(unsigned a)
 {

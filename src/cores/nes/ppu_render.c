@@ -170,6 +170,14 @@ static inline void fetch_at(const rg__nes_machine *m, rg__nes_ppu *p)
     unsigned v = p->v;
     uint8_t b = rg__ppu_nt(m, 0x23C0u | (v & 0x0C00u) | ((v >> 4) & 0x38u) | ((v >> 2) & 0x07u));
     p->at_latch = (uint8_t)((b >> (((v >> 4) & 4u) | (v & 2u))) & 3u);
+    if (m->ppu_exattr)
+        p->at_latch = (uint8_t)(m->ppu_exattr[v & 0x3FFu] >> 6);
+}
+
+/* A background pattern byte (MMC5's ExRAM mode 1 picks its own bank per tile). */
+static inline uint8_t bg_chr(const rg__nes_machine *m, const rg__nes_ppu *p, unsigned a)
+{
+    return m->ppu_exattr ? rg__ppu_chr_ex(m, p->v, a) : rg__ppu_chr(m, a);
 }
 
 static inline unsigned bg_addr(const rg__nes_ppu *p)
@@ -197,13 +205,13 @@ static void bg_dot(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint64_t dot0
         fetch_at(m, p);
         break;
     case 4:
-        p->lo_latch = rg__ppu_chr(m, bg_addr(p));
+        p->lo_latch = bg_chr(m, p, bg_addr(p));
         break;
     case 6: {
         unsigned a = bg_addr(p);
         if (m->ppu_watch)
             rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + d);
-        p->hi_latch = rg__ppu_chr(m, a + 8);
+        p->hi_latch = bg_chr(m, p, a + 8);
         break;
     }
     case 7:
@@ -252,10 +260,10 @@ static inline void bg_group(rg__nes_machine *m, rg__nes_ppu *p, unsigned d, uint
     fetch_nt(m, p);
     fetch_at(m, p);
     unsigned a = bg_addr(p);
-    p->lo_latch = rg__ppu_chr(m, a);
+    p->lo_latch = bg_chr(m, p, a);
     if (m->ppu_watch)
         rg__nes_cart_ppu_addr(m, (uint16_t)a, dot0 + d + RG__PPU_WATCH_LO);
-    p->hi_latch = rg__ppu_chr(m, a + 8);
+    p->hi_latch = bg_chr(m, p, a + 8);
     if (m->ppu_watch)
         rg__nes_cart_ppu_addr(m, (uint16_t)(a + 8), dot0 + d + RG__PPU_WATCH_HI);
     p->v = rg__ppu_inc_x(p->v);
@@ -486,6 +494,8 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
     /* the colours of whole tile groups (cached while the palette and PPUMASK's colour bits hold) */
     const uint16_t *col = row ? colors(m, p) : NULL;
 
+    if (m->ppu_phase && line < 240 && from <= 2 && to > 2)
+        rg__nes_cart_phase(m, RG__NES_PHASE_LINE);
     /* dots 1-256: the background, sprite evaluation at 65 */
     if (d < 257 && d < to) {
         if (d == 0)
@@ -522,6 +532,8 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
                 memset(p->spr_line, 0, sizeof p->spr_line);
             p->spr_line_used = 0;
             p->spr0_line = p->spr0_next;
+            if (m->ppu_phase)
+                rg__nes_cart_phase(m, RG__NES_PHASE_SPRITES);
         }
         p->oam_addr = 0;
         if (line == RG__NES_PPU_PRE_LINE && d < 305 && e > 280)
@@ -532,6 +544,8 @@ void rg__nes_ppu_render(rg__nes_machine *m, unsigned line, unsigned from, unsign
     /* dots 321-336: the next line's first two tiles; 337-340 fetch nothing we keep */
     if (d < to && d <= 336) {
         unsigned e = to < 337 ? to : 337;
+        if (d == 321 && m->ppu_phase)
+            rg__nes_cart_phase(m, RG__NES_PHASE_BG);
         if (d == 321 && e == 337 && line < 239 && !m->video && !m->ppu_watch && !p->spr0_line && !m->idle_off) {
             /* the next line is not drawn and has no sprite-0 hit to find, so nothing looks at its background
              * pixels, and its own fetches at 321-336 replace all these two tiles leave (the shifter's 64 bits, the

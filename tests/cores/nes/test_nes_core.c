@@ -297,8 +297,10 @@ static void bad_roms(void **state)
     img[4] = 0;
     expect_parse_error(img, len, RG_ECORRUPT, "PRG-ROM");
     img[4] = 2;
-    img[6] = 0x50; /* mapper 5 (MMC5): not ours */
-    expect_parse_error(img, len, RG_EUNSUPPORTED, "mapper 5 is not supported");
+    img[6] = 0x20; /* mapper 34 (BNROM/NINA-001): not ours */
+    img[7] = 0x20;
+    expect_parse_error(img, len, RG_EUNSUPPORTED, "mapper 34 is not supported");
+    img[7] = 0;
     img[6] = 0x04; /* a trainer the file does not hold */
     expect_parse_error(img, len, RG_ECORRUPT, "trainer");
     img[6] = 0;
@@ -313,16 +315,16 @@ static void bad_roms(void **state)
     char path[1024];
     img[4] = 2;
     img[9] = 0;
-    img[7] = 0;
-    img[6] = 0x50;
-    write_file(tmp_file("mmc5.nes", path, sizeof path), img, len);
+    img[7] = 0x20;
+    img[6] = 0x20;
+    write_file(tmp_file("mapper34.nes", path, sizeof path), img, len);
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
     o.core = "nes";
     o.log = test_quiet_log;
     rg_emu *emu = NULL;
     assert_int_equal(rg_emu_open(&emu, path, &o), RG_EUNSUPPORTED);
     assert_null(emu);
-    assert_non_null(strstr(rg_error_last(), "mapper 5"));
+    assert_non_null(strstr(rg_error_last(), "mapper 34"));
     remove(path);
     free(img);
 }
