@@ -60,55 +60,34 @@ static double block(rg_emu *emu, int mode, int frames, unsigned *tick, int warm)
     return frames / (bench_seconds(clock_id) - t0);
 }
 
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+
+
+/* --compare (see the top of the file): the warm-up input, START now and then included. */
+typedef struct {
+    const char *rom, *core;
+} compare_ctx;
+
+static int compare_open(rg_emu **emu, void *ctx)
 {
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211u;
-    return h;
+    const compare_ctx *c = ctx;
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.log = bench_quiet;
+    o.core = c->core;
+    o.system = "Genesis";
+    if (rg_emu_open(emu, c->rom, &o) != RG_OK)
+        return fprintf(stderr, "%s: %s\n", c->rom, rg_error_last()), 1;
+    return 0;
 }
 
-#define FNV0 14695981039346656037u
-#define RGB_CAP ((size_t)320 * 240 * 3)
+static uint16_t compare_input(unsigned frame)
+{
+    return input(frame, 1);
+}
 
-/* --compare (see the top of the file). */
 static int compare(const char *rom, int frames, const char *core)
 {
-    uint8_t *rgb = malloc(RGB_CAP);
-    if (!rgb)
-        return 1;
-    for (int pass = 0; pass < 2; pass++) {
-        rg_emu *emu;
-        rg_emu_options o = RG_EMU_OPTIONS_INIT;
-        o.log = bench_quiet;
-        o.core = core;
-        o.system = "Genesis";
-        if (rg_emu_open(&emu, rom, &o) != RG_OK) {
-            fprintf(stderr, "%s: %s\n", rom, rg_error_last());
-            free(rgb);
-            return 1;
-        }
-        size_t rs = rg_emu_ram_size(emu);
-        uint8_t *ram = malloc(rs ? rs : 1);
-        for (int f = 0; f < frames && ram; f++) {
-            int observed = pass == 0 || (f & 3) == 3;
-            rg_emu_set_buttons(emu, 0, input((unsigned)f, 1));
-            rg_emu_set_av_enable(emu, observed, 0);
-            rg_emu_run(emu);
-            rg_emu_ram_copy(emu, ram, rs);
-            uint64_t hp = 0;
-            if (observed) {
-                memset(rgb, 0, RGB_CAP);
-                rg_emu_frame_rgb24(emu, rgb, RGB_CAP);
-                hp = fnv(FNV0, rgb, RGB_CAP);
-            }
-            printf("%s %d %016llx %016llx\n", pass ? "fs4" : "all", f, (unsigned long long)fnv(FNV0, ram, rs),
-                   (unsigned long long)hp);
-        }
-        free(ram);
-        rg_emu_free(emu);
-    }
-    free(rgb);
-    return 0;
+    compare_ctx c = {rom, core};
+    return bench_compare(compare_open, &c, frames, compare_input, 0);
 }
 
 static void default_core_path(void)

@@ -76,14 +76,7 @@ static double block(rg_emu *emu, int mode, int frames, uint8_t *rgb, size_t cap,
     return frames / (now() - t0);
 }
 
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211u;
-    return h;
-}
 
-#define FNV0 14695981039346656037u
 #define RGB_CAP ((size_t)256 * 240 * 3)
 
 static int open_core(rg_emu **emu, const char *core, const char *rom, char *why, size_t cap)
@@ -112,7 +105,7 @@ static int warm_up(rg_emu *emu, int warm, unsigned *tick, uint8_t *rgb, char *wh
         rg_emu_set_buttons(emu, 0, input(*tick));
         rg_emu_run(emu);
         if (rg_emu_frame_rgb24(emu, rgb, RGB_CAP) == RG_OK) {
-            uint64_t h = fnv(FNV0, rgb, RGB_CAP);
+            uint64_t h = bench_fnv(BENCH_FNV0, rgb, RGB_CAP);
             changed += h != last;
             last = h;
         }
@@ -180,36 +173,23 @@ static int serve(void)
 }
 
 /* --compare (see the top of the file). */
+typedef struct {
+    const char *rom, *core;
+} compare_ctx;
+
+static int compare_open(rg_emu **emu, void *ctx)
+{
+    const compare_ctx *c = ctx;
+    char why[512];
+    if (open_core(emu, c->core, c->rom, why, sizeof why) != 0)
+        return fprintf(stderr, "%s\n", why), 1;
+    return 0;
+}
+
 static int compare(const char *rom, int frames, const char *core)
 {
-    char why[512];
-    uint8_t *rgb = malloc(RGB_CAP);
-    for (int pass = 0; pass < 2; pass++) {
-        rg_emu *emu;
-        if (!rgb || open_core(&emu, core, rom, why, sizeof why) != 0)
-            return fprintf(stderr, "%s\n", why), 1;
-        size_t rs = rg_emu_ram_size(emu);
-        uint8_t *ram = malloc(rs ? rs : 1);
-        for (int f = 0; f < frames; f++) {
-            int observed = pass == 0 || (f & 3) == 3;
-            rg_emu_set_buttons(emu, 0, input((unsigned)f));
-            rg_emu_set_av_enable(emu, observed, 0);
-            rg_emu_run(emu);
-            rg_emu_ram_copy(emu, ram, rs);
-            uint64_t hp = 0;
-            if (observed) {
-                memset(rgb, 0, RGB_CAP);
-                rg_emu_frame_rgb24(emu, rgb, RGB_CAP);
-                hp = fnv(FNV0, rgb, RGB_CAP);
-            }
-            printf("%s %d %016llx %016llx\n", pass ? "fs4" : "all", f, (unsigned long long)fnv(FNV0, ram, rs),
-                   (unsigned long long)hp);
-        }
-        free(ram);
-        rg_emu_free(emu);
-    }
-    free(rgb);
-    return 0;
+    compare_ctx c = {rom, core};
+    return bench_compare(compare_open, &c, frames, input, 0);
 }
 
 static void bench(const char *rom, int rounds, int frames)

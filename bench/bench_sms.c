@@ -55,58 +55,30 @@ static double block(rg_emu *emu, int mode, int frames, unsigned *tick)
     return frames / (bench_seconds(clock_id) - t0);
 }
 
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211u;
-    return h;
-}
-#define FNV0 14695981039346656037u
 
 /* --compare (see the top of the file). */
+typedef struct {
+    const char *rom, *core;
+} compare_ctx;
+
+static int compare_open(rg_emu **emu, void *ctx)
+{
+    const compare_ctx *c = ctx;
+    const char *dot = strrchr(c->rom, '.');
+    int gg = dot && strcasecmp(dot, ".gg") == 0;
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.log = bench_quiet;
+    o.core = c->core ? c->core : gg ? "gamegear" : "sms";
+    o.system = gg ? "GameGear" : "Sms";
+    if (rg_emu_open(emu, c->rom, &o) != RG_OK)
+        return fprintf(stderr, "%s: %s\n", c->rom, rg_error_last()), 1;
+    return 0;
+}
+
 static int compare(const char *rom, int frames, const char *core)
 {
-    const char *dot = strrchr(rom, '.');
-    int gg = dot && strcasecmp(dot, ".gg") == 0;
-    for (int pass = 0; pass < 2; pass++) {
-        rg_emu *emu;
-        rg_emu_options o = RG_EMU_OPTIONS_INIT;
-        o.log = bench_quiet;
-        o.core = core ? core : gg ? "gamegear" : "sms";
-        o.system = gg ? "GameGear" : "Sms";
-        if (rg_emu_open(&emu, rom, &o) != RG_OK)
-            return fprintf(stderr, "%s: %s\n", rom, rg_error_last()), 1;
-        size_t rs = rg_emu_ram_size(emu), ss = 0;
-        if (rg_emu_state_size(emu, &ss) != RG_OK)
-            ss = 0;
-        enum { RGB_CAP = 256 * 240 * 3 };
-        uint8_t *ram = malloc(rs ? rs : 1), *st = malloc(ss ? ss : 1), *rgb = malloc(RGB_CAP);
-        if (!ram || !st || !rgb)
-            return fprintf(stderr, "out of memory\n"), 1;
-        for (int f = 0; f < frames; f++) {
-            int observed = pass == 0 || (f & 3) == 3;
-            size_t got = 0;
-            rg_emu_set_buttons(emu, 0, input((unsigned)f));
-            rg_emu_set_av_enable(emu, observed, 0);
-            rg_emu_run(emu);
-            rg_emu_ram_copy(emu, ram, rs);
-            uint64_t hp = 0, hs = 0;
-            if (observed) {
-                memset(rgb, 0, RGB_CAP);
-                rg_emu_frame_rgb24(emu, rgb, RGB_CAP);
-                hp = fnv(FNV0, rgb, RGB_CAP);
-            }
-            if (ss && rg_emu_state_save(emu, st, ss, &got) == RG_OK)
-                hs = fnv(FNV0, st, got);
-            printf("%s %d %016llx %016llx %016llx\n", pass ? "fs4" : "all", f, (unsigned long long)fnv(FNV0, ram, rs),
-                   (unsigned long long)hp, (unsigned long long)hs);
-        }
-        free(ram);
-        free(st);
-        free(rgb);
-        rg_emu_free(emu);
-    }
-    return 0;
+    compare_ctx c = {rom, core};
+    return bench_compare(compare_open, &c, frames, input, 1);
 }
 
 static void default_core_path(void)
