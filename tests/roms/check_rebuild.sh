@@ -38,8 +38,8 @@ if [ "$a26built" -ne "$a26count" ] || [ "$a26count" -eq 0 ]; then
 fi
 count=$((count + a26count))
 # The size-switching ROMs (tests/roms/{md,snes,pce}/modes) live in bin/md, bin/snes and bin/pce; the SMS/GG VDP
-# feature ROM (tests/roms/sms/tms) in bin/sms.
-for name in md/modes.md snes/modes.sfc pce/modes.pce sms/tms.sms; do
+# feature ROMs (tests/roms/sms/tms, tests/roms/sms/features) in bin/sms.
+for name in md/modes.md snes/modes.sfc pce/modes.pce sms/tms.sms sms/features.sms; do
   count=$((count + 1))
   if ! cmp -s "$src/tests/roms/bin/$name" "$out/$name"; then echo "FAIL: $name differs from its rebuild"; status=1; fi
 done

@@ -151,10 +151,10 @@ static void draw_background(const rg__sms_vdp *v, unsigned y, uint8_t lb[264], u
         if (e & 0x200u)
             px = __builtin_bswap64(px);
         if (px) {
+            if (e & 0x1000u) /* priority (bit 5) on the non-zero colours: index 0 of either palette has none */
+                px |= ((px + 0x7Fu * BYTES_01) & 0x80u * BYTES_01) >> 2;
             if (e & 0x800u)
                 px |= 0x10u * BYTES_01;
-            if (e & 0x1000u) /* priority (bit 5) on the non-zero colours */
-                px |= ((px + 0x7Fu * BYTES_01) & 0x80u * BYTES_01) >> 2;
         } else if (e & 0x800u) {
             px = 0x10u * BYTES_01;
         }

@@ -2,7 +2,8 @@
  * core options systems/Sms.json and GameGear.json set), frame by frame from power-on on our demo ROMs
  * ../shared/roms/blind-happy10.sms and benryves-SegaTween.gg: FRAMES frames of seeded random input on both joypads
  * (the SMS pause button now and then), and after every frame the 8 KiB of work RAM at $C000 and the RGB picture must
- * be identical (docs/sms.md, "Equivalence"). Also a small ROM of ours reading past the end of a 32 KiB cartridge.
+ * be identical (docs/sms.md, "Equivalence"). Also ROMs of ours: a VDP-timing ROM built here (reading past the end of a
+ * 32 KiB cartridge), the TMS-modes and mode-4 feature ROMs of tests/roms/sms.
  * SMS_VS_GPGX_VERBOSE=1 prints the runs; SMS_VS_GPGX_FRAMES=N runs the demo ROMs N frames instead of 10,000 (the
  * equivalence bar of docs/sms.md). Skipped without ../shared or the stable-retro wheel. */
 #define _POSIX_C_SOURCE 200809L
@@ -64,8 +65,8 @@ static uint16_t pad(unsigned port, unsigned f)
     return m;
 }
 
-/* SMS_VS_GPGX_DUMP=dir (for debugging): the first frame whose pictures differ as gpgx.ppm and ours.ppm, the first
- * whose RAM differs as gpgx.ram and ours.ram, into dir. */
+/* SMS_VS_GPGX_DUMP=dir (for debugging): the first frame whose pictures differ as gpgx.ppm and ours.ppm (with that
+ * frame's RAM as gpgx.ram and ours.ram), the first whose RAM differs as gpgx.ram and ours.ram, into dir. */
 static void dump(const uint8_t *a, const uint8_t *b, size_t n, unsigned w, unsigned h, const uint8_t *ra,
                  const uint8_t *rb, unsigned f)
 {
@@ -137,8 +138,10 @@ static void compare(const char *rom, const char *ours, const char *system, unsig
         assert_int_equal(rg_emu_frame_rgb24(us, b, n), RG_OK);
         if (memcmp(a, b, n) != 0) {
             out->pix_bad++;
-            if (out->pix_frames == frames)
+            if (out->pix_frames == frames) {
                 dump(a, b, n, w, h, NULL, NULL, f);
+                dump(NULL, NULL, 0, w, h, ra, rb, f);
+            }
             if (out->pix_frames == frames) {
                 size_t k = 0, d = 0;
                 while (a[k] == b[k])
@@ -281,36 +284,55 @@ static void test_timing_rom(void **s)
     }
 }
 
-/* Our TMS9918-modes ROM (tests/roms/sms/tms/tms.s, committed as tests/roms/bin/sms/tms.sms): every legacy mode with
- * sprites, overflow, collision and the 5th sprite's number logged from line and frame interrupts, as .sms and .gg. */
-static void test_tms_rom(void **s)
+/* One of our ROMs in tests/roms/bin/sms (`size` bytes), run as .sms and as .gg for `frames` frames. */
+static void run_own_rom(const char *name, size_t size, unsigned frames)
 {
-    (void)s;
     char rom[1200], src[1200];
     if (!setup("blind-happy10.sms", rom, sizeof rom))
         skip();
-    snprintf(src, sizeof src, "%s/tests/roms/bin/sms/tms.sms", RG_SOURCE_DIR);
+    snprintf(src, sizeof src, "%s/tests/roms/bin/sms/%s.sms", RG_SOURCE_DIR, name);
     FILE *f = fopen(src, "rb");
     assert_non_null(f);
-    static uint8_t image[0x8000];
-    assert_int_equal(fread(image, 1, sizeof image, f), sizeof image);
+    static uint8_t image[0x20000];
+    assert_true(size <= sizeof image);
+    assert_int_equal(fread(image, 1, sizeof image, f), size);
     fclose(f);
     const char *dir = getenv("TMPDIR");
     static const struct { const char *ext, *core, *system; unsigned w, h; } k[] = {
         {"sms", "sms", "Sms", 256, 192}, {"gg", "gamegear", "GameGear", 160, 144}};
     for (size_t i = 0; i < 2; i++) {
-        snprintf(rom, sizeof rom, "%s/rg_sms_tms_%d.%s", dir && *dir ? dir : "/tmp", (int)getpid(), k[i].ext);
+        snprintf(rom, sizeof rom, "%s/rg_sms_%s_%d.%s", dir && *dir ? dir : "/tmp", name, (int)getpid(), k[i].ext);
         FILE *o = fopen(rom, "wb");
         assert_non_null(o);
-        assert_int_equal(fwrite(image, 1, sizeof image, o), sizeof image);
+        assert_int_equal(fwrite(image, 1, size, o), size);
         fclose(o);
         result r;
-        compare(rom, k[i].core, k[i].system, k[i].w, k[i].h, 800, &r);
-        report(k[i].ext[0] == 's' ? "tms.sms" : "tms.gg", &r, 800);
+        char label[64];
+        snprintf(label, sizeof label, "%s.%s", name, k[i].ext);
+        compare(rom, k[i].core, k[i].system, k[i].w, k[i].h, frames, &r);
+        report(label, &r, frames);
         remove(rom);
         assert_int_equal(r.ram_bad, 0);
         assert_int_equal(r.pix_bad, 0);
     }
+}
+
+/* Our TMS9918-modes ROM (tests/roms/sms/tms/tms.s, committed as tests/roms/bin/sms/tms.sms): every legacy mode with
+ * sprites, overflow, collision and the 5th sprite's number logged from line and frame interrupts, as .sms and .gg. */
+static void test_tms_rom(void **s)
+{
+    (void)s;
+    run_own_rom("tms", 0x8000, 800);
+}
+
+/* Our mode-4 feature ROM (tests/roms/sms/features/features.s, tests/roms/bin/sms/features.sms, 128 KiB): H scroll
+ * changed every 8 lines from the line interrupt, V scroll, the scroll locks, left column blank, 12 sprites (overflow,
+ * collision, 8x8 and 8x16), the Sega mapper's three slots and cartridge RAM, status and V counter logged from every
+ * interrupt, as .sms and .gg. */
+static void test_features_rom(void **s)
+{
+    (void)s;
+    run_own_rom("features", 0x20000, 600);
 }
 
 int main(void)
@@ -320,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_gg_demo),
         cmocka_unit_test(test_timing_rom),
         cmocka_unit_test(test_tms_rom),
+        cmocka_unit_test(test_features_rom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
