@@ -242,6 +242,15 @@ bench-nes: venv build
 bench-nes-vec: venv python
 	$(VENV)/bin/python bench/bench_nes_vec.py
 
+# make_vec on Airstriker (84x84 gray, 4 stacked, frame skip 4): our Genesis core vs GPGX, stable-retro's
+# AsyncVectorEnv and stable-retro-turbo (its own venv, .venv-turbo: it installs its own stable_retro module).
+.PHONY: bench-genesis-vec
+bench-genesis-vec: venv python
+	@[ -x .venv-turbo/bin/python ] || python3 -m venv .venv-turbo
+	@.venv-turbo/bin/python -c "import stable_retro.vec_env" 2>/dev/null || .venv-turbo/bin/python -m pip install -q \
+	  stable-retro-turbo numpy || echo "warning: stable-retro-turbo not installed: its column is left out"
+	$(VENV)/bin/python bench/bench_genesis_vec.py
+
 # Our Atari 2600 core against ALE's emulator (ale-py's ALEInterface) and Stella 3.9.3 per frame, docs/performance.md.
 bench-ale-emu: venv build
 	$(VENV)/bin/python bench/bench_ale_emu.py
