@@ -412,9 +412,14 @@ int rg__gen_state_check(const rg__gen_state *s)
     if (why)
         return rg__error(RG_ESTATE, "genesis state: bad cpu (%s)", why);
     uint64_t base = (uint64_t)s->frame * RG__GEN_FRAME_MCLK;
-    CHECK((s->cpu.cycles * 7u >= base && s->cpu.cycles * 7u < base + 2u * RG__GEN_LINE_MCLK) ||
-              (s->frame == 0 && s->cpu.cycles == POWER_ON_MCLK / 7u + 40u),
-          "cpu cycles (not at the frame's start)");
+    /* at the frame's start, the last instruction's overshoot past it, or a 68000 frozen by a 68000-to-VDP DMA
+     * (dma_freeze: its end can lie frames ahead; the longest, 64 Ki words at 16 bytes a line, about 32 frames) */
+    CHECK(s->cpu_moff < 7u, "cpu_moff");
+    uint64_t now = s->cpu.cycles * 7u + s->cpu_moff; /* the 68000's master clock */
+    if (!((now >= base && now < base + 2u * RG__GEN_LINE_MCLK + 32u * (uint64_t)RG__GEN_FRAME_MCLK) ||
+          (s->frame == 0 && s->cpu.cycles == POWER_ON_MCLK / 7u + 40u)))
+        return rg__error(RG_ESTATE, "genesis state: bad cpu cycles (master clock %llu, frame %llu starts at %llu)",
+                         (unsigned long long)now, (unsigned long long)s->frame, (unsigned long long)base);
     const rg__gen_vdp *v = &s->vdp;
     for (unsigned i = 0; i < 64; i++)
         CHECK((v->cram[i] & ~0x0EEEu) == 0, "vdp.cram");
