@@ -350,7 +350,10 @@ static void read_apu(parsed *ps, rg__nes_state *s)
     a->fc_line_at = 0;
     unsigned sirq = u8(ps, SEC_APU, "SIRQ");
     a->fc_irq = (sirq >> 6) & 1u;
-    a->dmc.irq = (sirq >> 7) & 1u;
+    /* the DMC's flag: the version stable-retro ships keeps it set after a $4010 write without bit 7, which drops
+     * only its IRQ line (CastlevaniaIIIDraculasCurse-Nes' state: SIRQ $80, 5FMT $08, IQLB 0); the chip clears the
+     * flag there, and ours raises the line with the flag, so it is cleared */
+    a->dmc.irq = (u8(ps, SEC_APU, "5FMT") & 0x80u) ? (sirq >> 7) & 1u : 0u;
 
     /* the DMC */
     rg__nes_apu_dmc *d = &a->dmc;
@@ -404,6 +407,94 @@ static void read_cart_ram(parsed *ps, const rg__nes_machine *m, rg__nes_state *s
     }
 }
 
+/* Every entry `name` of the cartridge section marked used (FCEUmm saves some twice, e.g. the 5B's sound registers). */
+static void skip_all(parsed *ps, const char *name)
+{
+    char n4[4] = {0};
+    memcpy(n4, name, strlen(name) < 4 ? strlen(name) : 4);
+    for (size_t i = 0; i < ps->n; i++)
+        if (ps->e[i].section == SEC_CART && memcmp(ps->e[i].name, n4, 4) == 0)
+            ps->e[i].used = 1;
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* MMC5 (mapper 5; entry names, sizes and meanings as FCEUmm's board mmc5.c saves them in the version stable-retro
+ * ships: CastlevaniaIIIDraculasCurse-Nes). ERAM the 1 KiB ExRAM (our four-screen page vram[$800-$BFF]), SPLM/SPLS/
+ * SPLP the vertical split ($5200-$5202: not emulated, so SPLM bit 7 must be clear), 5130 the CHR high bits, PRGB
+ * $5114-$5117, CHRA/CHRB the 8 + 4 CHR registers (16-bit, 10 bits used; $FFFF as FCEUmm's power-on leaves them,
+ * i.e. the last bank), WRMP $5113, WRME $5102/$5103, ABMD the set written last, IRQS/IRQE $5203/$5204 bit 7, CHRM
+ * $5104, NTAM/NTFL/ATFL $5105-$5107, IRQR the $5204 status (bit 7 pending, bit 6 in frame), LCTR the scanline counter,
+ * PSIZ/VSIZ $5100/$5101, MUL2 the two multiplier bytes; WRPR/MEMI (derived from PRGB/PSIZ) and the sound's entries
+ * (not emulated) are skipped. FCEUmm keeps whole bytes where the chip uses two bits ($5100-$5104, $5130): masked
+ * as FCEUmm's own use masks them. */
+static void read_mmc5(parsed *ps, rg__nes_state *s)
+{
+    uint8_t *r = s->cart.regs;
+    const uint8_t *exram = get(ps, SEC_CART, "ERAM", 0x400), *prg = get(ps, SEC_CART, "PRGB", 4);
+    const uint8_t *cra = get(ps, SEC_CART, "CHRA", 16), *crb = get(ps, SEC_CART, "CHRB", 8);
+    const uint8_t *wrme = get(ps, SEC_CART, "WRME", 2), *mul = get(ps, SEC_CART, "MUL2", 2);
+    static const char *const k_skip[16] = {"SPLS", "SPLP", "WRPR", "MEMI", "SDW0", "SDW1", "SDEV", "SDEN",
+                                           "SDRU", "SDRW", "SDRC", "DCT0", "DCT1", "BC00", "BC01", "BC02"};
+    for (int i = 0; i < 16; i++)
+        skip_all(ps, k_skip[i]);
+    skip_all(ps, "VCT0");
+    skip_all(ps, "VCT1");
+    ranged(ps, u8(ps, SEC_CART, "SPLM") & 0x80u, 0, "SPLM");
+    if (exram)
+        memcpy(s->cart.vram + 0x800, exram, 0x400);
+    r[0] = u8(ps, SEC_CART, "PSIZ") & 3u;
+    r[1] = u8(ps, SEC_CART, "VSIZ") & 3u;
+    if (wrme) {
+        r[2] = wrme[0] & 3u;
+        r[3] = wrme[1] & 3u;
+    }
+    r[4] = u8(ps, SEC_CART, "CHRM") & 3u;
+    r[5] = u8(ps, SEC_CART, "NTAM");
+    r[6] = u8(ps, SEC_CART, "NTFL");
+    unsigned at = u8(ps, SEC_CART, "ATFL");
+    /* FCEUmm fills the attributes with at | at << 2 | at << 4 | at << 6: ours with (at & 3) * $55 */
+    if ((uint8_t)(at | at << 2 | at << 4 | at << 6) != (at & 3u) * 0x55u)
+        ranged(ps, at, 3, "ATFL");
+    r[7] = (uint8_t)(at & 3u);
+    r[8] = u8(ps, SEC_CART, "WRMP");
+    if (prg)
+        memcpy(r + 9, prg, 4);
+    r[13] = u8(ps, SEC_CART, "5130") & 3u;
+    r[14] = u8(ps, SEC_CART, "IRQS");
+    unsigned ie = u8(ps, SEC_CART, "IRQE");
+    if (ie != 0 && ie != 0x80u)
+        ranged(ps, ie, 0, "IRQE");
+    r[15] = (uint8_t)(ie >> 7);
+    unsigned st = u8(ps, SEC_CART, "IRQR");
+    ranged(ps, st & 0x3Fu, 0, "IRQR");
+    r[16] = (uint8_t)((st >> 7) & 1u);
+    r[17] = (uint8_t)((st >> 6) & 1u);
+    r[18] = u8(ps, SEC_CART, "LCTR");
+    if (mul) {
+        r[19] = mul[0];
+        r[20] = mul[1];
+    }
+    r[21] = (uint8_t)ranged(ps, u8(ps, SEC_CART, "ABMD"), 1, "ABMD");
+    r[22] = 0; /* outside rendering the PPU fetches with the set written last */
+    for (unsigned i = 0; i < 12 && cra && crb; i++) {
+        unsigned v = i < 8 ? le16(cra + 2 * i) : le16(crb + 2 * (i - 8));
+        const char *name = i < 8 ? "CHRA" : "CHRB";
+        if (v == 0xFFFFu)
+            v = 0x3FFu;
+        v = ranged(ps, v, 0x3FF, name);
+        s->cart.chip_ram[2 * i] = (uint8_t)v;
+        s->cart.chip_ram[2 * i + 1] = (uint8_t)(v >> 8);
+    }
+    /* our IRQ line is enabled && pending; FCEUmm's can differ (a $5204 write drops it, pending or not) */
+    int line = (s->irq & RG__NES_IRQ_MAPPER) != 0;
+    if (line != (r[15] && r[16]))
+        fail(ps, "nes: FCEUmm state: entry %s disagrees with the mapper IRQ line (%u)", "IRQR", st);
+}
+
 /* The cartridge entries of the mappers added for stable-retro's further games (docs/nes.md, "stable-retro's NES
  * games and their mappers"): the names and meanings as FCEUmm's boards save them, seen in the integrations' states.
  * 0 when `m`'s mapper is not one of them. */
@@ -423,6 +514,9 @@ static int read_more_mappers(parsed *ps, const rg__nes_machine *m, rg__nes_state
     }
     case 185:
         r[0] = u8(ps, SEC_CART, "DREG"); /* the value written */
+        return 1;
+    case 5:
+        read_mmc5(ps, s);
         return 1;
     case 9: case 10: {
         /* FCEUmm's MMC2/MMC4 board: CREG the four CHR banks ($FD/$FE for $0000, then for $1000), PREG, MIRR
@@ -527,21 +621,6 @@ static int read_more_mappers(parsed *ps, const rg__nes_machine *m, rg__nes_state
     default:
         return 0;
     }
-}
-
-/* Every entry `name` of the cartridge section marked used (FCEUmm saves some twice, e.g. the 5B's sound registers). */
-static void skip_all(parsed *ps, const char *name)
-{
-    char n4[4] = {0};
-    memcpy(n4, name, strlen(name) < 4 ? strlen(name) : 4);
-    for (size_t i = 0; i < ps->n; i++)
-        if (ps->e[i].section == SEC_CART && memcmp(ps->e[i].name, n4, 4) == 0)
-            ps->e[i].used = 1;
-}
-
-static uint16_t le16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
 }
 
 /* Namco 163 (mapper 19; entry names and meanings as FCEUmm's board n106.c saves them). Always: IRAM the chip's 128

@@ -1,7 +1,7 @@
 /* FCEUmm save states (the start states of stable-retro's NES integrations) loaded into our NES core: every
  * SuperMarioBros-Nes state (gym-super-mario-bros' ROM) converts, its RAM and registers arrive as FCEUmm saved them
  * and our own snapshot of it reloads; SuperMarioBros3-Nes' MMC3 states convert on a cartridge built here with that
- * game's board (PRG all NOPs: the wheel has no SMB3 ROM), and so do the further mappers' (Namco 163 also in the
+ * game's board (PRG all NOPs: the wheel has no SMB3 ROM), and so do the further mappers' (MMC5 from CastlevaniaIII, also with hostile entries; Namco 163 also in the
  * entries newer FCEUmm versions add: its IRQ counter arrives running and fires); truncated, damaged, hostile and foreign states are refused
  * with RG_ESTATE naming what is wrong and the machine unchanged; through the env a state our core refuses still runs
  * on FCEUmm. Skipped without the stable-retro data or the gym-super-mario-bros ROM in .venv. */
@@ -444,6 +444,28 @@ static void check_regs(unsigned mapper, const rg__nes_state *s, uint8_t *st, siz
         assert_memory_equal(s->cart.prg_ram, entry(st, len, "WRAM", NULL), 0x2000);
         assert_int_equal(s->cart.counters[0], 0);
         break;
+    case 5: {
+        /* MMC5: the registers as mapper_mmc5.c keeps them, the 10-bit CHR registers in chip_ram, ExRAM in vram */
+        const uint8_t *cra = entry(st, len, "CHRA", NULL), *crb = entry(st, len, "CHRB", NULL);
+        assert_int_equal(r[0], entry(st, len, "PSIZ", NULL)[0] & 3);
+        assert_int_equal(r[1], entry(st, len, "VSIZ", NULL)[0] & 3);
+        assert_int_equal(r[2], entry(st, len, "WRME", NULL)[0] & 3);
+        assert_int_equal(r[3], entry(st, len, "WRME", NULL)[1] & 3);
+        assert_int_equal(r[4], entry(st, len, "CHRM", NULL)[0] & 3);
+        assert_int_equal(r[5], entry(st, len, "NTAM", NULL)[0]);
+        assert_int_equal(r[6], entry(st, len, "NTFL", NULL)[0]);
+        assert_int_equal(r[8], entry(st, len, "WRMP", NULL)[0]);
+        assert_memory_equal(r + 9, entry(st, len, "PRGB", NULL), 4);
+        assert_int_equal(r[14], entry(st, len, "IRQS", NULL)[0]);
+        assert_int_equal(r[15], entry(st, len, "IRQE", NULL)[0] >> 7);
+        assert_int_equal(r[19], entry(st, len, "MUL2", NULL)[0]);
+        assert_int_equal(r[20], entry(st, len, "MUL2", NULL)[1]);
+        assert_int_equal(r[21], entry(st, len, "ABMD", NULL)[0]);
+        assert_memory_equal(s->cart.chip_ram, cra, 16);
+        assert_memory_equal(s->cart.chip_ram + 16, crb, 8);
+        assert_memory_equal(s->cart.vram + 0x800, entry(st, len, "ERAM", NULL), 0x400);
+        break;
+    }
     default:
         fail_msg("no check for mapper %u", mapper);
     }
@@ -475,6 +497,8 @@ static void more_mapper_states_convert(void **state)
         {"SpartanX2-Nes-v0", 65, 128, 128, 0x00, "MIRR", 2},
         {"PizzaPop-Nes-v0", 18, 128, 128, 0x00, "IRQA", 1},
         {"YoukaiDouchuuki-Nes-v0", 19, 128, 128, 0x00, "PRG", 0x40}, /* Namco 163: a bank FCEUmm never stores */
+        /* MMC5 (ELROM: 256 KiB PRG, 128 KiB CHR, no PRG-RAM): IRQE holds $5204 bit 7 only */
+        {"CastlevaniaIIIDraculasCurse-Nes-v0", 5, 256, 128, 0x00, "IRQE", 0x40},
     };
     int ran = 0;
     for (size_t c = 0; c < sizeof k_cases / sizeof k_cases[0]; c++) {
@@ -532,6 +556,82 @@ static void more_mapper_states_convert(void **state)
     }
     if (!ran)
         skip();
+}
+
+/* MMC5: CastlevaniaIIIDraculasCurse-Nes' state on its board (ELROM, PRG of NOPs) with one entry at a time made
+ * hostile or unrepresentable: RG_ESTATE naming the entry, the machine unchanged; the real state loads after. */
+static void mmc5_bad_entries(void **state)
+{
+    (void)state;
+    char p[1400];
+    snprintf(p, sizeof p, "%s/CastlevaniaIIIDraculasCurse-Nes-v0/Level1.state", g_data);
+    if (!g_site[0] || !exists(p))
+        skip();
+    size_t prg = 256u << 10, chr = 128u << 10, rl = 16 + prg + chr;
+    uint8_t *rom = calloc(1, rl);
+    assert_non_null(rom);
+    memcpy(rom, "NES\x1a", 4);
+    rom[4] = (uint8_t)(prg >> 14);
+    rom[5] = (uint8_t)(chr >> 13);
+    rom[6] = 0x50;
+    memset(rom + 16, 0xEA, prg);
+    char path[1400];
+    snprintf(path, sizeof path, "%s/mmc5.nes", g_tmp);
+    assert_int_equal(rg__write_file_atomic(path, rom, rl), RG_OK);
+    free(rom);
+    size_t len;
+    uint8_t *st = read_gz(p, &len);
+    rg_emu *emu = open_nes(path);
+    assert_int_equal(rg_emu_run(emu), RG_OK);
+    static const struct {
+        const char *name;
+        unsigned at;
+        uint8_t value;
+    } k_bad[] = {
+        {"CHRA", 1, 0x04},  /* a CHR register above 10 bits */
+        {"CHRB", 7, 0x80},
+        {"SPLM", 0, 0x80},  /* the vertical split on: not emulated */
+        {"ATFL", 0, 0x06},  /* a fill attribute FCEUmm spreads otherwise than the chip */
+        {"ABMD", 0, 2},
+        {"IRQR", 0, 0x01},  /* status bits the chip has not */
+        {"IRQR", 0, 0x80},  /* pending while FCEUmm's IRQ line is low (IRQE clear: fine) ... */
+    };
+    uint8_t *bad = malloc(len + 64);
+    assert_non_null(bad);
+    for (size_t i = 0; i < sizeof k_bad / sizeof k_bad[0] - 1; i++) {
+        memcpy(bad, st, len);
+        entry(bad, len, k_bad[i].name, NULL)[k_bad[i].at] = k_bad[i].value;
+        refused(emu, bad, len, k_bad[i].name);
+    }
+    /* ... but pending and enabled with the line low cannot be represented (ours raises it) */
+    memcpy(bad, st, len);
+    entry(bad, len, "IRQR", NULL)[0] = 0x80;
+    entry(bad, len, "IRQE", NULL)[0] = 0x80;
+    refused(emu, bad, len, "IRQR");
+    /* an entry of another size, a missing one, one MMC5 has not */
+    memcpy(bad, st, len);
+    entry(bad, len, "MUL2", NULL)[-4] = 1;
+    refused(emu, bad, len, NULL);
+    memcpy(bad, st, len);
+    entry(bad, len, "PRGB", NULL)[-8] = 'Q';
+    refused(emu, bad, len, "PRGB");
+    memcpy(bad, st, len);
+    entry(bad, len, "LCTR", NULL)[-5] = 'X';
+    refused(emu, bad, len, "LCTR is missing");
+    memcpy(bad, st, len);
+    entry(bad, len, "SDRC", NULL)[-5] = 'X';
+    refused(emu, bad, len, "SDRX");
+    free(bad);
+    /* FCEUmm's power-on CHR value $FFFF is the last bank */
+    entry(st, len, "CHRB", NULL)[0] = 0xFF;
+    entry(st, len, "CHRB", NULL)[1] = 0xFF;
+    assert_int_equal(rg_emu_state_load(emu, st, len), RG_OK);
+    size_t sl;
+    uint8_t *snap = snapshot(emu, &sl);
+    assert_int_equal(as_state(snap)->cart.chip_ram[16] | as_state(snap)->cart.chip_ram[17] << 8, 0x3FF);
+    free(snap);
+    rg_emu_free(emu);
+    free(st);
 }
 
 /* `st` (an FCEUmm state whose last section is the cartridge's) with entry `name` of `size` bytes appended to it. */
@@ -850,6 +950,7 @@ int main(void)
         cmocka_unit_test(bad_states_refused),
         cmocka_unit_test(mmc3_states_convert),
         cmocka_unit_test(more_mapper_states_convert),
+        cmocka_unit_test(mmc5_bad_entries),
         cmocka_unit_test(namco163_newer_entries),
         cmocka_unit_test(namco163_vs_fceumm),
         cmocka_unit_test(env_refusal_and_fceumm),
