@@ -284,8 +284,9 @@ static void test_timing_rom(void **s)
     }
 }
 
-/* One of our ROMs in tests/roms/bin/sms (`size` bytes), run as .sms and as .gg for `frames` frames. */
-static void run_own_rom(const char *name, size_t size, unsigned frames)
+/* One of our ROMs in tests/roms/bin/sms (`size` bytes), run as .sms and as .gg for `frames` frames; gg_tail, when
+ * not NULL, replaces the last 4 bytes of the .gg copy. */
+static void run_own_rom_tail(const char *name, size_t size, unsigned frames, const uint8_t *gg_tail)
 {
     char rom[1200], src[1200];
     if (!setup("blind-happy10.sms", rom, sizeof rom))
@@ -302,6 +303,8 @@ static void run_own_rom(const char *name, size_t size, unsigned frames)
         {"sms", "sms", "Sms", 256, 192}, {"gg", "gamegear", "GameGear", 160, 144}};
     for (size_t i = 0; i < 2; i++) {
         snprintf(rom, sizeof rom, "%s/rg_sms_%s_%d.%s", dir && *dir ? dir : "/tmp", name, (int)getpid(), k[i].ext);
+        if (i == 1 && gg_tail)
+            memcpy(image + size - 4, gg_tail, 4);
         FILE *o = fopen(rom, "wb");
         assert_non_null(o);
         assert_int_equal(fwrite(image, 1, size, o), size);
@@ -315,6 +318,80 @@ static void run_own_rom(const char *name, size_t size, unsigned frames)
         assert_int_equal(r.ram_bad, 0);
         assert_int_equal(r.pix_bad, 0);
     }
+}
+
+static void run_own_rom(const char *name, size_t size, unsigned frames)
+{
+    run_own_rom_tail(name, size, frames, NULL);
+}
+
+/* The CRC-32 (zlib's) of n bytes. */
+static uint32_t crc32_of(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    }
+    return ~c;
+}
+
+/* Our Codemasters-mapper ROM (tests/roms/sms/codemasters/codemasters.s, tests/roms/bin/sms/codemasters.sms, 128 KiB):
+ * slots 0, 1 and 2 switched through $0000/$4000/$8000 every frame (pages 8-15 mirroring 0-7), each page's marker read
+ * into RAM, ignored writes to other ROM addresses, the markers drawn into CRAM and the name table. Genesis Plus GX
+ * picks the Codemasters mapper only from its CRC32 list: the image's CRC32 is that of a listed SMS title, the .gg copy
+ * gets 4 other last bytes for a listed GG title (forge_crc.py). */
+static const uint8_t codemasters_gg_tail[4] = {0x8B, 0x0D, 0x68, 0x60};
+
+static void test_codemasters_rom(void **s)
+{
+    (void)s;
+    run_own_rom_tail("codemasters", 0x20000, 400, codemasters_gg_tail);
+}
+
+/* Without GPGX: the image and its .gg form carry the CRC32s GPGX needs, and on our core every frame's markers are
+ * those of the pages the program asked for (so the comparison above really runs the mapper), all 8 pages seen in
+ * slots 0 and 2. */
+static void test_codemasters_marks(void **s)
+{
+    (void)s;
+    char src[1200];
+    snprintf(src, sizeof src, "%s/tests/roms/bin/sms/codemasters.sms", RG_SOURCE_DIR);
+    FILE *f = fopen(src, "rb");
+    assert_non_null(f);
+    static uint8_t image[0x20000];
+    assert_int_equal(fread(image, 1, sizeof image, f), sizeof image);
+    fclose(f);
+    if (crc32_of(image, sizeof image) != 0xEA5C3A6Fu)
+        fail_msg("codemasters.sms CRC32 %08x, not EA5C3A6F: rerun forge_crc.py", crc32_of(image, sizeof image));
+    uint8_t gg[4];
+    memcpy(gg, image + sizeof image - 4, 4);
+    memcpy(image + sizeof image - 4, codemasters_gg_tail, 4);
+    if (crc32_of(image, sizeof image) != 0x152F0DCCu)
+        fail_msg("codemasters .gg CRC32 %08x, not 152F0DCC: update codemasters_gg_tail (forge_crc.py IMAGE 152F0DCC)",
+                 crc32_of(image, sizeof image));
+    memcpy(image + sizeof image - 4, gg, 4);
+    rg_emu *us = open_core(src, "sms", "Sms");
+    unsigned seen[3] = {0, 0, 0};
+    for (unsigned fr = 0; fr < 64; fr++) {
+        assert_int_equal(rg_emu_set_buttons(us, 0, pad(0, fr)), RG_OK);
+        assert_int_equal(rg_emu_run(us), RG_OK);
+        uint8_t ram[0x2000];
+        read_ram(us, ram);
+        if (ram[0] == 0)
+            continue; /* the first frame flag not reached yet */
+        for (int k = 0; k < 3; k++) {
+            unsigned page = ram[0x14 + k] & 7u;
+            if (ram[0x10 + k] != (uint8_t)(0x81u + 0x11u * page))
+                fail_msg("frame %u: slot %d page %u marker %02x", fr, k, ram[0x14 + k], ram[0x10 + k]);
+            seen[k] |= 1u << page;
+        }
+        assert_int_equal(ram[0x13], ram[0x12]);
+    }
+    rg_emu_free(us);
+    assert_int_equal(seen[0], 0xFF);
+    assert_int_equal(seen[2], 0xFF);
 }
 
 /* Our TMS9918-modes ROM (tests/roms/sms/tms/tms.s, committed as tests/roms/bin/sms/tms.sms): every legacy mode with
@@ -343,6 +420,8 @@ int main(void)
         cmocka_unit_test(test_timing_rom),
         cmocka_unit_test(test_tms_rom),
         cmocka_unit_test(test_features_rom),
+        cmocka_unit_test(test_codemasters_rom),
+        cmocka_unit_test(test_codemasters_marks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
