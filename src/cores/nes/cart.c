@@ -273,6 +273,11 @@ void rg__nes_cart_write(rg__nes_machine *m, uint16_t addr, uint8_t value)
 {
     if (addr >= 0x6000u && addr < 0x8000u && m->prg_ram_writable)
         m->prg_ram_map[addr & 0x1FFFu] = value;
+    else if (m->st.ppu.mask & 0x18u)
+        /* a mapper register may change what the PPU fetches (CHR banks, nametable mirroring, fill modes) mid-frame:
+         * the lazily run PPU first draws up to this cycle with the windows it had (docs/nes.md "Clocks"). With
+         * rendering off at the PPU's position nothing is fetched until a $2001 write, which runs the PPU itself. */
+        rg__nes_ppu_run(m, m->st.cycles);
     if (m->cart_clocked) {
         /* the counter has counted the cycles before this one; the write then lands */
         rg__nes_cart_clock(m, m->st.cycles);

@@ -169,11 +169,8 @@ static void mmc5_write(rg__nes_machine *m, uint16_t addr, uint8_t value)
         }
         return;
     }
-    /* CHR banks, nametables, fill, ExRAM may change mid-frame (splits timed by the IRQ): the PPU first draws up to
-     * this cycle with what it had (it runs lazily between the dots where it must be in step) */
-    if ((addr >= 0x5101u && addr <= 0x5107u && addr != 0x5102u && addr != 0x5103u) ||
-        (addr >= 0x5120u && addr <= 0x5130u) || (addr >= 0x5C00u && addr < 0x6000u))
-        rg__nes_ppu_run(m, m->st.cycles);
+    /* CHR banks, nametables, fill, ExRAM may change mid-frame (splits timed by the IRQ): cart.c has brought the PPU
+     * up to this cycle */
     if (addr >= 0x5C00u && addr < 0x6000u) {
         if ((r[4] & 3u) != 3)
             EXRAM(m)[addr & 0x3FFu] = value;

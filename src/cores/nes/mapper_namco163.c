@@ -88,10 +88,8 @@ static void n163_write(rg__nes_machine *m, uint16_t addr, uint8_t value)
     default:
         if (addr < 0x8000u)
             return;
-        /* a pattern or nametable window (or $E800's mode bits) may change mid-frame (the IRQ's splits): the PPU first
-         * draws up to this cycle with the windows it had */
-        if (addr < 0xF000u)
-            rg__nes_ppu_run(m, m->st.cycles);
+        /* a pattern or nametable window (or $E800's mode bits) may change mid-frame (the IRQ's splits): cart.c has
+         * brought the PPU up to this cycle */
         r[(addr - 0x8000u) >> 11] = value; /* $8000 -> 0 ... $F000 -> 14 */
         break;
     }

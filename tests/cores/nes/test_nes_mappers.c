@@ -6,6 +6,7 @@
 #include "nes_harness.h"
 #include "test_support.h"
 #include "nes_banked_image.h"
+#include "cores/nes/mapper.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -470,6 +471,261 @@ static void hostile_new_mappers(void **state)
     free(st);
 }
 
+/* --- mid-frame mapper writes (issue 18): the PPU runs lazily, so a mapper register write must bring it up to the
+ * write's cycle before the windows change, else lines drawn after the last PPU access but before the write use the
+ * new CHR bank or mirroring. A program (built below, at $E000) waits for sprite-0 hit by polling $2002, waits ~23
+ * lines more touching no PPU register, switches the 8 KiB CHR bank (background tile 1: colour 1 in bank 0, colour 2
+ * in bank 1), and on MMC1 ~45 lines later the mirroring (one-screen page 0, all tile 1, to page 1, all tile 2: colour
+ * 3 in bank 0, colour 0 in bank 1). Rows above each switch must show the old tiles, rows below the new ones, and the
+ * picture must equal the one of a machine that answers every $2002 read by running the PPU (m->idle_off). */
+
+typedef struct asm6 {
+    uint8_t *code; /* $E000 */
+    unsigned pc;
+} asm6;
+
+static void asm_b(asm6 *a, unsigned v) { a->code[a->pc++ - 0xE000u] = (uint8_t)v; }
+static void asm_imm(asm6 *a, unsigned op, unsigned v) { asm_b(a, op); asm_b(a, v); }
+static void asm_abs(asm6 *a, unsigned op, unsigned addr) { asm_b(a, op); asm_b(a, addr & 0xFFu); asm_b(a, addr >> 8); }
+static void asm_back(asm6 *a, unsigned op, unsigned target) { asm_b(a, op); asm_b(a, (target - (a->pc + 1u)) & 0xFFu); }
+
+enum { LDA_I = 0xA9, LDX_I = 0xA2, LDY_I = 0xA0, STA = 0x8D, BIT = 0x2C, BPL = 0x10, BVC = 0x50, BVS = 0x70,
+       BNE = 0xD0, DEX = 0xCA, DEY = 0x88, LSR_A = 0x4A, JMP = 0x4C };
+
+/* MMC1's serial port: 5 writes, low bit first */
+static void asm_mmc1(asm6 *a, unsigned addr, unsigned v)
+{
+    asm_imm(a, LDA_I, v);
+    for (unsigned i = 0; i < 5; i++) {
+        if (i)
+            asm_b(a, LSR_A);
+        asm_abs(a, STA, addr);
+    }
+}
+
+/* CNROM (bus conflicts: the byte written equals the ROM byte at $FFF0 + bank) or MMC1 */
+static void asm_chr_bank(asm6 *a, unsigned mapper, unsigned bank)
+{
+    if (mapper == 3) {
+        asm_imm(a, LDA_I, bank);
+        asm_abs(a, STA, 0xFFF0u + bank);
+    } else {
+        asm_mmc1(a, 0xA000u, bank * 2u);
+    }
+}
+
+static void asm_fill_nt(asm6 *a, unsigned tile)
+{
+    asm_imm(a, LDA_I, 0x20);
+    asm_abs(a, STA, 0x2006);
+    asm_imm(a, LDA_I, 0x00);
+    asm_abs(a, STA, 0x2006);
+    asm_imm(a, LDY_I, 4);
+    unsigned l1 = a->pc;
+    asm_imm(a, LDX_I, 240);
+    unsigned l2 = a->pc;
+    asm_imm(a, LDA_I, tile);
+    asm_abs(a, STA, 0x2007);
+    asm_b(a, DEX);
+    asm_back(a, BNE, l2);
+    asm_b(a, DEY);
+    asm_back(a, BNE, l1);
+    asm_imm(a, LDX_I, 64);
+    asm_imm(a, LDA_I, 0);
+    unsigned l3 = a->pc;
+    asm_abs(a, STA, 0x2007);
+    asm_b(a, DEX);
+    asm_back(a, BNE, l3);
+}
+
+/* about units x 11.25 lines (x 1280 cycles) */
+static void asm_delay(asm6 *a, unsigned units)
+{
+    asm_imm(a, LDY_I, units);
+    unsigned l1 = a->pc;
+    asm_imm(a, LDX_I, 0);
+    unsigned l2 = a->pc;
+    asm_b(a, DEX);
+    asm_back(a, BNE, l2);
+    asm_b(a, DEY);
+    asm_back(a, BNE, l1);
+}
+
+static uint8_t *split_image(unsigned mapper, size_t *len)
+{
+    uint8_t *img = nes_banked_image(mapper, 2, 2, mapper == 3 ? 1 : 0, len);
+    uint8_t *prg = img + 16, *chr = img + 16 + 32768;
+    memset(chr, 0, 16384);
+    memset(chr + 0x0010, 0xFF, 8);        /* bank 0 tile 1: colour 1 */
+    memset(chr + 0x2018, 0xFF, 8);        /* bank 1 tile 1: colour 2 */
+    memset(chr + 0x0020, 0xFF, 16);       /* bank 0 tile 2: colour 3 (bank 1's: colour 0) */
+    memset(chr + 0x1010, 0xFF, 16);       /* sprite tile 1, both banks: colour 3 */
+    memset(chr + 0x3010, 0xFF, 16);
+    prg[0x7FF0] = 0;
+    prg[0x7FF1] = 1;
+    asm6 a = {prg + 0x6000, 0xE000};
+    asm_b(&a, 0x78); /* SEI */
+    asm_b(&a, 0xD8); /* CLD */
+    asm_imm(&a, LDA_I, 0);
+    asm_abs(&a, STA, 0x2000);
+    asm_abs(&a, STA, 0x2001);
+    for (unsigned i = 0; i < 2; i++) {
+        unsigned w = a.pc;
+        asm_abs(&a, BIT, 0x2002);
+        asm_back(&a, BPL, w);
+    }
+    if (mapper == 1) {
+        asm_imm(&a, LDA_I, 0x80);
+        asm_abs(&a, STA, 0x8000);
+        asm_mmc1(&a, 0x8000, 0x0D); /* one-screen page 1, PRG mode 3, CHR 8 KiB */
+        asm_fill_nt(&a, 2);
+        asm_mmc1(&a, 0x8000, 0x0C); /* page 0 */
+    }
+    asm_chr_bank(&a, mapper, 0);
+    asm_fill_nt(&a, 1);
+    /* palette: backdrop $0F, colours $16 $2A $12 */
+    static const uint8_t pal[4] = {0x0F, 0x16, 0x2A, 0x12};
+    asm_imm(&a, LDA_I, 0x3F);
+    asm_abs(&a, STA, 0x2006);
+    asm_imm(&a, LDA_I, 0x00);
+    asm_abs(&a, STA, 0x2006);
+    for (unsigned i = 0; i < 4; i++) {
+        asm_imm(&a, LDA_I, pal[i]);
+        asm_abs(&a, STA, 0x2007);
+    }
+    /* sprite 0 at (100, 60), tile 1; the others below the screen */
+    asm_imm(&a, LDA_I, 0);
+    asm_abs(&a, STA, 0x2003);
+    static const uint8_t spr0[4] = {60, 1, 0, 100};
+    for (unsigned i = 0; i < 4; i++) {
+        asm_imm(&a, LDA_I, spr0[i]);
+        asm_abs(&a, STA, 0x2004);
+    }
+    asm_imm(&a, LDX_I, 252);
+    asm_imm(&a, LDA_I, 0xF0);
+    unsigned l = a.pc;
+    asm_abs(&a, STA, 0x2004);
+    asm_b(&a, DEX);
+    asm_back(&a, BNE, l);
+    unsigned w = a.pc;
+    asm_abs(&a, BIT, 0x2002);
+    asm_back(&a, BPL, w);
+    asm_imm(&a, LDA_I, 0);
+    asm_abs(&a, STA, 0x2005);
+    asm_abs(&a, STA, 0x2005);
+    asm_imm(&a, LDA_I, 0x08); /* sprites from $1000 */
+    asm_abs(&a, STA, 0x2000);
+    asm_imm(&a, LDA_I, 0x1E);
+    asm_abs(&a, STA, 0x2001);
+    /* every frame: in vblank back to bank 0 (page 0); sprite-0 hit; ~23 lines; bank 1; (MMC1: ~45 lines; page 1) */
+    unsigned frame = a.pc;
+    asm_abs(&a, BIT, 0x2002);
+    asm_back(&a, BPL, frame);
+    asm_chr_bank(&a, mapper, 0);
+    if (mapper == 1)
+        asm_mmc1(&a, 0x8000, 0x0C);
+    unsigned c = a.pc;
+    asm_abs(&a, BIT, 0x2002);
+    asm_back(&a, BVS, c);
+    unsigned h = a.pc;
+    asm_abs(&a, BIT, 0x2002);
+    asm_back(&a, BVC, h);
+    asm_delay(&a, 2);
+    asm_chr_bank(&a, mapper, 1);
+    if (mapper == 1) {
+        asm_delay(&a, 4);
+        asm_mmc1(&a, 0x8000, 0x0D);
+    }
+    asm_abs(&a, JMP, frame);
+    assert_true(a.pc < 0xFFF0u);
+    return img;
+}
+
+static void mid_frame_bank_switch(void **state)
+{
+    (void)state;
+    static const unsigned k_mappers[2] = {3, 1};
+    for (unsigned k = 0; k < 2; k++) {
+        unsigned mapper = k_mappers[k];
+        size_t len;
+        uint8_t *img = split_image(mapper, &len);
+        nes_harness a, b;
+        assert_int_equal(nes_harness_open_bytes(&a, img, len), RG_OK);
+        assert_int_equal(nes_harness_open_bytes(&b, img, len), RG_OK);
+        free(img);
+        b.m->idle_off = 1;
+        for (unsigned f = 0; f < 8; f++) {
+            rg__nes_run_frame(a.m);
+            rg__nes_run_frame(b.m);
+            if (f < 5)
+                continue;
+            /* the colour of each row (column 20, away from sprite 0), then the rows where it changes */
+            uint8_t row[RG__NES_HEIGHT];
+            unsigned cuts[4], ncut = 0;
+            for (unsigned y = 0; y < RG__NES_HEIGHT; y++) {
+                row[y] = (uint8_t)(a.fb[y * RG__NES_WIDTH + 20] & 0x3Fu);
+                if (y && row[y] != row[y - 1] && ncut < 4)
+                    cuts[ncut++] = y;
+            }
+            fprintf(stderr, "mapper %u frame %u: rows 0-%u %02x", mapper, f, ncut ? cuts[0] - 1 : 239, row[0]);
+            for (unsigned i = 0; i < ncut; i++)
+                fprintf(stderr, ", from %u %02x", cuts[i], row[cuts[i]]);
+            fprintf(stderr, "\n");
+            /* sprite 0 is on lines 61-68, hit on 61; the bank switch ~23 lines later, the page switch ~45 after */
+            assert_int_equal(row[0], 0x16);
+            assert_int_equal(ncut, mapper == 1 ? 2 : 1);
+            assert_in_range(cuts[0], 80, 90);
+            assert_int_equal(row[cuts[0]], 0x2A);
+            if (mapper == 1) {
+                assert_in_range(cuts[1], 125, 136);
+                assert_int_equal(row[cuts[1]], 0x0F);
+            }
+            assert_memory_equal(a.fb, b.fb, (size_t)RG__NES_WIDTH * RG__NES_HEIGHT * sizeof *a.fb);
+        }
+        nes_harness_free(&a);
+        nes_harness_free(&b);
+    }
+}
+
+/* every mapper: a register write while rendering brings the PPU up to the write's cycle (cart.c), a PRG-RAM write
+ * does not need to; with rendering off nothing is fetched, so none is needed */
+static void mapper_writes_catch_up(void **state)
+{
+    (void)state;
+    unsigned n = 0;
+    for (unsigned number = 0; number < 4096; number++) {
+        if (!rg__nes_mapper_find((uint16_t)number))
+            continue;
+        nes_harness h;
+        nes_open_banked(&h, number, 8, 16, 0);
+        rg__nes_machine *m = h.m;
+        m->st.ppu.mask = 0x18;
+        rg__nes_ppu_sync(m);
+        static const uint16_t k_addrs[] = {0x8000, 0xA000, 0xC001, 0xE000, 0x9003, 0xB002, 0xF000, 0x4100,
+                                           0x5000, 0x5105, 0x5120};
+        for (size_t i = 0; i < sizeof k_addrs / sizeof k_addrs[0]; i++) {
+            m->st.cycles = m->st.ppu.cycle + 40;
+            rg__nes_cart_write(m, k_addrs[i], 0);
+            if (m->st.ppu.cycle != m->st.cycles)
+                fail_msg("mapper %u: a write to $%04X left the PPU %llu cycles behind", number, k_addrs[i],
+                         (unsigned long long)(m->st.cycles - m->st.ppu.cycle));
+        }
+        uint64_t at = m->st.ppu.cycle;
+        if (m->prg_ram_writable) {
+            m->st.cycles += 40;
+            rg__nes_cart_write(m, 0x6000, 1);
+            assert_int_equal(m->st.ppu.cycle, at);
+        }
+        m->st.ppu.mask = 0;
+        m->st.cycles += 40;
+        rg__nes_cart_write(m, 0x8000, 0);
+        assert_int_equal(m->st.ppu.cycle, at);
+        nes_harness_free(&h);
+        n++;
+    }
+    assert_true(n >= 28);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -486,6 +742,8 @@ int main(void)
         cmocka_unit_test(taito_namco_irem),
         cmocka_unit_test(txsrom),
         cmocka_unit_test(hostile_new_mappers),
+        cmocka_unit_test(mid_frame_bank_switch),
+        cmocka_unit_test(mapper_writes_catch_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
