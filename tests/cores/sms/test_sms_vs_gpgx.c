@@ -394,6 +394,24 @@ static void test_codemasters_marks(void **s)
     assert_int_equal(seen[2], 0xFF);
 }
 
+/* SMS_VS_GPGX_ROM=file.sms (for experiments; skipped without it): that ROM against GPGX for 300 frames, verbose. */
+static void test_env_rom(void **s)
+{
+    (void)s;
+    char rom[1200];
+    const char *path = getenv("SMS_VS_GPGX_ROM");
+    if (!path || !*path || !setup("blind-happy10.sms", rom, sizeof rom))
+        skip();
+    size_t n = strlen(path);
+    int gg = n > 3 && strcmp(path + n - 3, ".gg") == 0;
+    result r;
+    compare(path, gg ? "gamegear" : "sms", gg ? "GameGear" : "Sms", gg ? 160 : 256, gg ? 144 : 192, 300, &r);
+    print_message("%s: RAM %u frames agree%s%s | pixels %u frames agree%s%s\n", path, r.ram_frames,
+                  r.ram_why[0] ? ": " : "", r.ram_why, r.pix_frames, r.pix_why[0] ? ": " : "", r.pix_why);
+    assert_int_equal(r.ram_bad, 0);
+    assert_int_equal(r.pix_bad, 0);
+}
+
 /* Our TMS9918-modes ROM (tests/roms/sms/tms/tms.s, committed as tests/roms/bin/sms/tms.sms): every legacy mode with
  * sprites, overflow, collision and the 5th sprite's number logged from line and frame interrupts, as .sms and .gg. */
 static void test_tms_rom(void **s)
@@ -422,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_features_rom),
         cmocka_unit_test(test_codemasters_rom),
         cmocka_unit_test(test_codemasters_marks),
+        cmocka_unit_test(test_env_rom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
