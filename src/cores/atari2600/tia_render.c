@@ -224,11 +224,14 @@ static void fill(uint32_t *p, int n, uint32_t c)
         p[i] = c;
 }
 
-/* Paints the set pixels of cover[0..2] within [x0, x1). */
-static void paint(uint32_t *row, const uint64_t *cover, int x0, int x1, uint32_t color)
+/* Paints the set pixels of bits3[0..2] (a bitmap already limited to the run). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void paint(uint32_t *row, const uint64_t bits3[3], uint32_t color)
 {
-    for (int w = x0 >> 6; w <= (x1 - 1) >> 6; w++) {
-        uint64_t bits = cover[w] & word_range(w, x0, x1);
+    for (int w = 0; w < 3; w++) {
+        uint64_t bits = bits3[w];
         while (bits) {
             int s = CTZ64(bits);
             uint64_t run = ~(bits >> s);
@@ -237,6 +240,22 @@ static void paint(uint32_t *row, const uint64_t *cover, int x0, int x1, uint32_t
             bits &= n == 64 ? 0 : ~((((uint64_t)1 << n) - 1u) << s);
         }
     }
+}
+
+/* The pixels of the objects in objs (an enabled set) within the run's masks r; 0 when none is set. */
+static uint64_t masked(const rg__a26_tia *t, uint8_t objs, const uint64_t r[3], uint64_t out[3])
+{
+    out[0] = out[1] = out[2] = 0;
+    for (; objs; objs &= (uint8_t)(objs - 1u)) {
+        const uint64_t *c = t->cover[CTZ64(objs)];
+        out[0] |= c[0];
+        out[1] |= c[1];
+        out[2] |= c[2];
+    }
+    out[0] &= r[0];
+    out[1] &= r[1];
+    out[2] &= r[2];
+    return out[0] | out[1] | out[2];
 }
 
 static void paint_objects(rg__a26_machine *m, uint32_t *row, int x0, int x1)
@@ -249,37 +268,28 @@ static void paint_objects(rg__a26_machine *m, uint32_t *row, int x0, int x1)
     if (!en)
         return;
     rebuild(t, en);
-    uint64_t u[3];
+    uint64_t r[3] = {word_range(0, x0, x1), word_range(1, x0, x1), word_range(2, x0, x1)}, u[3];
+    const uint8_t pf = 1u << RG__TIA_PF, bl = 1u << RG__TIA_BL;
     int score = (t->ctrlpf & 6u) == 2u; /* score colours only without priority */
     if (!(t->ctrlpf & 4u)) { /* P0/M0 over P1/M1 over PF over BL */
-        if (en & 1u << RG__TIA_BL)
-            paint(row, t->cover[RG__TIA_BL], x0, x1, cpf);
-        if (en & 1u << RG__TIA_PF) {
+        if (masked(t, en & bl, r, u))
+            paint(row, u, cpf);
+        if (masked(t, en & pf, r, u)) {
             if (!score)
-                paint(row, t->cover[RG__TIA_PF], x0, x1, cpf);
+                paint(row, u, cpf);
             else { /* score mode: the left half in player 0's colour, the right half in player 1's */
-                if (x0 < 80)
-                    paint(row, t->cover[RG__TIA_PF], x0, x1 < 80 ? x1 : 80, cp0);
-                if (x1 > 80)
-                    paint(row, t->cover[RG__TIA_PF], x0 > 80 ? x0 : 80, x1, cp1);
+                uint64_t left[3] = {u[0], u[1] & 0xFFFFu, 0}, right[3] = {0, u[1] & ~(uint64_t)0xFFFFu, u[2]};
+                paint(row, left, cp0);
+                paint(row, right, cp1);
             }
         }
     }
-    for (int p = 1; p >= 0; p--) {
-        int pl = p ? RG__TIA_P1 : RG__TIA_P0, mi = p ? RG__TIA_M1 : RG__TIA_M0;
-        uint8_t pm = en & (uint8_t)(1u << pl | 1u << mi);
-        if (!pm)
-            continue;
-        for (int k = 0; k < 3; k++)
-            u[k] = ((pm >> pl & 1u) ? t->cover[pl][k] : 0) | ((pm >> mi & 1u) ? t->cover[mi][k] : 0);
-        paint(row, u, x0, x1, p ? cp1 : cp0);
-    }
-    if (t->ctrlpf & 4u) { /* priority: PF and BL over the players */
-        for (int k = 0; k < 3; k++)
-            u[k] = ((en >> RG__TIA_PF & 1u) ? t->cover[RG__TIA_PF][k] : 0) |
-                   ((en >> RG__TIA_BL & 1u) ? t->cover[RG__TIA_BL][k] : 0);
-        paint(row, u, x0, x1, cpf);
-    }
+    if (masked(t, en & (1u << RG__TIA_P1 | 1u << RG__TIA_M1), r, u))
+        paint(row, u, cp1);
+    if (masked(t, en & (1u << RG__TIA_P0 | 1u << RG__TIA_M0), r, u))
+        paint(row, u, cp0);
+    if ((t->ctrlpf & 4u) && masked(t, en & (pf | bl), r, u)) /* priority: PF and BL over the players */
+        paint(row, u, cpf);
 }
 
 /* Clocks c0..c1 (0..228) of a line. */
