@@ -38,9 +38,9 @@ if [ "$a26built" -ne "$a26count" ] || [ "$a26count" -eq 0 ]; then
 fi
 count=$((count + a26count))
 # The size-switching ROMs (tests/roms/{md,snes,pce}/modes) live in bin/md, bin/snes and bin/pce; the SMS/GG VDP
-# feature ROMs (tests/roms/sms/tms, tests/roms/sms/features) and the Codemasters-mapper ROM (tests/roms/sms/codemasters)
-# in bin/sms.
-for name in md/modes.md snes/modes.sfc pce/modes.pce sms/tms.sms sms/features.sms sms/codemasters.sms; do
+# feature ROMs (tests/roms/sms/tms, tests/roms/sms/features), the Codemasters-mapper ROM (tests/roms/sms/codemasters)
+# and the Z80 exerciser (tests/roms/sms/z80ex) in bin/sms.
+for name in md/modes.md snes/modes.sfc pce/modes.pce sms/tms.sms sms/features.sms sms/codemasters.sms sms/z80ex.sms; do
   count=$((count + 1))
   if ! cmp -s "$src/tests/roms/bin/$name" "$out/$name"; then echo "FAIL: $name differs from its rebuild"; status=1; fi
 done

@@ -3,7 +3,7 @@
  * ../shared/roms/blind-happy10.sms and benryves-SegaTween.gg: FRAMES frames of seeded random input on both joypads
  * (the SMS pause button now and then), and after every frame the 8 KiB of work RAM at $C000 and the RGB picture must
  * be identical (docs/sms.md, "Equivalence"). Also ROMs of ours: a VDP-timing ROM built here (reading past the end of a
- * 32 KiB cartridge), the TMS-modes and mode-4 feature ROMs of tests/roms/sms.
+ * 32 KiB cartridge), the TMS-modes and mode-4 feature ROMs of tests/roms/sms, and our Z80 exerciser (z80ex).
  * SMS_VS_GPGX_VERBOSE=1 prints the runs; SMS_VS_GPGX_FRAMES=N runs the demo ROMs N frames instead of 10,000 (the
  * equivalence bar of docs/sms.md). Skipped without ../shared or the stable-retro wheel. */
 #define _POSIX_C_SOURCE 200809L
@@ -430,6 +430,91 @@ static void test_features_rom(void **s)
     run_own_rom("features", 0x20000, 600);
 }
 
+/* Our Z80 exerciser (tests/roms/sms/z80ex/z80ex.s, tests/roms/bin/sms/z80ex.sms, 32 KiB): groups of instructions over
+ * every A and many operand/flag values, each folded into a CRC-16 in RAM ($C020 + 2 x group), $A5 at $C00D when all
+ * Z80EX_GROUPS are done (docs/z80.md, "Exerciser"). Against GPGX, RAM on every frame must be identical, so the two
+ * Z80s agree on every combination; Z80EX_FRAMES is enough for both to finish (test_z80ex_done checks that on ours). */
+#define Z80EX_GROUPS 19u
+#define Z80EX_FRAMES 7600u
+
+/* Runs our core on the exerciser until its done marker; returns the frame count (0: not done in Z80EX_FRAMES), the
+ * RAM of that frame in ram. */
+static unsigned z80ex_run_ours(const char *ext, const char *core, const char *system, uint8_t ram[0x2000])
+{
+    char src[1200], rom[1200];
+    snprintf(src, sizeof src, "%s/tests/roms/bin/sms/z80ex.sms", RG_SOURCE_DIR);
+    const char *dir = getenv("TMPDIR");
+    snprintf(rom, sizeof rom, "%s/rg_sms_z80ex_ours_%d.%s", dir && *dir ? dir : "/tmp", (int)getpid(), ext);
+    FILE *f = fopen(src, "rb"), *o = fopen(rom, "wb");
+    assert_non_null(f);
+    assert_non_null(o);
+    static uint8_t image[0x8000];
+    assert_int_equal(fread(image, 1, sizeof image, f), sizeof image);
+    assert_int_equal(fwrite(image, 1, sizeof image, o), sizeof image);
+    fclose(f);
+    fclose(o);
+    rg_emu *us = open_core(rom, core, system);
+    unsigned done = 0;
+    for (unsigned fr = 1; fr <= Z80EX_FRAMES && !done; fr++) {
+        assert_int_equal(rg_emu_run(us), RG_OK);
+        read_ram(us, ram);
+        if (ram[0x0D] == 0xA5)
+            done = fr;
+    }
+    rg_emu_free(us);
+    remove(rom);
+    return done;
+}
+
+/* The groups' CRC-16s, as both our core and GPGX leave them (z80ex.s lists the groups in this order). */
+static const uint16_t z80ex_crcs[Z80EX_GROUPS] = {
+    0x0bb9, 0x26e0, 0x689e, 0x8985, 0x9d44, 0xcbf1, 0xd9eb, 0x5162, 0x19cb, 0xdfdc,
+    0xa35a, 0xb441, 0x31f4, 0x7dc5, 0x145f, 0x81ef, 0x638d, 0xef4f, 0xa82a,
+};
+static const char *const z80ex_names[Z80EX_GROUPS] = {
+    "ADD A,r", "ADC A,r", "SUB r", "SBC A,r", "AND r", "XOR r", "OR r", "CP r", "ALU n", "INC/DEC",
+    "DAA", "CPL/NEG/SCF/CCF/rotate A", "CB shifts on A", "CB shifts on (HL)/(IX+d)", "BIT n,(HL)/(IX+d)",
+    "ADD/ADC/SBC HL, ADD IX", "LDI/LDD/CPI/CPD", "RLD/RRD", "IN r,(C)",
+};
+
+/* Without GPGX: on our core the exerciser finishes every group within Z80EX_FRAMES (so the comparison below covers
+ * them all), with the CRCs GPGX gives (printed). */
+static void test_z80ex_done(void **s)
+{
+    (void)s;
+    static const struct { const char *ext, *core, *system; } k[] = {{"sms", "sms", "Sms"}};
+    for (size_t i = 0; i < 1; i++) {
+        uint8_t ram[0x2000];
+        unsigned done = z80ex_run_ours(k[i].ext, k[i].core, k[i].system, ram);
+        if (!done)
+            fail_msg("z80ex.%s: done marker not set after %u frames (%u groups done)", k[i].ext, Z80EX_FRAMES,
+                     ram[0x0C]);
+        assert_int_equal(ram[0x0C], Z80EX_GROUPS);
+        char line[Z80EX_GROUPS * 5 + 1];
+        for (unsigned g = 0; g < Z80EX_GROUPS; g++)
+            snprintf(line + 5 * g, 6, " %04x", ram[0x20 + 2 * g] | ram[0x21 + 2 * g] << 8);
+        print_message("z80ex.%s: done at frame %u, CRCs%s\n", k[i].ext, done, line);
+        for (unsigned g = 0; g < Z80EX_GROUPS; g++)
+            if ((ram[0x20 + 2 * g] | ram[0x21 + 2 * g] << 8) != z80ex_crcs[g])
+                fail_msg("z80ex group %u (%s): CRC %04x, GPGX gives %04x", g, z80ex_names[g],
+                         ram[0x20 + 2 * g] | ram[0x21 + 2 * g] << 8, z80ex_crcs[g]);
+    }
+}
+
+static void test_z80ex_rom(void **s)
+{
+    (void)s;
+    char rom[1200];
+    if (!setup("blind-happy10.sms", rom, sizeof rom))
+        skip();
+    snprintf(rom, sizeof rom, "%s/tests/roms/bin/sms/z80ex.sms", RG_SOURCE_DIR);
+    result r;
+    compare(rom, "sms", "Sms", 256, 192, Z80EX_FRAMES, &r);
+    report("z80ex.sms", &r, Z80EX_FRAMES);
+    assert_int_equal(r.ram_bad, 0);
+    assert_int_equal(r.pix_bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,6 +525,8 @@ int main(void)
         cmocka_unit_test(test_features_rom),
         cmocka_unit_test(test_codemasters_rom),
         cmocka_unit_test(test_codemasters_marks),
+        cmocka_unit_test(test_z80ex_done),
+        cmocka_unit_test(test_z80ex_rom),
         cmocka_unit_test(test_env_rom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
