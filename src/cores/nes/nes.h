@@ -55,7 +55,9 @@ typedef struct rg__nes_state {
     uint32_t frame;         /* frames completed */
     uint8_t dmc_halt;       /* DMC DMA: the CPU is halted for a fetch (internal to the bus) */
     uint8_t pad_bit[2];     /* the bit each pad's last read returned */
-    uint8_t pad_[5];
+    uint8_t pad_[1];
+    uint32_t ppu_data_next; /* the CPU cycle (low 32 bits) after the CPU's last $2007 read: a $2007 read in that
+                             * cycle is the second of a double read and is not seen (0: none) */
     uint64_t pad_read_cycle[2]; /* the CPU cycle of the last $4016/$4017 read (reads on consecutive cycles clock
                                  * the pad once: the halted CPU's repeated reads during DMA) */
     rg__nes_ppu ppu;

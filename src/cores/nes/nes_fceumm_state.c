@@ -189,6 +189,7 @@ static void read_cpu(parsed *ps, rg__nes_state *s)
     }
     s->dma_page = 0x100;
     s->dmc_halt = 0;
+    s->ppu_data_next = 0;
 }
 
 static void read_ppu(parsed *ps, rg__nes_state *s, unsigned overshoot_dots)

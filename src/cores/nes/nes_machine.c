@@ -55,6 +55,16 @@ static uint8_t ppu_reg_read(rg__nes_machine *m, unsigned reg)
     rg__nes_state *s = &m->st;
     if (reg != 2 || !status_read_quiet(m, s->cycles))
         ppu_catch_up(m, s->cycles);
+    if (reg == 7) {
+        /* $2007 read in two consecutive cycles (an indexed read whose dummy read and read both hit $2007): the
+         * second is not seen (no buffer refill, no address step) and reads the PPU's open bus, the byte the first
+         * returned (one of the outcomes blargg's double_2007_read accepts; it depends on the CPU-PPU alignment) */
+        uint32_t c = (uint32_t)s->cycles;
+        uint32_t prev = s->ppu_data_next;
+        s->ppu_data_next = c + 1u;
+        if (prev == c && c != 0)
+            reg = 0; /* a write-only register: reads the open bus, nothing else */
+    }
     uint8_t shown = s->cpu.nmi_pending, next = s->nmi_next;
     s->cpu.nmi_pending = (uint8_t)(shown | next);
     uint8_t v = rg__nes_ppu_read(m, reg);
@@ -220,9 +230,13 @@ static void dma(rg__nes_machine *m, uint16_t addr)
     rg__nes_state *s = &m->st;
     if (s->dma_page == DMA_NONE) {
         (void)read_cycle(m, addr);
+        s->ppu_data_next = 0; /* the halted CPU's repeated $2007 reads are each seen (dma_2007_read) */
         (void)read_cycle(m, addr);
-        if (s->cycles & 1u)
+        s->ppu_data_next = 0;
+        if (s->cycles & 1u) {
             (void)read_cycle(m, addr);
+            s->ppu_data_next = 0;
+        }
         if (s->apu.dmc_fetch)
             dmc_fetch(m);
         return;
@@ -230,12 +244,16 @@ static void dma(rg__nes_machine *m, uint16_t addr)
     uint16_t page = (uint16_t)(s->dma_page << 8);
     s->dma_page = DMA_NONE;
     (void)read_cycle(m, addr);
-    if (s->cycles & 1u)
+    s->ppu_data_next = 0;
+    if (s->cycles & 1u) {
         (void)read_cycle(m, addr);
+        s->ppu_data_next = 0;
+    }
     for (unsigned i = 0; i < 256; i++) {
         if (NES_UNLIKELY(s->apu.dmc_fetch)) {
             dmc_fetch(m);
             (void)read_cycle(m, addr);
+            s->ppu_data_next = 0;
         }
         uint8_t v = read_cycle(m, (uint16_t)(page | i));
         tick(m);
