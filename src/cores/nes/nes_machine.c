@@ -243,21 +243,41 @@ static void dma(rg__nes_machine *m, uint16_t addr)
     }
     uint16_t page = (uint16_t)(s->dma_page << 8);
     s->dma_page = DMA_NONE;
-    (void)read_cycle(m, addr);
+    /* OAM DMA, cycle by cycle. A DMC fetch asked for meanwhile needs a halt and a dummy cycle first: any DMA cycle
+     * counts as those (the OAM DMA's own included), then it takes the next get cycle, and the OAM DMA realigns
+     * (usually 2 cycles stolen; 1 or 3 when the fetch falls at the OAM DMA's end). */
+    unsigned dmc_wait = s->apu.dmc_fetch ? 2u : 0u; /* halt and dummy cycles the DMC fetch still needs */
+    unsigned dmc_on = s->apu.dmc_fetch != 0;
+    (void)read_cycle(m, addr); /* halt */
     s->ppu_data_next = 0;
-    if (s->cycles & 1u) {
-        (void)read_cycle(m, addr);
-        s->ppu_data_next = 0;
-    }
-    for (unsigned i = 0; i < 256; i++) {
-        if (NES_UNLIKELY(s->apu.dmc_fetch)) {
+    if (dmc_wait)
+        dmc_wait--;
+    unsigned i = 0, have = 0;
+    uint8_t v = 0;
+    while (i < 256 || dmc_on) {
+        if (!dmc_on && s->apu.dmc_fetch) {
+            dmc_on = 1;
+            dmc_wait = 2;
+        }
+        int get = (s->cycles & 1u) == 0; /* the next cycle is odd */
+        unsigned ready = dmc_on && !dmc_wait;
+        if (dmc_wait)
+            dmc_wait--;
+        if (get && ready) {
             dmc_fetch(m);
-            (void)read_cycle(m, addr);
+            dmc_on = 0;
+        } else if (get && i < 256 && !have) {
+            v = read_cycle(m, (uint16_t)(page | i));
+            have = 1;
+        } else if (!get && have) {
+            tick(m);
+            ppu_reg_write(m, 4, v);
+            have = 0;
+            i++;
+        } else {
+            (void)read_cycle(m, addr); /* alignment, or a DMC dummy cycle */
             s->ppu_data_next = 0;
         }
-        uint8_t v = read_cycle(m, (uint16_t)(page | i));
-        tick(m);
-        ppu_reg_write(m, 4, v);
     }
 }
 
