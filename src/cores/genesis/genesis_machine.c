@@ -160,6 +160,16 @@ uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
 void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
 {
     rg__gen_state *s = &m->st;
+    if ((addr & 1u) && sel == 3 && addr >= 0xE00000u) {
+        /* a word at an odd work-RAM address (address errors off, as stable-retro runs Genesis Plus GX): GPGX stores
+         * it as a host word at the odd offset of its byte-swapped RAM, so the low byte lands on the even byte below
+         * and the high byte on the byte after it (past $FFFFFF: outside work RAM, lost) */
+        uint32_t o = addr & 0xFFFFu;
+        s->ram[o] = (uint8_t)v;
+        if (o + 1u < 0x10000u)
+            s->ram[o + 1u] = (uint8_t)(v >> 8);
+        return;
+    }
     addr &= 0xFFFFFEu;
     if (addr >= 0xE00000u) {
         uint32_t a = addr & 0xFFFEu;

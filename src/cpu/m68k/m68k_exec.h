@@ -133,7 +133,12 @@ static inline uint16_t F_(bus_r)(F_(run) *r, uint32_t addr, int sel)
 static inline void F_(bus_w)(F_(run) *r, uint32_t addr, uint16_t v, int sel)
 {
     C->cycles += 4;
+#ifdef M68K_NO_ADDRESS_ERRORS
+    /* a word at an odd address (no address error in this build) reaches the machine with bit 0 set */
+    M68K_WRITE(r->ctx, sel == 3 ? addr & 0xFFFFFFu : addr & 0xFFFFFEu, v, sel);
+#else
     M68K_WRITE(r->ctx, (addr & 0xFFFFFEu), v, sel);
+#endif
 }
 static inline uint32_t F_(rd)(F_(run) *r, uint32_t addr, int sz, int fc)
 {
@@ -729,6 +734,13 @@ static void F_(move)(F_(run) *r, uint16_t op)
             }
         }
         F_(wr)(r, C->a[dr], sz, v);
+#ifdef M68K_NO_ADDRESS_ERRORS
+        /* no fault: that was the write; the instruction ends as without one (else it wrote twice, 4 clocks more) */
+        if (dm == 3)
+            C->a[dr] += sz == 1 ? 2u : 4u;
+        F_(prefetch)(r);
+        return;
+#endif
     }
     if (dm == 7 && dr == 1 && sm >= 2 && !(sm == 7 && sr == 4)) {
         /* after a memory read, (xxx).l: the second address word is refilled after the write */

@@ -17,12 +17,12 @@
 /* frames run by default (GENESIS_VS_GPGX_FRAMES=10000 for the measurement in docs/genesis.md), and how far all of
  * RAM, RAM below the stack page and the pictures agree at least (measured 2026-11-27 over 10,000 frames) */
 #define AIRSTRIKER_FRAMES 600u
-#define AIRSTRIKER_RAM 359u
+#define AIRSTRIKER_RAM 10000u
 #define AIRSTRIKER_LOW 10000u
 #define AIRSTRIKER_PIX 19u
-/* frames differing at most over the default 600 (measured 2026-11-27 07:05, with GPGX 1.7.4's 68000 clock counts:
- * 241 RAM, the stack's last byte from frame 359; 1 picture) */
-#define AIRSTRIKER_RAM_BAD 241u
+/* frames differing at most over the default 600 (measured 2026-11-27 07:20, with GPGX 1.7.4's 68000 clock counts
+ * and its odd-address word writes: 0 RAM; 1 picture, frame 19) */
+#define AIRSTRIKER_RAM_BAD 0u
 #define AIRSTRIKER_PIX_BAD 1u
 #define DEKADRIVE_FRAMES 2000u
 #define DEKADRIVE_RAM 10000u
