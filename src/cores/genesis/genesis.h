@@ -108,6 +108,14 @@ typedef struct rg__gen_sprite_cache {
     uint8_t back_idx;        /* register 7's colour when pal was made */
     uint16_t cram[64];       /* CRAM when pal was made */
     uint32_t pal[64];        /* XRGB of each colour, colour 0 of a palette as the backdrop */
+    /* the sprites of a line as read from VRAM one line before it (line 0's in the last blank line), by line parity
+     * as Genesis Plus GX keeps them: screen x, row in the sprite, size in cells, attribute word */
+    struct {
+        int16_t sx;
+        uint8_t r, hcells, vcells, pad_;
+        uint16_t attr;
+    } next[2][20];
+    uint8_t next_n[2];
 } rg__gen_sprite_cache;
 
 typedef struct rg__gen_machine {
@@ -183,5 +191,8 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y);
 /* What a line does to the state without drawing it (a frame nobody observes): the sprite overflow and collision
  * flags, exactly as rg__gen_render_line sets them. */
 void rg__gen_sprite_line(rg__gen_machine *m, unsigned y);
+/* Reads the sprites of line y from VRAM into m->sprites.next (Genesis Plus GX does it during line y - 1, and for
+ * line 0 in the blank's last line), setting the overflow flag. */
+void rg__gen_sprite_parse(rg__gen_machine *m, unsigned y);
 
 #endif

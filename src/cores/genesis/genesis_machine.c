@@ -396,7 +396,8 @@ static void run_to(rg__gen_machine *m, uint64_t mclk)
 
 /* One frame as Genesis Plus GX runs it: the vertical blank first (its first line raises the V interrupt 788 master
  * clocks in and asserts the Z80's INT until the line's end; its last line, 261, reloads the H interrupt counter),
- * then the active lines, each drawn (or its sprites walked) at its start, where the H interrupt counter counts. */
+ * then the active lines, each drawn (or its sprites walked) at its start, where the H interrupt counter counts; a
+ * line's sprites are read from VRAM one line before (line 0's in line 261), as GPGX does. */
 void rg__gen_run_frame(rg__gen_machine *m)
 {
     rg__gen_state *s = &m->st;
@@ -426,6 +427,10 @@ void rg__gen_run_frame(rg__gen_machine *m)
             v->vint_skip = 0;
         } else if (line == RG__GEN_LINES - 1u) {
             v->hcounter = v->reg[10];
+            if (v->reg[1] & 0x40u)
+                rg__gen_sprite_parse(m, 0);
+            else
+                m->sprites.next_n[0] = 0; /* GPGX keeps an older list here; none, so a loaded state runs the same */
         } else if (line < first) {
             if (m->video)
                 rg__gen_render_line(m, line);

@@ -149,14 +149,13 @@ static void sprite_cache_build(rg__gen_sprite_cache *c, const rg__gen_vdp *v, un
     }
 }
 
-/* The sprites of line y along the link list (at most 80 in H40, 64 in H32, read from VRAM as the line starts): the
- * overflow flag when more than 20 (16) are on the line, a sprite at x = 0 hiding the later ones, and their pixels
- * into out[0..w) in list order (the first one on a dot stays) with the collision flag when two meet on a dot. With
- * out NULL (a line nobody sees) the pixels are worked out only when the collision flag is still clear and two of the
- * sprites cover a common dot, so the flags end as when drawing. The walk comes from the machine's per-line lists,
- * rebuilt when the table's bytes changed (a table that wraps past $FFFF is walked each line). */
-static void draw_sprites(rg__gen_machine *m, uint8_t *out, unsigned w, unsigned y, int wide)
+/* The sprites of line y along the link list (at most 80 in H40, 64 in H32, read from VRAM in the line before, as
+ * Genesis Plus GX does): the overflow flag when more than 20 (16) are on the line, a sprite at x = 0 hiding the later
+ * ones; kept in m->sprites.next[y & 1] for draw_sprites. The walk comes from the machine's per-line lists, rebuilt
+ * when the table's bytes changed (a table that wraps past $FFFF is walked each time). */
+void rg__gen_sprite_parse(rg__gen_machine *m, unsigned y)
 {
+    int wide = (m->st.vdp.reg[12] & 1u) != 0;
     rg__gen_vdp *v = &m->st.vdp;
     rg__gen_sprite_cache *c = &m->sprites;
     unsigned base = (v->reg[5] & (wide ? 0x7Eu : 0x7Fu)) << 9;
@@ -214,6 +213,33 @@ static void draw_sprites(rg__gen_machine *m, uint8_t *out, unsigned w, unsigned 
                 break;
             s = link;
         }
+    }
+    c->next_n[y & 1u] = (uint8_t)n;
+    for (unsigned i = 0; i < n; i++) {
+        c->next[y & 1u][i].sx = (int16_t)ls[i].sx;
+        c->next[y & 1u][i].r = (uint8_t)ls[i].r;
+        c->next[y & 1u][i].hcells = (uint8_t)ls[i].hcells;
+        c->next[y & 1u][i].vcells = (uint8_t)ls[i].vcells;
+        c->next[y & 1u][i].attr = ls[i].attr;
+    }
+}
+
+/* Line y's sprites (as rg__gen_sprite_parse read them a line before) into out[0..w), patterns read now: in list
+ * order (the first one on a dot stays), with the collision flag when two meet on a dot. With out NULL (a line nobody
+ * sees) the pixels are worked out only when the collision flag is still clear and two of the sprites cover a common
+ * dot, so the flags end as when drawing. */
+static void draw_sprites(rg__gen_machine *m, uint8_t *out, unsigned w, unsigned y)
+{
+    rg__gen_vdp *v = &m->st.vdp;
+    rg__gen_sprite_cache *c = &m->sprites;
+    unsigned n = c->next_n[y & 1u];
+    line_sprite ls[20];
+    for (unsigned i = 0; i < n; i++) {
+        ls[i].sx = c->next[y & 1u][i].sx;
+        ls[i].r = c->next[y & 1u][i].r;
+        ls[i].hcells = c->next[y & 1u][i].hcells;
+        ls[i].vcells = c->next[y & 1u][i].vcells;
+        ls[i].attr = c->next[y & 1u][i].attr;
     }
     if (!n)
         return;
@@ -295,7 +321,9 @@ void rg__gen_sprite_line(rg__gen_machine *m, unsigned y)
     if (!(v->reg[1] & 0x40u))
         return;
     int wide = (v->reg[12] & 1u) != 0;
-    draw_sprites(m, NULL, wide ? 320u : 256u, y, wide);
+    draw_sprites(m, NULL, wide ? 320u : 256u, y);
+    if (y + 1u < v->view_h)
+        rg__gen_sprite_parse(m, y + 1u);
 }
 
 void rg__gen_render_line(rg__gen_machine *m, unsigned y)
@@ -332,7 +360,9 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y)
         draw_window(v, a, wh < w ? wh : w, w, y, wide);
     else
         draw_window(v, a, 0, wh < w ? wh : w, y, wide);
-    draw_sprites(m, s, w, y, wide);
+    draw_sprites(m, s, w, y);
+    if (y + 1u < v->view_h)
+        rg__gen_sprite_parse(m, y + 1u);
     /* colours: the 64 of CRAM, with colour 0 of each palette showing the backdrop (kept while CRAM and the backdrop
      * register stay as they were) */
     rg__gen_sprite_cache *c = &m->sprites;

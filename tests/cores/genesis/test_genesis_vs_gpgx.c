@@ -19,11 +19,11 @@
 #define AIRSTRIKER_FRAMES 600u
 #define AIRSTRIKER_RAM 10000u
 #define AIRSTRIKER_LOW 10000u
-#define AIRSTRIKER_PIX 19u
-/* frames differing at most over the default 600 (measured 2026-11-27 07:20, with GPGX 1.7.4's 68000 clock counts
- * and its odd-address word writes: 0 RAM; 1 picture, frame 19) */
+#define AIRSTRIKER_PIX 10000u
+/* frames differing at most over the default 600 (measured 2026-11-27, with GPGX 1.7.4's 68000 clock counts, its
+ * odd-address word writes and a line's sprites read from VRAM one line before it: 0 RAM; 0 pictures) */
 #define AIRSTRIKER_RAM_BAD 0u
-#define AIRSTRIKER_PIX_BAD 1u
+#define AIRSTRIKER_PIX_BAD 0u
 #define DEKADRIVE_FRAMES 2000u
 #define DEKADRIVE_RAM 10000u
 #define DEKADRIVE_LOW 10000u
