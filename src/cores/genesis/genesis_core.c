@@ -165,6 +165,10 @@ int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_
     if (!c)
         return rg__error(RG_ENOMEM, "out of memory");
     c->io = args->io;
+    /* the screen an environment observes, as stable-retro fixes it for Genesis Plus GX and a Genesis game (src/emu/
+     * screen.c): 320 x 224 whatever mode the game powers on in (power-on shows 256 x 192, mode 4) */
+    c->io->base_width = RG__GEN_WIDTH;
+    c->io->base_height = 224;
     c->rom = malloc(padded);
     c->fb = calloc(FB_PIXELS, sizeof *c->fb);
     c->scratch = malloc(sizeof *c->scratch);

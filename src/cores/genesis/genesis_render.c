@@ -305,14 +305,26 @@ static void draw_sprites(rg__gen_machine *m, uint8_t *out, unsigned w, unsigned 
     }
 }
 
+/* A colour level c (0-7) as Genesis Plus GX shows it under stable-retro, so that observations are its bytes: GPGX
+ * makes the level a 4-bit intensity 2c, packs it into RGB565 (red and blue: 2c << 1 | 2c >> 3, green: 2c << 2 |
+ * 2c >> 2), and the frame's RGB565 becomes bytes by plain shifts (src/emu/video_convert.c). */
+static inline unsigned level_rb(unsigned c)
+{
+    unsigned v = 2u * c;
+    return ((v << 1 | v >> 3) & 31u) << 3;
+}
+
+static inline unsigned level_g(unsigned c)
+{
+    unsigned v = 2u * c;
+    return ((v << 2 | v >> 2) & 63u) << 2;
+}
+
 static inline uint32_t colour(const rg__gen_vdp *v, unsigned idx)
 {
     unsigned c = v->cram[idx & 63u];
     unsigned r = (c >> 1) & 7u, g = (c >> 5) & 7u, b = (c >> 9) & 7u;
-    r = r << 5 | r << 2 | r >> 1;
-    g = g << 5 | g << 2 | g >> 1;
-    b = b << 5 | b << 2 | b >> 1;
-    return (uint32_t)(r << 16 | g << 8 | b);
+    return (uint32_t)(level_rb(r) << 16 | level_g(g) << 8 | level_rb(b));
 }
 
 void rg__gen_sprite_line(rg__gen_machine *m, unsigned y)
