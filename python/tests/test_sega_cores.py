@@ -81,8 +81,9 @@ def test_make_vec_on_our_core(test_games, system):
         vec.close()
 
 
-# Genesis not yet: its frames are in GPGX's phase and its pads GPGX's choice since 2026-11-27, but Airstriker's RAM
-# still differs from frame 17 of a seeded run (docs/genesis.md, "Equivalence").
+# Genesis not yet: RAM and picture bytes equal GPGX's on every frame of Airstriker and the demo since 2026-11-27, but
+# on our Genesis test ROM the first frame after power-on differs (rows 161-191, x 256-319: lines GPGX draws 256 wide
+# before the ROM's switch to H40, ours 320), which every reset shows (docs/genesis.md, "Equivalence").
 @pytest.mark.parametrize("system", ["Sms", "GameGear"])
 def test_every_step_equals_genesis_plus_gx(test_games, system):
     gpgx = _gpgx()
