@@ -98,7 +98,9 @@ def test_no_envpool_infos_by_default(vec):
 def test_get_attr_per_environment(vec):
     one = retrogym.make(GAME, use_restricted_actions=DISCRETE)
     try:
-        envs = vec(3, env_kwargs=[{}, {"frameskip": 2}, {"state": retrogym.State.NONE}])
+        # from power-on on the core the start state runs on (with no core named it would be the system's first,
+        # our `nes`, whose picture is FCEUmm's 240 wide where nestopia's is 256: a pool needs one size)
+        envs = vec(3, env_kwargs=[{}, {"frameskip": 2}, {"state": retrogym.State.NONE, "core": one.core}])
         assert envs.get_attr("gamename") == (GAME,) * 3
         assert envs.get_attr("buttons") == (one.buttons,) * 3
         assert envs.get_attr("statename") == (one.statename, one.statename, None)
