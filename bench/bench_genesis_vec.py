@@ -23,26 +23,14 @@ import subprocess
 import sys
 import time
 
+from bench_atari_vec import worker_cpu  # CPU seconds of live processes, from /proc
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TURBO_PY = os.path.join(SOURCE, ".venv-turbo", "bin", "python")
 GAME = "Airstriker-Genesis"
 RETRO_GAME = "Airstriker-Genesis-v0"
 STATE = "Level1"
 ENGINES = ("genesis", "gpgx", "sr-async", "sr-turbo")
-
-
-def worker_cpu(pids):
-    """CPU seconds (user + system) of live processes, from /proc."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-        except (OSError, IndexError, ValueError):
-            pass
-    return total
 
 
 # ---- one measurement (a fresh process) ----
