@@ -110,6 +110,31 @@ static uint8_t *entry(uint8_t *st, size_t len, const char *name, uint32_t *size)
     return NULL;
 }
 
+/* An iNES image for mapper `mapper` (flag-6 bits `flags6` besides its number) with `prg` bytes of PRG-ROM, all NOP
+ * ($EA), and `chr` bytes of CHR-ROM, zeros (none: CHR-RAM); *len gets its size, the caller frees it. */
+static uint8_t *nop_cart(size_t prg, size_t chr, unsigned mapper, unsigned flags6, size_t *len)
+{
+    *len = 16 + prg + chr;
+    uint8_t *rom = calloc(1, *len);
+    assert_non_null(rom);
+    memcpy(rom, "NES\x1a", 4);
+    rom[4] = (uint8_t)(prg >> 14);
+    rom[5] = (uint8_t)(chr >> 13);
+    rom[6] = (uint8_t)((mapper & 15u) << 4 | flags6);
+    rom[7] = (uint8_t)(mapper & 0xF0u);
+    memset(rom + 16, 0xEA, prg);
+    return rom;
+}
+
+/* nop_cart written to path. */
+static void write_nop_cart(const char *path, size_t prg, size_t chr, unsigned mapper, unsigned flags6)
+{
+    size_t rl;
+    uint8_t *rom = nop_cart(prg, chr, mapper, flags6, &rl);
+    assert_int_equal(rg__write_file_atomic(path, rom, rl), RG_OK);
+    free(rom);
+}
+
 static rg_emu *open_nes(const char *rom)
 {
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
@@ -296,18 +321,9 @@ static void mmc3_states_convert(void **state)
     snprintf(pattern, sizeof pattern, "%s/*.state", dir);
     if (!g_site[0] || glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0)
         skip();
-    size_t prg = 256u << 10, chr = 128u << 10, rl = 16 + prg + chr;
-    uint8_t *rom = calloc(1, rl);
-    assert_non_null(rom);
-    memcpy(rom, "NES\x1a", 4);
-    rom[4] = (uint8_t)(prg >> 14);
-    rom[5] = (uint8_t)(chr >> 13);
-    rom[6] = 0x40;
-    memset(rom + 16, 0xEA, prg);
     char path[1400];
     snprintf(path, sizeof path, "%s/mmc3.nes", g_tmp);
-    assert_int_equal(rg__write_file_atomic(path, rom, rl), RG_OK);
-    free(rom);
+    write_nop_cart(path, 256u << 10, 128u << 10, 4, 0);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         size_t len;
         uint8_t *st = read_gz(g.gl_pathv[i], &len);
@@ -508,19 +524,9 @@ static void more_mapper_states_convert(void **state)
         glob_t g;
         if (!g_site[0] || glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0)
             continue;
-        size_t prg = (size_t)bc->prg_kib << 10, chr = (size_t)bc->chr_kib << 10, rl = 16 + prg + chr;
-        uint8_t *rom = calloc(1, rl);
-        assert_non_null(rom);
-        memcpy(rom, "NES\x1a", 4);
-        rom[4] = (uint8_t)(prg >> 14);
-        rom[5] = (uint8_t)(chr >> 13);
-        rom[6] = (uint8_t)((bc->mapper & 15u) << 4 | bc->flags6);
-        rom[7] = (uint8_t)(bc->mapper & 0xF0u);
-        memset(rom + 16, 0xEA, prg);
         char path[1400];
         snprintf(path, sizeof path, "%s/m%u.nes", g_tmp, bc->mapper);
-        assert_int_equal(rg__write_file_atomic(path, rom, rl), RG_OK);
-        free(rom);
+        write_nop_cart(path, (size_t)bc->prg_kib << 10, (size_t)bc->chr_kib << 10, bc->mapper, bc->flags6);
         for (size_t i = 0; i < g.gl_pathc; i++) {
             size_t len;
             uint8_t *st = read_gz(g.gl_pathv[i], &len);
@@ -567,18 +573,9 @@ static void mmc5_bad_entries(void **state)
     snprintf(p, sizeof p, "%s/CastlevaniaIIIDraculasCurse-Nes-v0/Level1.state", g_data);
     if (!g_site[0] || !exists(p))
         skip();
-    size_t prg = 256u << 10, chr = 128u << 10, rl = 16 + prg + chr;
-    uint8_t *rom = calloc(1, rl);
-    assert_non_null(rom);
-    memcpy(rom, "NES\x1a", 4);
-    rom[4] = (uint8_t)(prg >> 14);
-    rom[5] = (uint8_t)(chr >> 13);
-    rom[6] = 0x50;
-    memset(rom + 16, 0xEA, prg);
     char path[1400];
     snprintf(path, sizeof path, "%s/mmc5.nes", g_tmp);
-    assert_int_equal(rg__write_file_atomic(path, rom, rl), RG_OK);
-    free(rom);
+    write_nop_cart(path, 256u << 10, 128u << 10, 5, 0);
     size_t len;
     uint8_t *st = read_gz(p, &len);
     rg_emu *emu = open_nes(path);
@@ -681,19 +678,10 @@ static void namco163_newer_entries(void **state)
     st = append_entry(st, &len, "GORK", &gork, 1);
     st = append_entry(st, &len, "IDX0", zero4, 4);
     st = append_entry(st, &len, "BC00", zero4, 4);
-    size_t prg = 128u << 10, chr = 128u << 10, rl = 16 + prg + chr;
-    uint8_t *rom = calloc(1, rl);
-    assert_non_null(rom);
-    memcpy(rom, "NES\x1a", 4);
-    rom[4] = (uint8_t)(prg >> 14);
-    rom[5] = (uint8_t)(chr >> 13);
-    rom[6] = 0x30;
-    rom[7] = 0x10;
-    memset(rom + 16, 0xEA, prg);
+    size_t prg = 128u << 10;
     char rpath[1400];
     snprintf(rpath, sizeof rpath, "%s/m19.nes", g_tmp);
-    assert_int_equal(rg__write_file_atomic(rpath, rom, rl), RG_OK);
-    free(rom);
+    write_nop_cart(rpath, prg, 128u << 10, 19, 0);
     rg_emu *emu = open_nes(rpath);
     if (rg_emu_state_load(emu, st, len) != RG_OK)
         fail_msg("%s: %s", path, rg_error_last());
@@ -736,16 +724,7 @@ static void namco163_newer_entries(void **state)
     free(snap);
     rg_emu_free(emu);
     /* on a CHR-RAM cartridge a nametable window below $E0 (FCEUmm: CHR-RAM there) is refused */
-    rl = 16 + prg;
-    rom = calloc(1, rl);
-    assert_non_null(rom);
-    memcpy(rom, "NES\x1a", 4);
-    rom[4] = (uint8_t)(prg >> 14);
-    rom[6] = 0x30;
-    rom[7] = 0x10;
-    memset(rom + 16, 0xEA, prg);
-    assert_int_equal(rg__write_file_atomic(rpath, rom, rl), RG_OK);
-    free(rom);
+    write_nop_cart(rpath, prg, 0, 19, 0);
     emu = open_nes(rpath);
     snap = snapshot(emu, &sl);
     assert_int_equal(rg_emu_state_load(emu, snap, sl), RG_OK); /* the APU brought up to the CPU, as above */
@@ -801,15 +780,8 @@ static void namco163_vs_fceumm(void **state)
     test_use_wheel_cores();
     if (!test_core_installed("fceumm"))
         skip();
-    size_t prg = 32u << 10, chr = 32u << 10, rl = 16 + prg + chr;
-    uint8_t *rom = calloc(1, rl);
-    assert_non_null(rom);
-    memcpy(rom, "NES\x1a", 4);
-    rom[4] = (uint8_t)(prg >> 14);
-    rom[5] = (uint8_t)(chr >> 13);
-    rom[6] = 0x30;
-    rom[7] = 0x10;
-    memset(rom + 16, 0xEA, prg);
+    size_t prg = 32u << 10, chr = 32u << 10, rl;
+    uint8_t *rom = nop_cart(prg, chr, 19, 0, &rl);
     memcpy(rom + 16 + 0x6000, k_n163_code, sizeof k_n163_code);
     const uint16_t vec[3] = {0xE0A2, 0xE000, 0xE0D3}; /* NMI, reset, IRQ */
     for (int i = 0; i < 3; i++) {
