@@ -1,8 +1,8 @@
 /* A libretro front for retrogym's own cores: the retro_* API over the internal core interface
  * (src/emu/core_iface.h), so RetroArch (or any libretro frontend, our own host included) can run them.
  *
- * One core per build: the CMake target defines RG_SHIM_ATARI2600, RG_SHIM_NES or RG_SHIM_SMS and links the core's
- * sources. A libretro core has one instance per loaded copy of the .so, so the instance lives behind one static
+ * One core per build: the CMake target defines RG_SHIM_ATARI2600, RG_SHIM_NES, RG_SHIM_SMS or RG_SHIM_GENESIS and
+ * links the core's sources. A libretro core has one instance per loaded copy of the .so, so the instance lives behind one static
  * pointer; every symbol but the retro_* API is hidden (-fvisibility=hidden), so the copy cannot clash with its
  * host's own symbols.
  *
@@ -99,8 +99,29 @@ static const shim_core k_core = {
 };
 /* the core's frames are RGB565 */
 #define SHIM_PIXEL_FORMAT RETRO_PIXEL_FORMAT_RGB565
+#elif defined(RG_SHIM_GENESIS)
+#include "cores/genesis/genesis_core.h"
+
+/* the libretro buttons as Genesis Plus GX maps them (docs/genesis.md, "I/O"); frames XRGB8888, 320 or 256 wide */
+#define GEN_PAD(port)                                                                           \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_Y, "A"},                              \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_B, "B"},                              \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_A, "C"},                              \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_L, "X"},                              \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_X, "Y"},                              \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_R, "Z"},                              \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_SELECT, "Mode"},                      \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_START, "Start"},                      \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_UP, "Up"},                            \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_DOWN, "Down"},                        \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_LEFT, "Left"},                        \
+    {port, RETRO_DEVICE_JOYPAD, 0, RETRO_DEVICE_ID_JOYPAD_RIGHT, "Right"}
+static const struct retro_input_descriptor k_gen_inputs[] = {GEN_PAD(0), GEN_PAD(1), {0, 0, 0, 0, NULL}};
+static const shim_core k_core = {
+    "retrogym Genesis", rg__genesis_open, NULL, 0, k_gen_inputs, 320, 224, 320, 240, 2,
+};
 #else
-#error "define the core this shim carries (RG_SHIM_ATARI2600, RG_SHIM_NES, RG_SHIM_SMS)"
+#error "define the core this shim carries (RG_SHIM_ATARI2600, RG_SHIM_NES, RG_SHIM_SMS, RG_SHIM_GENESIS)"
 #endif
 
 #ifndef SHIM_PIXEL_FORMAT
@@ -484,6 +505,8 @@ RG_API void retro_cheat_set(unsigned index, bool enabled, const char *code)
 
 RG_API void *retro_get_memory_data(unsigned id)
 {
+    if (g_inst && id == RETRO_MEMORY_SAVE_RAM) /* a cartridge's backup RAM (the Genesis core's), else none */
+        return g_inst->io.save_ram_size ? g_inst->io.save_ram : NULL;
     if (!g_inst || id != RETRO_MEMORY_SYSTEM_RAM)
         return NULL;
     return g_inst->io.system_ram;
@@ -491,6 +514,8 @@ RG_API void *retro_get_memory_data(unsigned id)
 
 RG_API size_t retro_get_memory_size(unsigned id)
 {
+    if (g_inst && id == RETRO_MEMORY_SAVE_RAM)
+        return g_inst->io.save_ram ? g_inst->io.save_ram_size : 0;
     if (!g_inst || id != RETRO_MEMORY_SYSTEM_RAM)
         return 0;
     return g_inst->io.system_ram_size;

@@ -213,6 +213,14 @@ RG_API size_t rg_emu_ram_size(const rg_emu *emu);
 /** Copies all blocks, ascending by base, native byte order, into dst. @return RG_OK, RG_EBUFFER if cap is short */
 RG_API int rg_emu_ram_copy(const rg_emu *emu, uint8_t *dst, size_t cap);
 
+/**
+ * The cartridge's backup RAM (battery-backed save RAM, libretro's RETRO_MEMORY_SAVE_RAM) as the core keeps it: read
+ * it to keep a save, copy a save's bytes into it before running. Borrowed until rg_emu_reset or rg_emu_free. Not part
+ * of the address space nor of RAM observations (stable-retro exposes neither). *data NULL and *size 0 when the core
+ * exposes none. @return RG_OK, RG_EINVAL on NULL arguments
+ */
+RG_API int rg_emu_save_ram(rg_emu *emu, uint8_t **data, size_t *size);
+
 /** Bytes a save state of the current moment needs (may change after the first frame for some cores). */
 RG_API int rg_emu_state_size(rg_emu *emu, size_t *out);
 

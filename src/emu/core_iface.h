@@ -44,6 +44,8 @@ typedef struct rg__core_io {
     size_t n_mem;
     uint8_t *system_ram;   /* fallback when there is no map */
     size_t system_ram_size;
+    uint8_t *save_ram;     /* the cartridge's battery-backed RAM (libretro's RETRO_MEMORY_SAVE_RAM); NULL/0: none. */
+    size_t save_ram_size;  /* Not part of the address space: RAM observations stay what stable-retro's are */
     unsigned mem_generation; /* bumped whenever mem/system_ram change (load, reset, new map) */
 } rg__core_io;
 

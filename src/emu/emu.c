@@ -339,6 +339,15 @@ int rg_emu_mem_write(rg_emu *emu, uint64_t addr, const void *src, size_t len)
     return rc;
 }
 
+int rg_emu_save_ram(rg_emu *emu, uint8_t **data, size_t *size)
+{
+    if (!emu || !data || !size)
+        return rg__error(RG_EINVAL, "rg_emu_save_ram: NULL argument");
+    *data = emu->io.save_ram_size ? emu->io.save_ram : NULL;
+    *size = *data ? emu->io.save_ram_size : 0;
+    return RG_OK;
+}
+
 size_t rg_emu_ram_size(const rg_emu *emu)
 {
     return emu ? emu->space.total : 0;

@@ -108,6 +108,8 @@ static void refresh_system_ram(rg__lr *lr)
 {
     lr->io->system_ram = lr->api.get_memory_data(RETRO_MEMORY_SYSTEM_RAM);
     lr->io->system_ram_size = lr->io->system_ram ? lr->api.get_memory_size(RETRO_MEMORY_SYSTEM_RAM) : 0;
+    lr->io->save_ram = lr->api.get_memory_data(RETRO_MEMORY_SAVE_RAM);
+    lr->io->save_ram_size = lr->io->save_ram ? lr->api.get_memory_size(RETRO_MEMORY_SAVE_RAM) : 0;
     lr->io->mem_generation++;
 }
 
@@ -152,6 +154,8 @@ static void stop_core(rg__lr *lr)
     lr->io->n_mem = 0;
     lr->io->system_ram = NULL;
     lr->io->system_ram_size = 0;
+    lr->io->save_ram = NULL;
+    lr->io->save_ram_size = 0;
     lr->io->video.data = NULL;
     lr->io->mem_generation++;
 }

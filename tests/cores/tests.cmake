@@ -106,3 +106,19 @@ rg_test(genesis_gpgx_state cores/genesis/test_genesis_gpgx_state.c LIBS ZLIB::ZL
 # input through the menus into play, and the Dekadence-Dekadrive demo; work RAM and pictures (3-bit colours) agree at
 # least as far as measured (docs/genesis.md); skipped without the wheel or ../shared.
 rg_test(genesis_vs_gpgx cores/genesis/test_genesis_vs_gpgx.c LABELS no-asan)
+# The Genesis cartridge (docs/genesis.md, "Cartridge"): ROM images built by the test running a 68000 program of ours:
+# backup RAM from the header (or Genesis Plus GX's default at $200000), $A130F1, the SSF2 bank registers on a 5 MiB
+# ROM, rg_emu_save_ram, states (hostile ones refused), the reset button; refused headers (serial EEPROM...). Against
+# genesis_plus_gx on the same images when the wheel is there.
+rg_test(genesis_cart cores/genesis/test_genesis_cart.c)
+# The standalone genesis_libretro.so through our libretro host, frame for frame against the built-in core.
+if(TARGET genesis_libretro)
+  rg_test(genesis_libretro_so cores/genesis/test_genesis_libretro.c)
+  add_dependencies(genesis_libretro_so genesis_libretro)
+  target_compile_definitions(genesis_libretro_so PRIVATE "GENESIS_LIBRETRO=\"$<TARGET_FILE:genesis_libretro>\"")
+endif()
+# Our Genesis VDP picture program (tests/roms/md/vdp: scroll modes, plane sizes, the window, sprite limits and
+# masking, shadow/highlight, interlace) against genesis_plus_gx frame by frame from power-on: work RAM and pictures
+# equal every frame; and checks on our core alone (shadow/highlight intensities, the field bit); GPGX part skips
+# without the wheel.
+rg_test(genesis_programs cores/genesis/test_genesis_programs.c LABELS no-asan)

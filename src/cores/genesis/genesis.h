@@ -16,6 +16,7 @@
 
 #include "cpu/m68k/m68k.h"
 #include "cpu/z80/z80.h"
+#include "cores/genesis/genesis_cart.h"
 
 #define RG__GEN_WIDTH 320
 #define RG__GEN_HEIGHT 224
@@ -94,6 +95,7 @@ typedef struct rg__gen_state {
     uint8_t pad_count[2];   /* 2 per TH high-to-low edge: which group of lines a read returns */
     uint8_t pad_timeout[2]; /* lines since the last edge: after 26 the count restarts */
     uint8_t pad4_[2];
+    rg__gen_cart cart;      /* the cartridge: backup RAM, the ROM page or backup RAM each 64 KiB shows (genesis_cart.c) */
 } rg__gen_state;
 
 /* The renderer's sprite lists per line (genesis_render.c). Not state: it keeps a copy of the sprite table's bytes
@@ -139,6 +141,13 @@ typedef struct rg__gen_machine {
                              * Genesis Plus GX picks them for a RETRO_DEVICE_JOYPAD port; else 3-button */
     unsigned ipl_delay;     /* an interrupt enabled while pending reaches the 68000 after one more instruction: 2
                              * when the enabling write's instruction is running, 1 during the next */
+    /* the cartridge (genesis_cart.c, from the ROM's header) */
+    uint32_t rom_fast;      /* 68000 reads below this address read rom[] straight: every slot below shows its
+                             * power-on ROM page (rg__gen_cart_refresh) */
+    uint8_t sram_on;        /* the cartridge has backup RAM, */
+    uint8_t sram_slot;      /* in this 64 KiB slot at power-on */
+    uint8_t bankshift;      /* a bank-switched cartridge, 1 SSF2, 2 extended SSF: its own register decoding, and the
+                             * reset button maps the power-on pages again */
 } rg__gen_machine;
 
 /* Power-on: zeroed state, Z80 in reset, the 68000's reset from the ROM's vectors. */

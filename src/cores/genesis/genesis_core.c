@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define STATE_MAGIC "RGGENST"
-#define STATE_VERSION 3u
+#define STATE_VERSION 4u /* 4: the cartridge (backup RAM, slots) in the state */
 #define FB_PIXELS ((size_t)RG__GEN_WIDTH * RG__GEN_MAX_HEIGHT)
 #define GEN_FPS (RG__GEN_MCLK / RG__GEN_FRAME_MCLK)
 
@@ -48,6 +48,9 @@ static void power_on(gen_core *c)
     io->n_mem = 0;
     io->system_ram = c->m.st.ram;
     io->system_ram_size = sizeof c->m.st.ram;
+    /* the backup RAM, when the cartridge has some (genesis_cart.c): 64 KiB as Genesis Plus GX exposes it */
+    io->save_ram = c->m.sram_on ? c->m.st.cart.sram : NULL;
+    io->save_ram_size = c->m.sram_on ? sizeof c->m.st.cart.sram : 0;
     io->mem_generation++;
 }
 
@@ -95,8 +98,10 @@ static int state_load(void *core, const void *src, size_t len)
     gen_core *c = core;
     if (rg__gpgx_sniff(src, len)) { /* a Genesis Plus GX state (stable-retro's start states), converted */
         int grc = rg__gen_gpgx_load(&c->m, src, len);
-        if (grc == RG_OK)
+        if (grc == RG_OK) {
+            rg__gen_cart_refresh(&c->m);
             publish(c);
+        }
         return grc;
     }
     int hrc = rg__native_state_header_check(src, len, STATE_MAGIC, STATE_VERSION, c->rom_hash, sizeof(rg__gen_state),
@@ -106,8 +111,11 @@ static int state_load(void *core, const void *src, size_t len)
     rg__gen_state *st = c->scratch;
     memcpy(st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof *st);
     int rc = rg__gen_state_check(st);
+    if (rc == RG_OK)
+        rc = rg__gen_cart_check(&c->m, &st->cart);
     if (rc == RG_OK) {
         c->m.st = *st;
+        rg__gen_cart_refresh(&c->m);
         rg__gen_frame_size(&c->m);
         publish(c);
     }
@@ -138,6 +146,10 @@ static void destroy(void *core)
     if (!c)
         return;
     rg__native_io_detach(c->io);
+    if (c->io) {
+        c->io->save_ram = NULL;
+        c->io->save_ram_size = 0;
+    }
     free(c->scratch);
     free(c->fb);
     free(c->rom);
@@ -153,8 +165,9 @@ int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_
 {
     *core = NULL;
     size_t size = args->rom_size;
-    if (size < 512u || size > RG__GEN_ROM_MAX)
-        return rg__error(RG_EINVAL, "a Genesis ROM is from 512 bytes to 4 MiB; this one is %zu bytes", size);
+    if (size < 512u || size > RG__GEN_CART_MAX)
+        return rg__error(RG_EINVAL, "a Genesis ROM is from 512 bytes to 4 MiB (8 MiB with the SSF2 bank registers); "
+                         "this one is %zu bytes", size);
     if (size % 16384u == 512u && args->rom[8] == 0xAA && args->rom[9] == 0xBB)
         return rg__error(RG_EINVAL, "this Genesis ROM is in the interleaved SMD format, which the genesis core "
                          "does not read yet; convert it to a plain .md/.bin image");
@@ -186,6 +199,12 @@ int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_
     c->m.rom = c->rom;
     c->m.rom_mask = (uint32_t)(padded - 1u);
     c->m.fb = c->fb;
+    int crc = rg__gen_cart_open(&c->m, args->rom, size);
+    if (crc != RG_OK) {
+        c->io = NULL;
+        destroy(c);
+        return crc;
+    }
     const rg_emu_options *o = args->opts;
     for (size_t i = 0; o && i < o->n_core_options; i++)
         if (o->core_options[i].key)

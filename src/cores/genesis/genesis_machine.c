@@ -115,10 +115,12 @@ uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
 {
     rg__gen_state *s = &m->st;
     addr &= 0xFFFFFEu;
-    if (addr < 0x400000u) {
+    if (addr < m->rom_fast) { /* ROM as at power-on (genesis_cart.c keeps rom_fast) */
         uint32_t a = addr & m->rom_mask;
         return (uint16_t)(m->rom[a] << 8 | m->rom[a + 1]);
     }
+    if (addr < 0x400000u) /* bank-switched ROM or backup RAM */
+        return rg__gen_cart_read16(m, addr);
     if (addr >= 0xE00000u) {
         uint32_t a = addr & 0xFFFEu;
         return (uint16_t)(s->ram[a + 1] << 8 | s->ram[a]);
@@ -179,8 +181,10 @@ void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
             s->ram[a] = (uint8_t)v;
         return;
     }
-    if (addr < 0x400000u)
+    if (addr < 0x400000u) {
+        rg__gen_cart_write16(m, addr, v, sel); /* backup RAM, or lost */
         return;
+    }
     if (addr >= 0xC00000u && (addr & 0xE700E0u) == 0xC00000u) {
         unsigned port = addr & 0x1Fu;
         if (port < 4)
@@ -210,6 +214,10 @@ void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
     if (addr >= 0xA10000u && addr < 0xA10020u) {
         if (sel & 1)
             io_write(m, (addr >> 1) & 0x0Fu, (uint8_t)v);
+        return;
+    }
+    if ((addr & 0xFFFF00u) == 0xA13000u) { /* the cartridge's registers (SRAM, banks) */
+        rg__gen_cart_time_write(m, addr, v, sel);
         return;
     }
     if (addr == 0xA11100u && (sel & 2)) {
@@ -334,6 +342,7 @@ static void cpu_reset(rg__gen_machine *m)
 void rg__gen_power_on(rg__gen_machine *m)
 {
     memset(&m->st, 0, sizeof m->st);
+    rg__gen_cart_power_on(m);
     m->st.z80_reset = 1;
     rg__gen_z80_reset(m);
     rg__gen_vdp *v = &m->st.vdp;
@@ -376,6 +385,7 @@ void rg__gen_reset_soft(rg__gen_machine *m)
         rg__gen_z80_reset(m);
     m->st.z80_reset = 1;
     m->st.z80_busreq = 0;
+    rg__gen_cart_reset(m);
     cpu_reset(m);
 }
 

@@ -1,0 +1,425 @@
+/* The Genesis cartridge (src/cores/genesis/genesis_cart.c, docs/genesis.md "Cartridge"): ROM images built here, each
+ * running one 68000 program of ours that writes and reads the backup RAM at $200001/$200010, the $A130F1 register
+ * (write protection, ROM over the backup RAM) and the 512 KiB bank registers $A130F3/$A130FE, and stores what it read
+ * in work RAM; the results, the backup RAM through rg_emu_save_ram, states (saved, reloaded, hostile) and the reset
+ * button of a bank-switched cartridge; headers the core refuses (serial EEPROM, backup RAM outside the cartridge,
+ * over 4 MiB without the SSF2 mapper). With stable-retro's wheel, Genesis Plus GX runs the same images and its
+ * results and backup RAM must be ours. */
+#define _POSIX_C_SOURCE 200809L
+#include "test_support.h"
+
+#include "cores/genesis/genesis.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HEADER_SIZE 24u /* our state header: magic[8], version, size, rom hash */
+#define KIB 1024u
+#define MIB (1024u * 1024u)
+
+/* The program (m68k-linux-gnu-as -m68000), at $200:
+ *     move.w  #$2700,sr
+ *     lea     $200001,a0
+ *     move.b  #$5A,(a0)          ; backup RAM byte
+ *     move.b  (a0),$FF0000
+ *     move.w  #$1234,$200010     ; backup RAM word
+ *     move.w  $200010,$FF0002
+ *     move.b  #3,$A130F1         ; write-protected
+ *     move.b  #$77,(a0)          ; lost
+ *     move.b  (a0),$FF0004
+ *     move.b  #0,$A130F1         ; the ROM at $200000-$3FFFFF
+ *     move.w  $200010,$FF0006
+ *     move.b  #1,$A130F1         ; the backup RAM again, writable
+ *     move.w  $200010,$FF0008
+ *     move.b  #$66,$200003
+ *     move.w  $0FFFF0,$FF0010    ; bank 1's last words
+ *     move.b  #9,$A130F3         ; bank 1 = page 9
+ *     move.w  $0FFFF0,$FF0012
+ *     move.w  #8,$A130FE         ; bank 7 = page 8 (a word write)
+ *     move.w  $3FFFF0,$FF0014
+ *     move.w  $07FFF0,$FF0016    ; bank 0
+ *     move.w  #$BEEF,$FF0018     ; done
+ * loop: bra.s loop */
+static const uint8_t k_prog[] = {
+    0x46, 0xfc, 0x27, 0x00, 0x41, 0xf9, 0x00, 0x20, 0x00, 0x01, 0x10, 0xbc, 0x00, 0x5a, 0x13, 0xd0, 0x00, 0xff,
+    0x00, 0x00, 0x33, 0xfc, 0x12, 0x34, 0x00, 0x20, 0x00, 0x10, 0x33, 0xf9, 0x00, 0x20, 0x00, 0x10, 0x00, 0xff,
+    0x00, 0x02, 0x13, 0xfc, 0x00, 0x03, 0x00, 0xa1, 0x30, 0xf1, 0x10, 0xbc, 0x00, 0x77, 0x13, 0xd0, 0x00, 0xff,
+    0x00, 0x04, 0x13, 0xfc, 0x00, 0x00, 0x00, 0xa1, 0x30, 0xf1, 0x33, 0xf9, 0x00, 0x20, 0x00, 0x10, 0x00, 0xff,
+    0x00, 0x06, 0x13, 0xfc, 0x00, 0x01, 0x00, 0xa1, 0x30, 0xf1, 0x33, 0xf9, 0x00, 0x20, 0x00, 0x10, 0x00, 0xff,
+    0x00, 0x08, 0x13, 0xfc, 0x00, 0x66, 0x00, 0x20, 0x00, 0x03, 0x33, 0xf9, 0x00, 0x0f, 0xff, 0xf0, 0x00, 0xff,
+    0x00, 0x10, 0x13, 0xfc, 0x00, 0x09, 0x00, 0xa1, 0x30, 0xf3, 0x33, 0xf9, 0x00, 0x0f, 0xff, 0xf0, 0x00, 0xff,
+    0x00, 0x12, 0x33, 0xfc, 0x00, 0x08, 0x00, 0xa1, 0x30, 0xfe, 0x33, 0xf9, 0x00, 0x3f, 0xff, 0xf0, 0x00, 0xff,
+    0x00, 0x14, 0x33, 0xf9, 0x00, 0x07, 0xff, 0xf0, 0x00, 0xff, 0x00, 0x16, 0x33, 0xfc, 0xbe, 0xef, 0x00, 0xff,
+    0x00, 0x18, 0x60, 0xfe};
+#define LOOP_ADDR (0x200u + sizeof k_prog - 2u)
+
+typedef struct rom_spec {
+    size_t size;
+    const char *domestic; /* header name at $120 */
+    const char *serial;   /* $180: "GM T-xxxxxx -00" */
+    int ra;               /* a backup RAM field at $1B0 */
+    uint8_t type;
+    uint32_t start, end;
+} rom_spec;
+
+/* Every ROM byte not written otherwise: its offset's bits 23-16 xor bits 7-0; the last word of each 512 KiB page p
+ * is $A500 + p. */
+static uint8_t fill_byte(size_t o)
+{
+    return (uint8_t)((o >> 16) ^ o);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static void put_text(uint8_t *p, size_t n, const char *s)
+{
+    memset(p, ' ', n);
+    memcpy(p, s, strlen(s) < n ? strlen(s) : n);
+}
+
+static void write_rom(const char *path, const rom_spec *r)
+{
+    uint8_t *rom = malloc(r->size);
+    assert_non_null(rom);
+    for (size_t o = 0; o < r->size; o++)
+        rom[o] = fill_byte(o);
+    for (size_t p = 0; p * 512u * KIB < r->size; p++) {
+        rom[p * 512u * KIB + 0x7FFF0u] = 0xA5;
+        rom[p * 512u * KIB + 0x7FFF1u] = (uint8_t)p;
+    }
+    put32(rom, 0x00FFFE00u);
+    put32(rom + 4, 0x200u);
+    for (unsigned v = 2; v < 64; v++)
+        put32(rom + 4 * v, LOOP_ADDR);
+    put_text(rom + 0x100, 16, "SEGA MEGA DRIVE");
+    put_text(rom + 0x110, 16, "(C)RGYM 2026.NOV");
+    put_text(rom + 0x120, 48, r->domestic);
+    put_text(rom + 0x150, 48, r->domestic);
+    put_text(rom + 0x180, 14, r->serial);
+    rom[0x18E] = rom[0x18F] = 0;
+    put_text(rom + 0x190, 16, "J");
+    put32(rom + 0x1A0, 0);
+    put32(rom + 0x1A4, (uint32_t)r->size - 1u);
+    put32(rom + 0x1A8, 0xFF0000u);
+    put32(rom + 0x1AC, 0xFFFFFFu);
+    put_text(rom + 0x1B0, 12, "");
+    if (r->ra) {
+        rom[0x1B0] = 'R';
+        rom[0x1B1] = 'A';
+        rom[0x1B2] = r->type;
+        rom[0x1B3] = 0x20;
+        put32(rom + 0x1B4, r->start);
+        put32(rom + 0x1B8, r->end);
+    }
+    put_text(rom + 0x1BC, 52, "");
+    put_text(rom + 0x1F0, 16, "U");
+    memcpy(rom + 0x200, k_prog, sizeof k_prog);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(rom, 1, r->size, f), r->size);
+    fclose(f);
+    free(rom);
+}
+
+static void rom_path(char *buf, size_t cap, const char *tag)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, cap, "%s/rg_gencart_%d_%s.md", dir && *dir ? dir : "/tmp", (int)getpid(), tag);
+}
+
+static rg_emu *open_in(const char *path, const char *core)
+{
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.core = core;
+    o.log = test_quiet_log;
+    rg_emu *emu = NULL;
+    if (rg_emu_open(&emu, path, &o) != RG_OK)
+        fail_msg("cannot open %s in %s: %s", path, core, rg_error_last());
+    return emu;
+}
+
+/* The program's results, $FF0000-$FF0019 as the 68000 sees them. */
+static void run_program(rg_emu *emu, uint8_t out[0x1A])
+{
+    for (int f = 0; f < 3; f++)
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+    assert_int_equal(rg_emu_mem_read(emu, 0xFF0000u, out, 0x1A), RG_OK);
+    assert_int_equal(out[0x18] << 8 | out[0x19], 0xBEEF); /* it ran to its end */
+}
+
+static unsigned word_at(const uint8_t *r, unsigned off)
+{
+    return (unsigned)(r[off] << 8 | r[off + 1]);
+}
+
+/* With the wheel: Genesis Plus GX runs the same image; its results (but the words read through bank registers naming
+ * pages past the ROM, which GPGX reads from outside its ROM buffer, when skip_banks) and its backup RAM equal ours. */
+static void against_gpgx(const char *path, const uint8_t *ours, int skip_banks, rg_emu *own)
+{
+    char core[4096];
+    if (!test_wheel_core("genesis_plus_gx", core, sizeof core) || !test_core_installed("genesis_plus_gx")) {
+        printf("genesis_cart: stable-retro's wheel is not in .venv; Genesis Plus GX comparison skipped\n");
+        return;
+    }
+    rg_emu *g = open_in(path, "genesis_plus_gx");
+    uint8_t theirs[0x1A];
+    run_program(g, theirs);
+    for (unsigned i = 0; i < 0x1A; i++) {
+        if (skip_banks && i >= 0x12 && i < 0x16)
+            continue;
+        if (ours[i] != theirs[i])
+            fail_msg("%s: $FF%04X is $%02X in ours, $%02X in Genesis Plus GX", path, i, ours[i], theirs[i]);
+    }
+    uint8_t *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    assert_int_equal(rg_emu_save_ram(own, &a, &na), RG_OK);
+    assert_int_equal(rg_emu_save_ram(g, &b, &nb), RG_OK);
+    assert_int_equal(na != 0, nb != 0);
+    if (na) {
+        assert_int_equal(na, nb);
+        if (memcmp(a, b, na) != 0)
+            fail_msg("%s: the backup RAM differs from Genesis Plus GX's", path);
+    }
+    rg_emu_free(g);
+}
+
+/* The backup RAM the program leaves: byte 1 is $5A, or $77 where $A130F1 does not write-protect (SSF2's board). */
+static void check_sram_bytes(rg_emu *emu, uint8_t b1)
+{
+    uint8_t *s = NULL;
+    size_t n = 0;
+    assert_int_equal(rg_emu_save_ram(emu, &s, &n), RG_OK);
+    assert_non_null(s);
+    assert_int_equal(n, 0x10000u);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t want = 0xFF;
+        if (i == 1)
+            want = b1;
+        else if (i == 3)
+            want = 0x66;
+        else if (i == 0x10)
+            want = 0x12;
+        else if (i == 0x11)
+            want = 0x34;
+        if (s[i] != want)
+            fail_msg("backup RAM byte $%04zX is $%02X, not $%02X", i, s[i], want);
+    }
+}
+
+/* A 512 KiB ROM without a backup RAM field: 64 KiB of backup RAM at $200000 all the same (as Genesis Plus GX gives
+ * any ROM of up to 2 MiB); pages past the ROM mirror it. */
+static void test_small_rom_sram(void **state)
+{
+    (void)state;
+    char path[1024];
+    rom_path(path, sizeof path, "small");
+    rom_spec r = {512u * KIB, "RG CART SMALL", "GM 00000000-00", 0, 0, 0, 0};
+    write_rom(path, &r);
+    rg_emu *emu = open_in(path, "genesis");
+    uint8_t out[0x1A];
+    run_program(emu, out);
+    assert_int_equal(out[0], 0x5A);
+    assert_int_equal(word_at(out, 2), 0x1234);
+    assert_int_equal(out[4], 0x5A); /* the protected write was lost */
+    assert_int_equal(word_at(out, 6), LOOP_ADDR >> 16); /* ROM, mirrored: the high word of vector 4 */
+    assert_int_equal(word_at(out, 8), 0x1234);                                            /* kept meanwhile */
+    assert_int_equal(word_at(out, 0x10), 0xA500);
+    assert_int_equal(word_at(out, 0x12), 0xA500); /* page 9 of a 512 KiB ROM: page 1 = page 0 */
+    assert_int_equal(word_at(out, 0x14), 0xA500);
+    assert_int_equal(word_at(out, 0x16), 0xA500);
+    check_sram_bytes(emu, 0x5A);
+    /* the backup RAM is state: a snapshot carries it into a fresh machine */
+    size_t size = 0, written = 0;
+    assert_int_equal(rg_emu_state_size(emu, &size), RG_OK);
+    uint8_t *snap = malloc(size);
+    assert_non_null(snap);
+    assert_int_equal(rg_emu_state_save(emu, snap, size, &written), RG_OK);
+    rg_emu *two = open_in(path, "genesis");
+    assert_int_equal(rg_emu_state_load(two, snap, written), RG_OK);
+    check_sram_bytes(two, 0x5A);
+    /* a byte written through the API is what the game then reads */
+    uint8_t *s = NULL;
+    size_t n = 0;
+    assert_int_equal(rg_emu_save_ram(two, &s, &n), RG_OK);
+    s[0x11] = 0x99;
+    assert_int_equal(rg_emu_reset(two), RG_OK); /* power-on: the backup RAM as a fresh console's ($FF) */
+    assert_int_equal(rg_emu_save_ram(two, &s, &n), RG_OK);
+    assert_int_equal(s[0x11], 0xFF);
+    rg_emu_free(two);
+    against_gpgx(path, out, 1, emu);
+    /* hostile states: a slot showing a page past the ROM, backup RAM in a slot the cartridge has none in */
+    size_t base = HEADER_SIZE + offsetof(rg__gen_state, cart);
+    uint8_t before[0x1A], after[0x1A];
+    assert_int_equal(rg_emu_mem_read(emu, 0xFF0000u, before, sizeof before), RG_OK);
+    uint8_t *bad = malloc(written);
+    assert_non_null(bad);
+    memcpy(bad, snap, written);
+    bad[base + offsetof(rg__gen_cart, page) + 5] = 8; /* 8 pages of 64 KiB: 0-7 */
+    assert_int_equal(rg_emu_state_load(emu, bad, written), RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "cart.page"));
+    memcpy(bad, snap, written);
+    bad[base + offsetof(rg__gen_cart, sram_slots)] = 0x01; /* slot 0 */
+    assert_int_equal(rg_emu_state_load(emu, bad, written), RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "cart.sram_slots"));
+    memcpy(bad, snap, written);
+    bad[base + offsetof(rg__gen_cart, sram_wp)] = 2;
+    assert_int_equal(rg_emu_state_load(emu, bad, written), RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "cart.sram_wp"));
+    assert_int_equal(rg_emu_mem_read(emu, 0xFF0000u, after, sizeof after), RG_OK);
+    assert_memory_equal(before, after, sizeof before); /* the machine unchanged */
+    check_sram_bytes(emu, 0x5A);
+    free(bad);
+    free(snap);
+    rg_emu_free(emu);
+    remove(path);
+}
+
+/* A 5 MiB ROM naming SUPER STREET FIGHTER2 with a backup RAM field ($200001-$203FFF, odd bytes): the bank registers
+ * pick 512 KiB pages past 4 MiB, $A130F1 does nothing (the board decodes address bits 3-1 only); the reset button
+ * maps the power-on pages again. */
+static void test_ssf2_banks(void **state)
+{
+    (void)state;
+    char path[1024];
+    rom_path(path, sizeof path, "ssf2");
+    rom_spec r = {5u * MIB, "SUPER STREET FIGHTER2 THE NEW CHALLENGERS", "GM T-12056 -00", 1, 0xF8, 0x200001u,
+                  0x203FFFu};
+    write_rom(path, &r);
+    rg_emu *emu = open_in(path, "genesis");
+    uint8_t out[0x1A];
+    run_program(emu, out);
+    assert_int_equal(out[0], 0x5A);
+    assert_int_equal(word_at(out, 2), 0x1234);
+    assert_int_equal(out[4], 0x77);           /* SSF2's board has no $A130F1: no write protection, */
+    assert_int_equal(word_at(out, 6), 0x1234); /* nor ROM over the backup RAM */
+    assert_int_equal(word_at(out, 8), 0x1234);
+    assert_int_equal(word_at(out, 0x10), 0xA501);
+    assert_int_equal(word_at(out, 0x12), 0xA509); /* page 9: past 4 MiB */
+    assert_int_equal(word_at(out, 0x14), 0xA508);
+    assert_int_equal(word_at(out, 0x16), 0xA500);
+    check_sram_bytes(emu, 0x77);
+    against_gpgx(path, out, 0, emu);
+    /* the reset button: the power-on pages (bank 1 shows page 1 again) */
+    size_t size = 0, written = 0;
+    assert_int_equal(rg_emu_state_size(emu, &size), RG_OK);
+    uint8_t *snap = malloc(size);
+    assert_non_null(snap);
+    size_t page = HEADER_SIZE + offsetof(rg__gen_state, cart) + offsetof(rg__gen_cart, page);
+    assert_int_equal(rg_emu_state_save(emu, snap, size, &written), RG_OK);
+    assert_int_equal(snap[page + 8], 9 * 8); /* bank 1 = page 9: 64 KiB page 72 */
+    assert_int_equal(rg_emu_soft_reset(emu), RG_OK);
+    assert_int_equal(rg_emu_state_save(emu, snap, size, &written), RG_OK);
+    for (unsigned i = 0; i < 64; i++)
+        assert_int_equal(snap[page + i], i);
+    free(snap);
+    rg_emu_free(emu);
+    remove(path);
+}
+
+/* A 3 MiB ROM without a backup RAM field: none (over 2 MiB); writes to $200001 are lost, the ROM is read. */
+static void test_big_rom_no_sram(void **state)
+{
+    (void)state;
+    char path[1024];
+    rom_path(path, sizeof path, "big");
+    rom_spec r = {3u * MIB, "RG CART BIG", "GM 00000000-00", 0, 0, 0, 0};
+    write_rom(path, &r);
+    rg_emu *emu = open_in(path, "genesis");
+    uint8_t out[0x1A];
+    run_program(emu, out);
+    assert_int_equal(out[0], fill_byte(0x200001));
+    assert_int_equal(word_at(out, 2), (unsigned)(fill_byte(0x200010) << 8 | fill_byte(0x200011)));
+    assert_int_equal(word_at(out, 8), word_at(out, 2));
+    assert_int_equal(word_at(out, 0x10), 0xA501);
+    uint8_t *s = (uint8_t *)1;
+    size_t n = 1;
+    assert_int_equal(rg_emu_save_ram(emu, &s, &n), RG_OK);
+    assert_null(s);
+    assert_int_equal(n, 0);
+    against_gpgx(path, out, 1, emu);
+    rg_emu_free(emu);
+    remove(path);
+}
+
+static int open_code(const char *path)
+{
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.core = "genesis";
+    o.log = test_quiet_log;
+    rg_emu *emu = NULL;
+    int rc = rg_emu_open(&emu, path, &o);
+    rg_emu_free(emu);
+    return rc;
+}
+
+/* Headers the core refuses with the reason (RG_EUNSUPPORTED: the environment then runs the game on the next core,
+ * genesis_plus_gx) or handles as Genesis Plus GX does. */
+static void test_headers(void **state)
+{
+    (void)state;
+    char path[1024];
+    rom_path(path, sizeof path, "hdr");
+    rom_spec eeprom = {512u * KIB, "NBA JAM", "GM T-081326 -00", 0, 0, 0, 0};
+    write_rom(path, &eeprom);
+    assert_int_equal(open_code(path), RG_EUNSUPPORTED);
+    assert_non_null(strstr(rg_error_last(), "EEPROM"));
+    assert_non_null(strstr(rg_error_last(), "NBA Jam"));
+    rom_spec e8 = {512u * KIB, "RG EEPROM", "GM 00000000-00", 1, 0xE8, 0x200001u, 0x200001u};
+    write_rom(path, &e8);
+    assert_int_equal(open_code(path), RG_EUNSUPPORTED);
+    assert_non_null(strstr(rg_error_last(), "serial EEPROM"));
+    rom_spec far = {512u * KIB, "RG FAR", "GM 00000000-00", 1, 0xF8, 0x400001u, 0x40FFFFu};
+    write_rom(path, &far);
+    assert_int_equal(open_code(path), RG_EUNSUPPORTED);
+    assert_non_null(strstr(rg_error_last(), "$400001"));
+    rom_spec big = {4u * MIB + 64u * KIB, "RG TOO BIG", "GM 00000000-00", 0, 0, 0, 0};
+    write_rom(path, &big);
+    assert_int_equal(open_code(path), RG_EINVAL);
+    assert_non_null(strstr(rg_error_last(), "SSF2"));
+    rom_spec huge = {8u * MIB + 512u * KIB, "SUPER STREET FIGHTER2", "GM T-12056 -00", 0, 0, 0, 0};
+    write_rom(path, &huge);
+    assert_int_equal(open_code(path), RG_EINVAL);
+    assert_non_null(strstr(rg_error_last(), "8 MiB"));
+    /* work RAM named as backup RAM: none, the ROM is read at $200001 */
+    rom_spec wram = {512u * KIB, "RG WRAM", "GM 00000000-00", 1, 0xF8, 0xFF0000u, 0xFFFFFFu};
+    write_rom(path, &wram);
+    rg_emu *emu = open_in(path, "genesis");
+    uint8_t out[0x1A];
+    run_program(emu, out);
+    assert_int_equal(out[0], 0xFF); /* $200001 mirrors ROM byte 1 (the stack pointer's $FF) */
+    uint8_t *s = NULL;
+    size_t n = 0;
+    assert_int_equal(rg_emu_save_ram(emu, &s, &n), RG_OK);
+    assert_int_equal(n, 0);
+    rg_emu_free(emu);
+    /* an address no cartridge has: 64 KiB at $200000 */
+    rom_spec odd = {512u * KIB, "RG ODD", "GM 00000000-00", 1, 0xF8, 0xA00001u, 0xA03FFFu};
+    write_rom(path, &odd);
+    emu = open_in(path, "genesis");
+    run_program(emu, out);
+    assert_int_equal(out[0], 0x5A);
+    check_sram_bytes(emu, 0x5A);
+    rg_emu_free(emu);
+    remove(path);
+}
+
+int main(void)
+{
+    test_use_wheel_cores();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_small_rom_sram),
+        cmocka_unit_test(test_ssf2_banks),
+        cmocka_unit_test(test_big_rom_no_sram),
+        cmocka_unit_test(test_headers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
