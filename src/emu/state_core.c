@@ -21,13 +21,13 @@ static const struct {
     const char *core;
     const char *magic;
     size_t len;
-    const char *converters[3]; /* built-in cores that convert this core's states on load (NULL-terminated) */
+    const char *converters[4]; /* built-in cores that convert this core's states on load (NULL-terminated) */
 } signatures[] = {
     {"nestopia", "NST\x1a", 4, {NULL}},     /* nestopia: "NST", 0x1A, then chunks */
     {"fceumm", "FCS", 3, {"nes", NULL}}, /* FCEUmm: "FCS", then the version (our NES core converts it) */
     /* Genesis Plus GX: its name and version; our Master System and Game Gear cores convert its states of their
-     * systems (src/cores/sms/sms_gpgx_state.c); a Genesis state goes to GPGX while `genesis` is not listed first */
-    {"genesis_plus_gx", "GENPLUS-GX", 10, {"sms", "gamegear", NULL}},
+     * systems (src/cores/sms/sms_gpgx_state.c), our Genesis core those of the Mega Drive (genesis_gpgx_state.c) */
+    {"genesis_plus_gx", "GENPLUS-GX", 10, {"sms", "gamegear", "genesis", NULL}},
     {"snes9x", "#!s9xsnp", 8, {NULL}}, /* Snes9x: "#!s9xsnp:" and the version */
 };
 
@@ -76,7 +76,7 @@ const char *rg__core_for_state_data(const void *data, size_t n, const rg_system_
         if (n < signatures[i].len || memcmp(head, signatures[i].magic, signatures[i].len) != 0)
             continue;
         /* The first core of the system's list that reads the state: the one that saved it or one that converts it
-         * (our NES core, first for .nes, converts FCEUmm's; our SMS/GG cores GPGX's); only when installed. A state
+         * (our NES core, first for .nes, converts FCEUmm's; our SMS/GG and Genesis cores GPGX's); only when installed. A state
          * the converter refuses then goes to the next core through the environment's fallback (rg__env_create). */
         for (size_t k = 0; k < sys->n_cores; k++) {
             const char *c = sys->cores[k];

@@ -121,8 +121,8 @@ if [ -d "$sr/data" ] && [ -x "$py" ]; then
   grep -q "unknown game Airstriker-Genesis (searched .*(user), .*(own);" "$tmp/err"
   check "without stable-retro: unknown game, the roots named" $?
   expect_rc "library --check discovered" 0 "${found[@]}" "$cli" library --check --system Genesis --frames 10
-  grep -q "^Airstriker-Genesis-v0 .* stable .* stable-retro yes  genesis_plus_gx .* stable-retro  *ok$" "$tmp/out"
-  check "library --check: Airstriker starts on stable-retro's core" $?
+  grep -q "^Airstriker-Genesis-v0 .* stable .* stable-retro yes  genesis .* own  *ok$" "$tmp/out"
+  check "library --check: Airstriker's GPGX start state starts on our genesis core" $?
   expect_rc "play missing state" 1 "${found[@]}" "$cli" play Airstriker-Genesis --state Nowhere
   grep -q 'game Airstriker-Genesis has no state "Nowhere" (see retrogym states Airstriker-Genesis)' "$tmp/err"
   check "play: a missing state in rg_env_create's words" $?

@@ -423,6 +423,7 @@ static const det_core_facts facts[] = {
     {"sms", NULL, 1, 0, 0, 0, 0},
     {"gamegear", NULL, 1, 0, 0, 0, 0},
     {"nes", NULL, 1, 0, 0, 0, 0},
+    {"genesis", NULL, 1, 0, 0, 0, 0},
 };
 
 static const det_core_facts *find_facts(const char *core, const char *system)

@@ -20,6 +20,38 @@ static int has_core(const rg_system_info *sys)
     return 0;
 }
 
+/* ../shared's Dekadrive is 4,095 bytes, a byte short of the demo: after its start-up code the 68000 branches to
+ * $936, which now falls in the middle of an instruction (its LEA starts at $935), a line-F word; the line-F vector
+ * points at an RTE, which returns to the same word: the demo loops on the exception with the display as the start-up
+ * code left it (blank), on Genesis Plus GX as on ours. What it can show: the frame's size (V30: the start-up code's register 1), a black picture and the
+ * exception frames on the stack at the top of work RAM. */
+static void broken_dekadrive(rg_emu *emu)
+{
+    for (int i = 0; i < 300; i++)
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+    rg_frame f;
+    rg_emu_frame(emu, &f);
+    assert_int_equal(f.width, 320);
+    assert_int_equal(f.height, 240); /* the start-up code sets V30 (register 1 bit 3) */
+    size_t size = (size_t)f.width * f.height * 3;
+    uint8_t *rgb = malloc(size);
+    assert_int_equal(rg_emu_frame_rgb24(emu, rgb, size), RG_OK);
+    size_t lit = 0;
+    for (size_t i = 0; i < size; i++)
+        lit += rgb[i] != 0;
+    free(rgb);
+    assert_int_equal(lit, 0);
+    static uint8_t ram[65536];
+    size_t n = rg_emu_ram_size(emu), used = 0;
+    assert_int_equal(n, sizeof ram);
+    assert_int_equal(rg_emu_ram_copy(emu, ram, sizeof ram), RG_OK);
+    for (size_t i = 0; i < n; i++)
+        used += ram[i] != 0;
+    assert_true(used > 0 && used < 16);            /* a few bytes of exception frame, nothing else */
+    assert_true(ram[n - 1] || ram[n - 2] || ram[n - 5]);
+    rg_emu_free(emu);
+}
+
 static void boot(void **state)
 {
     const char *name = *state;
@@ -37,6 +69,10 @@ static void boot(void **state)
         skip();
     }
     rg_emu *emu = test_open(path, NULL);
+    if (strcmp(name, "Dekadence-Dekadrive.md") == 0) {
+        broken_dekadrive(emu);
+        return;
+    }
     uint64_t first = 0;
     for (int i = 0; i < 300; i++) {
         assert_int_equal(rg_emu_run(emu), RG_OK);
