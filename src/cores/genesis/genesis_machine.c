@@ -404,6 +404,21 @@ static void run_to(rg__gen_machine *m, uint64_t mclk)
     s->cpu.reset_out = 0;
 }
 
+/* Draws line y. Genesis Plus GX draws a line only as wide as the picture it shows: a switch to H40 made in the
+ * picture waits for the next frame, and until then the lines are drawn 256 wide, the framebuffer's columns 256-319
+ * keeping what they held (black after power-on; the observation reads them, as stable-retro's does GPGX's). */
+static void draw_line(rg__gen_machine *m, unsigned y)
+{
+    if (m->st.vdp.view_w < 320u && (m->st.vdp.reg[12] & 1u)) {
+        uint32_t keep[64], *right = m->fb + (size_t)y * RG__GEN_WIDTH + 256u;
+        memcpy(keep, right, sizeof keep);
+        rg__gen_render_line(m, y);
+        memcpy(right, keep, sizeof keep);
+    } else {
+        rg__gen_render_line(m, y);
+    }
+}
+
 /* One frame as Genesis Plus GX runs it: the vertical blank first (its first line raises the V interrupt 788 master
  * clocks in and asserts the Z80's INT until the line's end; its last line, 261, reloads the H interrupt counter),
  * then the active lines, each drawn (or its sprites walked) at its start, where the H interrupt counter counts; a
@@ -443,7 +458,7 @@ void rg__gen_run_frame(rg__gen_machine *m)
                 m->sprites.next_n[0] = 0; /* GPGX keeps an older list here; none, so a loaded state runs the same */
         } else if (line < first) {
             if (m->video)
-                rg__gen_render_line(m, line);
+                draw_line(m, line);
             else
                 rg__gen_sprite_line(m, line);
             if (v->hcounter == 0) {
