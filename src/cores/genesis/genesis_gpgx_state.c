@@ -46,7 +46,7 @@ static int check_map(const rg__gpgx_state *g)
     return RG_OK;
 }
 
-static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v)
+static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v, unsigned lines)
 {
     const rg__gpgx_vdp *x = &g->vdp;
     if (x->dma_length)
@@ -71,12 +71,9 @@ static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v)
             REFUSE("CRAM entry %u = $%04X has more than 9 bits", i, c);
         v->cram[i] = (uint16_t)((c & 0x1C0u) << 3 | (c & 0x038u) << 2 | (c & 0x007u) << 1);
     }
-    for (unsigned i = 0; i < 40; i++) {
-        unsigned s = le16(x->vsram + 2 * i);
-        if (s > 0x7FFu)
-            REFUSE("VSRAM entry %u = $%04X has more than 11 bits", i, s);
-        v->vsram[i] = (uint16_t)s;
-    }
+    /* GPGX stores whole words in VSRAM and uses (and reads back) their 11 bits, as ours keeps them */
+    for (unsigned i = 0; i < 40; i++)
+        v->vsram[i] = (uint16_t)(le16(x->vsram + 2 * i) & 0x7FFu);
     memcpy(v->reg, x->reg, sizeof v->reg);
     v->addr = x->addr;
     v->code = x->code;
@@ -98,8 +95,81 @@ static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v)
     v->fifo_cnt = 0;
     v->fifo_byte = (uint8_t)((v->code & 0x0Fu) <= 2u);
     v->fifo_slots = v->fifo_next = 0;
-    v->line = (uint16_t)((v->view_h + RG__GEN_LINES - 1u) % RG__GEN_LINES);
+    v->line = (uint16_t)((v->view_h + lines - 1u) % lines);
     v->pad_ = 0;
+    return RG_OK;
+}
+
+static int32_t le32s(const uint8_t *b)
+{
+    return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+}
+
+/* GPGX's YM2612 context (its chip struct as the x86-64 build lays it out, then a detune index per operator): the
+ * timer fields of its general state (docs/genesis.md, "State import") */
+#define YM_ST 2408u /* after the six channels (400 bytes each), the DAC flag and output */
+#define YM_SAMPLE_MCLK 1008u
+
+/* The YM2612's timers, flags and address latch. */
+static int convert_ym(const rg__gpgx_state *g, rg__gen_state *s)
+{
+    const uint8_t *st = g->fm + YM_ST;
+    unsigned addr = le16(st), status = st[2], mode = (unsigned)le32s(st + 4);
+    int32_t ta = le32s(st + 12), tal = le32s(st + 16), tac = le32s(st + 20);
+    int32_t tb = le32s(st + 24), tbl = le32s(st + 28), tbc = le32s(st + 32);
+    if (addr > 0x1FFu || status > 3u || mode > 0xFFu)
+        REFUSE("the YM2612's address latch $%X, status $%X or mode $%X is out of range", addr, status, mode);
+    if (ta < 0 || ta > 0x3FF || tal != 1024 - ta || tb < 0 || tb > 0xFF || tbl != (256 - tb) * 16)
+        REFUSE("the YM2612's timer values (A %d/%d, B %d/%d) do not agree", (int)ta, (int)tal, (int)tb, (int)tbl);
+    if (tac < 0 || tac > 1024 || tbc < 0 || tbc > 256 * 16)
+        REFUSE("the YM2612's timer counters (A %d, B %d) are out of range", (int)tac, (int)tbc);
+    s->ym_ta = (uint16_t)ta;
+    s->ym_tb = (uint8_t)tb;
+    s->ym_tac = tac;
+    s->ym_tbc = tbc;
+    s->ym_mode = (uint8_t)(mode & 0xCFu);
+    s->ym_status = (uint8_t)status;
+    /* one address latch in GPGX (bit 8: part II); ours has one per part */
+    s->ym_addr[0] = s->ym_addr[1] = (uint8_t)addr;
+    return RG_OK;
+}
+
+/* The PSG's registers (the parser gives them as the chip's: periods, attenuations, noise control). */
+static void convert_psg(const rg__gpgx_state *g, rg__gen_state *s)
+{
+    for (unsigned i = 0; i < 8; i++)
+        s->psg_reg[i] = (uint16_t)g->psg.regs[i];
+    s->psg_latch = (uint8_t)g->psg.latch;
+}
+
+/* The Z80's registers (the state's Z80 is running: out of reset, bus not requested) and its clock, mclk the master
+ * clock of the frame's start. GPGX keeps HALT's pc on the HALT, ours past it. */
+static int convert_z80(const rg__gpgx_state *g, uint64_t mclk, rg__gen_state *s)
+{
+    const rg__gpgx_z80 *z = &g->z80;
+    if (z->nmi_pending || z->nmi_state)
+        REFUSE("the Z80's NMI line is active, which the Mega Drive does not wire");
+    if (z->cycles >= RG__GEN_LINE_MCLK)
+        REFUSE("the Z80 stands %u master clocks into the frame (within the first line expected)", z->cycles);
+    rg_z80 *c = &s->z80;
+    memset(c, 0, sizeof *c);
+    c->a = (uint8_t)(z->af >> 8), c->f = (uint8_t)z->af;
+    c->b = (uint8_t)(z->bc >> 8), c->c = (uint8_t)z->bc;
+    c->d = (uint8_t)(z->de >> 8), c->e = (uint8_t)z->de;
+    c->h = (uint8_t)(z->hl >> 8), c->l = (uint8_t)z->hl;
+    c->ix = z->ix, c->iy = z->iy, c->sp = z->sp, c->wz = z->wz;
+    c->pc = (uint16_t)(z->pc + (z->halt ? 1u : 0u));
+    c->af_ = z->af2, c->bc_ = z->bc2, c->de_ = z->de2, c->hl_ = z->hl2;
+    c->i = z->i;
+    c->r = (uint8_t)((z->r & 0x7Fu) | (z->r2 & 0x80u));
+    c->iff1 = z->iff1, c->iff2 = z->iff2, c->im = z->im;
+    c->ei = z->after_ei;
+    c->halted = z->halt;
+    c->int_data = 0xFF;
+    s->z80_int = c->int_line = z->irq_state ? 1u : 0u;
+    /* Genesis Plus GX 1.7.4 keeps the Z80's clock off the 15-clock grid ours keeps from power-on: the next T-state
+     * boundary (under 15 master clocks later) */
+    s->z80_cycles = (mclk + z->cycles + 14u) / 15u;
     return RG_OK;
 }
 
@@ -110,26 +180,32 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
     int rc = rg__gpgx_parse(src, len, 1, &g);
     if (rc != RG_OK)
         return rc;
-    const uint8_t *p = src;
-    for (size_t i = g.size; i < len && i < g.size + 0x10000u; i++)
-        if (p[i])
-            REFUSE("byte %zu after the state's blocks is not zero (not a Mega Drive state of stable-retro's Genesis "
-                   "Plus GX)", i);
+    /* the buffer after the blocks is not read: stable-retro's states hold whatever its memory held there (zeros in
+     * most, leftovers in 61 of the 928) */
     if ((rc = check_map(&g)) != RG_OK)
         return rc;
-    /* the Z80's registers, the YM2612 and the PSG are not converted yet: the Z80 must be held (in reset or off the
-     * bus); it starts from its power-on registers when the game releases it */
-    if ((g.zstate & 3u) == 1u)
-        REFUSE("the Z80 is running (out of reset, bus not requested), and its registers are not converted yet");
     if (g.m68k.stopped & 2u)
         REFUSE("the 68000 is halted");
     if (g.m68k.cycles >= RG__GEN_LINE_MCLK)
         REFUSE("the 68000 stands %u master clocks into the frame (within the first line expected)", g.m68k.cycles);
 
+    if (g.fm_cycles_start >= YM_SAMPLE_MCLK)
+        REFUSE("the YM2612's next sample starts %u master clocks into the frame (under %u expected)",
+               g.fm_cycles_start, YM_SAMPLE_MCLK);
+
+    if (base->region & 0x40u)
+        REFUSE("the game runs as PAL (313-line frames, its header's region), whose states are not converted yet");
     *out = *base;
     rg__gen_state *s = out;
-    /* the frame count of the base (0 after power-on): the clocks of every part of the machine count from it */
-    uint32_t frame = base->frame;
+    /* The frame count: the clocks of every part of the machine count from it, and our YM2612's samples start every
+     * 1008 master clocks from power-on, GPGX's at fm_cycles_start into the frame. A frame is 896,040 master clocks,
+     * 936 modulo 1008, so frame 14 + k puts a sample at the frame's start plus 72 k (k 0-13); GPGX's start is a
+     * multiple of 72 after NTSC frames only (36 off otherwise: rounded up). */
+    unsigned k = (g.fm_cycles_start + 36u) / 72u;
+    uint32_t frame = 14u + (k > 13u ? 13u : k);
+    uint64_t base_mclk = (uint64_t)frame * RG__GEN_FRAME_MCLK;
+    s->frame = frame;
+    s->ym_samples = (base_mclk + (k > 13u ? 13u : k) * 72u) / YM_SAMPLE_MCLK;
     memcpy(s->ram, g.work_ram, sizeof s->ram); /* both 16-bit host-order words */
     memcpy(s->zram, g.zram, sizeof s->zram);
     for (unsigned i = 0; i < 3; i++) {
@@ -138,7 +214,17 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
     }
     s->z80_busreq = (g.zstate & 2u) ? 1u : 0u;
     s->z80_reset = (g.zstate & 1u) ? 0u : 1u;
-    if ((rc = convert_vdp(&g, &s->vdp)) != RG_OK)
+    s->z80_bank = (uint16_t)(g.zbank >> 15);
+    if (!s->z80_reset) { /* out of reset (running, or paused for the 68000): its registers */
+        if ((rc = convert_z80(&g, base_mclk, s)) != RG_OK)
+            return rc;
+    } else { /* held in reset: GPGX's Z80 waits with its power-on registers, and so does ours */
+        s->z80_cycles = base_mclk / 15u;
+    }
+    if ((rc = convert_ym(&g, s)) != RG_OK)
+        return rc;
+    convert_psg(&g, s);
+    if ((rc = convert_vdp(&g, &s->vdp, rg__gen_lines(s))) != RG_OK)
         return rc;
 
     rg_m68k *c = &s->cpu;

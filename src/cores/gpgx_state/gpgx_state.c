@@ -93,6 +93,11 @@ static int read_vdp(cursor *c, rg__gpgx_vdp *v)
     return RG_OK;
 }
 
+/* the PSG's output level at attenuation 0-15 as GPGX stores a volume register (2800 times 10^(-att/10), truncated;
+ * 15 is off) */
+static const int32_t k_psg_level[16] = {2800, 2224, 1766, 1403, 1114, 885, 703, 558, 443, 352, 280, 222, 176, 140,
+                                        111, 0};
+
 static int read_psg(cursor *c, rg__gpgx_psg *p)
 {
     const uint8_t *b;
@@ -111,8 +116,18 @@ static int read_psg(cursor *c, rg__gpgx_psg *p)
     /* then each channel's output delta and level (2 x 4 x 2 words): audio only, not read */
     BAD(p->latch < 0 || p->latch > 7, "PSG latch %d out of range", (int)p->latch);
     for (unsigned i = 0; i < 8; i++) {
-        int32_t max = i == 6 ? 8 : (i & 1u) ? 16 : 0x400;
-        BAD(p->regs[i] < 0 || p->regs[i] >= max, "PSG register %u = %d out of range", i, (int)p->regs[i]);
+        if (i & 1u) { /* GPGX keeps a volume's level (its table of 2 dB steps from 2800): back to the attenuation */
+            unsigned att = 0;
+            while (att < 16 && k_psg_level[att] != p->regs[i])
+                att++;
+            BAD(att == 16, "PSG register %u holds the level %d, not one of the 16 attenuations", i, (int)p->regs[i]);
+            p->regs[i] = (int32_t)att;
+        } else if (i == 6) { /* the noise control byte as written (latch or data form): its low 3 bits */
+            BAD(p->regs[i] < 0 || p->regs[i] > 0xFF, "PSG register 6 = %d is not a byte", (int)p->regs[i]);
+            p->regs[i] &= 7;
+        } else {
+            BAD(p->regs[i] < 0 || p->regs[i] >= 0x400, "PSG register %u = %d out of range", i, (int)p->regs[i]);
+        }
     }
     BAD(p->noise_shift < 0 || p->noise_shift > 0xFFFF, "PSG noise shift register %d out of range",
         (int)p->noise_shift);
@@ -165,7 +180,10 @@ static int read_m68k(cursor *c, rg__gpgx_m68k *m)
     BAD(m->sr & ~0xA71Fu, "68000 status register %#06x has bits the 68000 lacks", m->sr);
     BAD((m->pc & 1u) || m->pc > 0xFFFFFFu, "68000 program counter %#x is odd or past 24 bits", m->pc);
     BAD(m->a[7] != ((m->sr & 0x2000u) ? m->isp : m->usp), "68000 A7 %#x is not the active stack pointer", m->a[7]);
-    BAD(m->int_level > 7u, "68000 interrupt level %u above 7", m->int_level);
+    /* the pending level as the 68000 core keeps it, shifted 8 bits up */
+    BAD((m->int_level & 0xFFu) || m->int_level > 0x700u, "68000 interrupt level %#x is not a level 0-7 shifted 8 bits "
+        "up", m->int_level);
+    m->int_level >>= 8;
     BAD(m->stopped > 3u, "68000 stop state %u out of range", m->stopped);
     return RG_OK;
 }

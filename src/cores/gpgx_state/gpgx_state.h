@@ -43,7 +43,8 @@ typedef struct rg__gpgx_vdp {
 
 typedef struct rg__gpgx_psg {
     int32_t clocks, latch, noise_shift;
-    int32_t regs[8];      /* tone 0, volume 0, tone 1, volume 1, tone 2, volume 2, noise, volume 3 */
+    int32_t regs[8];      /* tone 0, volume 0, tone 1, volume 1, tone 2, volume 2, noise, volume 3, as the chip's
+                           * registers: periods, attenuations 0-15 (GPGX saves a level), noise control 0-7 */
     int32_t freq_inc[4], freq_counter[4], polarity[4];
 } rg__gpgx_psg;
 

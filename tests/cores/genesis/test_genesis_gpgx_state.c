@@ -42,6 +42,7 @@
 #define OFF_M68K 144435u
 #define OFF_Z80 (OFF_M68K + 90u)
 #define OFF_CART (OFF_Z80 + 88u)
+#define OFF_YM 140651u
 
 static char g_rom[1200], g_level1[1200];
 
@@ -344,7 +345,7 @@ static void bad_states_refused(void **s)
         uint8_t val;
         const char *text;
     } edits[] = {
-        {OFF_ZSTATE, 1, "Z80 is running"},
+        {OFF_Z80 + 60, 1, "NMI"},
         {OFF_ZSTATE, 7, "Z80 bus state"},
         {OFF_ZSTATE + 4, 0x80, "Z80 bank"},
         {OFF_VTAIL + 4, 0x41, "VDP code"},
@@ -353,7 +354,7 @@ static void bad_states_refused(void **s)
         {OFF_REG + 12, 0x87, "interlace"},
         {OFF_REG + 1, 0x60, "mode 4"},
         {OFF_CRAM + 1, 0x02, "CRAM entry 0"},
-        {OFF_VDP + 0x400u + 0x10000u + 0x80u + 1, 0x08, "VSRAM entry 0"},
+        {OFF_Z80 + 65, 0x40, "Z80 stands"},
         {OFF_M68K + 69, 0x08, "status register"},
         {OFF_M68K + 64, 0x03, "program counter"},
         {OFF_M68K + 60, 0x55, "active stack pointer"},
@@ -365,7 +366,8 @@ static void bad_states_refused(void **s)
         {OFF_CART + 5, 0x80, "cartridge slot 5"},
         {OFF_CART + 0x10, 0xFE, "boot ROM"},
         {OFF_CART + 65, 1, "hardware register 1"},
-        {OFF_CART + 80, 1, "not zero"},
+        {OFF_YM + 2408u + 23u, 0x80, "timer counters"},
+        {OFF_YM + 2408u + 16u, 5, "timer values"},
     };
     for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
         memcpy(bad, good, STATE_LEN);
