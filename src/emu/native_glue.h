@@ -88,6 +88,23 @@ static inline int rg__native_publish_audio(rg__core_io *io, const int16_t *mono,
     return RG_OK;
 }
 
+/* Publishes n stereo frames (interleaved left, right) as io->audio, growing it as needed; io->audio_frames as for
+ * rg__native_publish_audio. */
+static inline int rg__native_publish_audio_stereo(rg__core_io *io, const int16_t *lr, size_t n)
+{
+    io->audio_frames = 0;
+    if (io->audio_cap < n) {
+        int16_t *p = realloc(io->audio, n * 2 * sizeof *p);
+        if (!p)
+            return rg__error(RG_ENOMEM, "out of memory keeping audio");
+        io->audio = p;
+        io->audio_cap = n;
+    }
+    memcpy(io->audio, lr, n * 2 * sizeof *lr);
+    io->audio_frames = n;
+    return RG_OK;
+}
+
 /* Forgets what the core published (RAM, memory map, frame) before its memory is freed. */
 static inline void rg__native_io_detach(rg__core_io *io)
 {

@@ -106,6 +106,11 @@ rg_test(genesis_gpgx_state cores/genesis/test_genesis_gpgx_state.c LIBS ZLIB::ZL
 # input through the menus into play, and the Dekadence-Dekadrive demo; work RAM and pictures (3-bit colours) agree at
 # least as far as measured (docs/genesis.md); skipped without the wheel or ../shared.
 rg_test(genesis_vs_gpgx cores/genesis/test_genesis_vs_gpgx.c LABELS no-asan)
+# The Genesis core's audio (docs/genesis.md, "Audio"): YM2612 tones at their F-number's frequency (multiple, detune,
+# panning, key off, feedback, the 8 algorithms, channel 3's special mode), the DAC, PSG tone and noise, nothing
+# synthesised unobserved, snapshots replay the samples; Airstriker's audio against genesis_plus_gx's (per-frame
+# loudness correlated; RAM equal with audio on and off); the Airstriker part skips without the wheel.
+rg_test(genesis_audio cores/genesis/test_genesis_audio.c LIBS m)
 # The Genesis cartridge (docs/genesis.md, "Cartridge"): ROM images built by the test running a 68000 program of ours:
 # backup RAM from the header (or Genesis Plus GX's default at $200000), $A130F1, the SSF2 bank registers on a 5 MiB
 # ROM, rg_emu_save_ram, states (hostile ones refused), the reset button; refused headers (serial EEPROM...). Against

@@ -7,7 +7,7 @@
  * with the vertical blank (line 224, or 240 in V30, 192 in mode 4) as Genesis Plus GX's does, raises the V
  * interrupt 788 master clocks into it, and ends with the active lines, each drawn at its start when the frame is
  * observed. The frame loop runs the 68000 one line at a time. docs/genesis.md has the details and what is not
- * emulated (YM2612 and PSG are silent, DMA takes no time). */
+ * emulated (DMA takes no time). */
 #ifndef RG_SRC_CORES_GENESIS_GENESIS_H
 #define RG_SRC_CORES_GENESIS_GENESIS_H
 
@@ -16,6 +16,7 @@
 
 #include "cpu/m68k/m68k.h"
 #include "cpu/z80/z80.h"
+#include "cores/genesis/genesis_fm.h"
 #include "cores/genesis/genesis_cart.h"
 
 #define RG__GEN_WIDTH 320
@@ -95,6 +96,8 @@ typedef struct rg__gen_state {
     uint8_t pad_count[2];   /* 2 per TH high-to-low edge: which group of lines a read returns */
     uint8_t pad_timeout[2]; /* lines since the last edge: after 26 the count restarts */
     uint8_t pad4_[2];
+    rg__gen_fm fm;          /* YM2612 registers and synthesis, the PSG's generators (genesis_fm.h; run only while audio
+                             * is observed) */
     rg__gen_cart cart;      /* the cartridge: backup RAM, the ROM page or backup RAM each 64 KiB shows (genesis_cart.c) */
 } rg__gen_state;
 
@@ -141,6 +144,9 @@ typedef struct rg__gen_machine {
                              * Genesis Plus GX picks them for a RETRO_DEVICE_JOYPAD port; else 3-button */
     unsigned ipl_delay;     /* an interrupt enabled while pending reaches the 68000 after one more instruction: 2
                              * when the enabling write's instruction is running, 1 during the next */
+    int audio;              /* audio is observed this frame: the YM2612 and PSG are synthesised into abuf */
+    unsigned alen;          /* stereo frames in abuf (44,100 Hz) */
+    int16_t abuf[2 * RG__GEN_ABUF_FRAMES];
     /* the cartridge (genesis_cart.c, from the ROM's header) */
     uint32_t rom_fast;      /* 68000 reads below this address read rom[] straight: every slot below shows its
                              * power-on ROM page (rg__gen_cart_refresh) */
@@ -176,8 +182,14 @@ void rg__gen_z80_reset(rg__gen_machine *m);
 /* YM2612 port access at master clock mclk (port 0-3: address I, data I, address II, data II). */
 uint8_t rg__gen_ym_read(rg__gen_machine *m, uint64_t mclk);
 void rg__gen_ym_write(rg__gen_machine *m, uint64_t mclk, unsigned port, uint8_t v);
-/* A byte written to the PSG. */
-void rg__gen_psg_write(rg__gen_state *s, uint8_t v);
+/* A byte written to the PSG at master clock mclk. */
+void rg__gen_psg_write(rg__gen_machine *m, uint64_t mclk, uint8_t v);
+/* The PSG at power-on: all four channels off. */
+void rg__gen_psg_power_on(rg__gen_state *s);
+/* Audio (m->audio): a frame's start (abuf emptied; time not synthesised since the last observed frame skipped), and
+ * the YM2612 and PSG synthesised up to master clock mclk into abuf. */
+void rg__gen_audio_begin(rg__gen_machine *m);
+void rg__gen_audio_run_to(rg__gen_machine *m, uint64_t mclk);
 /* Checks the sound side of a state taken from outside; NULL or the bad field. */
 const char *rg__gen_sound_check(const rg__gen_state *s);
 

@@ -1,6 +1,6 @@
 /* The Genesis / Mega Drive core behind the internal core interface (src/emu/core_iface.h): input (two 3-button
- * pads), frames (XRGB8888, 320x224 in H40 and 256x224 in H32), no audio yet (silent), the 64 KiB of work RAM as
- * system RAM (the byte order Genesis Plus GX exposes), and snapshots (a header plus a copy of the machine state,
+ * pads), frames (XRGB8888, 320x224 in H40 and 256x224 in H32), 44,100 Hz stereo audio while observed (YM2612 and
+ * PSG, docs/genesis.md "Audio"), the 64 KiB of work RAM as system RAM (the byte order Genesis Plus GX exposes), and snapshots (a header plus a copy of the machine state,
  * checked field by field when loaded). */
 #include "cores/genesis/genesis.h"
 #include "cores/genesis/genesis_core.h"
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define STATE_MAGIC "RGGENST"
-#define STATE_VERSION 4u /* 4: the cartridge (backup RAM, slots) in the state */
+#define STATE_VERSION 5u /* 4: the cartridge (backup RAM, slots) in the state; 5: the YM2612 and PSG synthesis (fm) */
 #define FB_PIXELS ((size_t)RG__GEN_WIDTH * RG__GEN_MAX_HEIGHT)
 #define GEN_FPS (RG__GEN_MCLK / RG__GEN_FRAME_MCLK)
 
@@ -61,9 +61,18 @@ static int run_frame(void *core)
     c->m.pad[0] = io->buttons[0];
     c->m.pad[1] = io->buttons[1];
     c->m.video = io->video_enabled != 0;
+    /* the YM2612 and PSG are synthesised only while someone keeps the samples (docs/genesis.md, "Audio") */
+    c->m.audio = io->audio_enabled && io->capture_audio;
+    if (c->m.audio)
+        rg__gen_audio_begin(&c->m);
     rg__gen_run_frame(&c->m);
     publish(c);
-    io->audio_frames = 0; /* YM2612 and PSG are silent for now (docs/genesis.md) */
+    io->audio_frames = 0;
+    if (c->m.audio) {
+        rg__gen_audio_run_to(&c->m, (uint64_t)c->m.st.frame * RG__GEN_FRAME_MCLK);
+        if (c->m.alen && rg__native_publish_audio_stereo(io, c->m.abuf, c->m.alen) != RG_OK)
+            return RG_ENOMEM;
+    }
     return RG_OK;
 }
 

@@ -115,12 +115,12 @@ uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
 {
     rg__gen_state *s = &m->st;
     addr &= 0xFFFFFEu;
-    if (addr < m->rom_fast) { /* ROM as at power-on (genesis_cart.c keeps rom_fast) */
-        uint32_t a = addr & m->rom_mask;
+    if (addr < 0x400000u) {
+        if (__builtin_expect(addr >= m->rom_fast, 0)) /* bank-switched ROM or backup RAM */
+            return rg__gen_cart_read16(m, addr);
+        uint32_t a = addr & m->rom_mask; /* ROM as at power-on (genesis_cart.c keeps rom_fast) */
         return (uint16_t)(m->rom[a] << 8 | m->rom[a + 1]);
     }
-    if (addr < 0x400000u) /* bank-switched ROM or backup RAM */
-        return rg__gen_cart_read16(m, addr);
     if (addr >= 0xE00000u) {
         uint32_t a = addr & 0xFFFEu;
         return (uint16_t)(s->ram[a + 1] << 8 | s->ram[a]);

@@ -1,11 +1,111 @@
 /* The Genesis' sound side (docs/genesis.md): the Z80 at master / 15 with its bus (8 KiB RAM at $0000-$3FFF, the
  * YM2612 at $4000-$5FFF, the bank register at $6000, the VDP and PSG at $7F00, the 68000's space through the 32 KiB
- * window at $8000), the YM2612's timers A and B with their status flags, and the PSG's registers. No sound is
- * produced yet: the YM2612's FM channels and the PSG's tones are not synthesised. */
+ * window at $8000), the YM2612's timers A and B with their status flags, its registers, and the PSG's. While audio is
+ * observed (m->audio) the YM2612's FM (genesis_fm.c) and the PSG's tones and noise are synthesised up to each
+ * register write and the frame's end, mixed and resampled to 44,100 Hz stereo into m->abuf; otherwise nothing runs. */
 #include "cores/genesis/genesis.h"
 
 #define YM_SAMPLE_MCLK 1008u /* one YM2612 sample: 144 clocks of the 68000's clock (master / 7) */
 #define Z80_MCLK 15u
+#define PSG_MCLK 240u      /* one PSG clock: the Z80's clock / 16 */
+
+/* --- audio: the PSG's generators, the mix, the resampling to 44,100 Hz */
+
+/* a PSG channel's level at attenuation 0-15 (2 dB steps, 15 off) */
+static const int16_t k_psg_vol[16] = {4096, 3254, 2584, 2053, 1631, 1295, 1029, 817,
+                                      649, 516, 410, 325, 258, 205, 163, 0};
+
+void rg__gen_psg_power_on(rg__gen_state *s)
+{
+    for (unsigned i = 1; i < 8; i += 2)
+        s->psg_reg[i] = 15u; /* all four channels off */
+    s->fm.psg_lfsr = 0x8000u;
+}
+
+static void psg_clock(rg__gen_state *s)
+{
+    rg__gen_fm *f = &s->fm;
+    for (unsigned i = 0; i < 3; i++) {
+        uint16_t period = s->psg_reg[2u * i];
+        if (f->psg_cnt[i] == 0 || --f->psg_cnt[i] == 0) {
+            f->psg_cnt[i] = period ? period : 1u;
+            f->psg_out[i] = period > 1u ? (uint8_t)(f->psg_out[i] ^ 1u) : 1u; /* periods 0 and 1: held high */
+        }
+    }
+    if (f->psg_cnt[3] == 0 || --f->psg_cnt[3] == 0) {
+        unsigned rate = s->psg_reg[6] & 3u;
+        uint16_t t2 = s->psg_reg[4];
+        f->psg_cnt[3] = (uint16_t)(rate == 3u ? (t2 ? t2 : 1u) : 0x10u << rate);
+        f->psg_out[3] ^= 1u;
+        if (f->psg_out[3]) { /* white noise taps bits 0 and 3; periodic noise feeds bit 0 back */
+            unsigned fb = (s->psg_reg[6] & 4u) ? ((f->psg_lfsr ^ (f->psg_lfsr >> 3)) & 1u) : (f->psg_lfsr & 1u);
+            f->psg_lfsr = (uint16_t)((f->psg_lfsr >> 1) | fb << 15);
+        }
+    }
+}
+
+/* the PSG over one YM sample (1008 master clocks): the mean of its output at each of its clocks */
+static int32_t psg_sample(rg__gen_state *s)
+{
+    rg__gen_fm *f = &s->fm;
+    int32_t sum = 0, n = 0;
+    unsigned rem = f->psg_rem + YM_SAMPLE_MCLK;
+    if ((s->psg_reg[1] & s->psg_reg[3] & s->psg_reg[5] & s->psg_reg[7] & 15u) == 15u) {
+        f->psg_rem = (uint16_t)(rem % PSG_MCLK); /* all four off: silence (the generators wait) */
+        return 0;
+    }
+    for (; rem >= PSG_MCLK; rem -= PSG_MCLK, n++) {
+        psg_clock(s);
+        for (unsigned i = 0; i < 3; i++)
+            if (f->psg_out[i])
+                sum += k_psg_vol[s->psg_reg[2u * i + 1u] & 15u];
+        if (f->psg_lfsr & 1u)
+            sum += k_psg_vol[s->psg_reg[7] & 15u];
+    }
+    f->psg_rem = (uint16_t)rem;
+    return n ? sum / n : 0;
+}
+
+void rg__gen_audio_run_to(rg__gen_machine *m, uint64_t mclk)
+{
+    rg__gen_state *s = &m->st;
+    rg__gen_fm *f = &s->fm;
+    uint64_t target = (mclk + YM_SAMPLE_MCLK - 1u) / YM_SAMPLE_MCLK;
+    while (f->t < target) {
+        f->t++;
+        int32_t l, r;
+        rg__gen_fm_sample(f, &l, &r);
+        int32_t p = psg_sample(s);
+        /* FM: six channels of 14 bits summed (clipped to 16 bits below); the PSG in the middle of both sides */
+        f->rs_l += l + p;
+        f->rs_r += r + p;
+        f->rs_n++;
+        f->rs_acc += RG__GEN_AUDIO_RATE * YM_SAMPLE_MCLK;
+        if (f->rs_acc >= (uint32_t)RG__GEN_MCLK) {
+            f->rs_acc -= (uint32_t)RG__GEN_MCLK;
+            if (m->alen < RG__GEN_ABUF_FRAMES) {
+                int32_t ol = f->rs_l / (int32_t)f->rs_n, or_ = f->rs_r / (int32_t)f->rs_n;
+                m->abuf[2u * m->alen] = (int16_t)(ol > 32767 ? 32767 : ol < -32768 ? -32768 : ol);
+                m->abuf[2u * m->alen + 1u] = (int16_t)(or_ > 32767 ? 32767 : or_ < -32768 ? -32768 : or_);
+                m->alen++;
+            }
+            f->rs_l = f->rs_r = 0;
+            f->rs_n = 0;
+        }
+    }
+}
+
+void rg__gen_audio_begin(rg__gen_machine *m)
+{
+    rg__gen_fm *f = &m->st.fm;
+    uint64_t start = ((uint64_t)m->st.frame * RG__GEN_FRAME_MCLK + YM_SAMPLE_MCLK - 1u) / YM_SAMPLE_MCLK;
+    m->alen = 0;
+    if (f->t < start) { /* audio was not observed since: the time not synthesised is skipped */
+        f->t = start;
+        f->rs_l = f->rs_r = 0;
+        f->rs_n = 0;
+    }
+}
 
 /* --- YM2612: timers and status */
 
@@ -69,6 +169,9 @@ void rg__gen_ym_write(rg__gen_machine *m, uint64_t mclk, unsigned port, uint8_t 
         s->ym_addr[part] = v;
         return;
     }
+    if (m->audio)
+        rg__gen_audio_run_to(m, mclk);
+    rg__gen_fm_write(&s->fm, part, s->ym_addr[part], v);
     if (part)
         return; /* part II holds channel registers only */
     switch (s->ym_addr[0]) {
@@ -85,14 +188,17 @@ void rg__gen_ym_write(rg__gen_machine *m, uint64_t mclk, unsigned port, uint8_t 
         ym_mode_write(s, v);
         break;
     default:
-        break; /* FM registers: no synthesis yet */
+        break; /* FM registers: rg__gen_fm_write */
     }
 }
 
 /* --- PSG (SN76489): latch/data bytes into its eight registers */
 
-void rg__gen_psg_write(rg__gen_state *s, uint8_t v)
+void rg__gen_psg_write(rg__gen_machine *m, uint64_t mclk, uint8_t v)
 {
+    rg__gen_state *s = &m->st;
+    if (m->audio)
+        rg__gen_audio_run_to(m, mclk);
     if (v & 0x80u) {
         s->psg_latch = (uint8_t)((v >> 4) & 7u);
         s->psg_reg[s->psg_latch] = (uint16_t)((s->psg_reg[s->psg_latch] & 0x3F0u) | (v & 15u));
@@ -101,6 +207,8 @@ void rg__gen_psg_write(rg__gen_state *s, uint8_t v)
     } else {
         s->psg_reg[s->psg_latch] = (uint16_t)(v & 15u);
     }
+    if (s->psg_latch == 6)
+        s->fm.psg_lfsr = 0x8000u; /* a noise write restarts the shift register */
 }
 
 /* --- the Z80's bus */
@@ -136,7 +244,7 @@ static void z80_write(rg__gen_machine *m, uint16_t a, uint8_t v)
     } else if (a >= 0x7F00u && a < 0x7F20u) {
         if ((a & 0x1Fu) >= 0x10u && (a & 0x1Fu) < 0x18u) {
             if (a & 1u)
-                rg__gen_psg_write(s, v);
+                rg__gen_psg_write(m, s->z80_cycles * Z80_MCLK, v);
         } else {
             rg__gen_write16(m, 0xC00000u | (a & 0x1Eu), (uint16_t)(v << 8 | v), 3);
         }
@@ -184,6 +292,9 @@ void rg__gen_z80_reset(rg__gen_machine *m)
     s->ym_tb = 0;
     s->ym_tac = s->ym_tbc = 0;
     s->ym_addr[0] = s->ym_addr[1] = 0;
+    if (m->audio)
+        rg__gen_audio_run_to(m, mclk);
+    rg__gen_fm_reset(&s->fm);
 }
 
 const char *rg__gen_sound_check(const rg__gen_state *s)
@@ -211,5 +322,12 @@ const char *rg__gen_sound_check(const rg__gen_state *s)
         return "z80 cycles (not at the frame's start)";
     if (s->ym_samples * YM_SAMPLE_MCLK > base + 2u * RG__GEN_LINE_MCLK)
         return "ym2612 samples (past the frame's start)";
+    why = rg__gen_fm_check(&s->fm);
+    if (why)
+        return why;
+    if (s->fm.psg_lfsr == 0)
+        return "psg noise register";
+    if (s->fm.t * YM_SAMPLE_MCLK > base + 2u * RG__GEN_LINE_MCLK)
+        return "fm samples (past the frame's start)";
     return NULL;
 }
