@@ -192,7 +192,7 @@ void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel)
         else if (port < 8)
             rg__gen_vdp_ctrl_write(m, v);
         else if (port >= 0x10 && port < 0x18 && (sel & 1)) /* the PSG at the odd addresses */
-            rg__gen_psg_write(s, (uint8_t)v);
+            rg__gen_psg_write(m, m->insn_mclk, (uint8_t)v);
         return;
     }
     if (addr >= 0xA00000u && addr < 0xA08000u) {
@@ -345,6 +345,7 @@ void rg__gen_power_on(rg__gen_machine *m)
     rg__gen_cart_power_on(m);
     m->st.z80_reset = 1;
     rg__gen_z80_reset(m);
+    rg__gen_psg_power_on(&m->st);
     rg__gen_vdp *v = &m->st.vdp;
     v->hcounter = 0xFF;
     v->fifo_byte = 1;
