@@ -45,7 +45,7 @@ install(FILES "${PROJECT_BINARY_DIR}/retrogym.pc" DESTINATION "${CMAKE_INSTALL_L
 if(TARGET retrogym_cli_install)
   install(TARGETS retrogym_cli_install RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT cli)
 endif()
-foreach(rg_core IN ITEMS atari2600_libretro nes_libretro sms_libretro)
+foreach(rg_core IN ITEMS atari2600_libretro nes_libretro sms_libretro genesis_libretro)
   if(TARGET ${rg_core})
     install(TARGETS ${rg_core} LIBRARY DESTINATION "${RG_INSTALL_COREDIR}" COMPONENT cores)
   endif()

@@ -18,6 +18,9 @@ static const shim_case k_cases[] = {
     {A26_LIBRETRO, {"Atari2600", NULL}},
     {NES_LIBRETRO, {"Nes", NULL}},
     {SMS_LIBRETRO, {"Sms", "GameGear"}},
+#ifdef GENESIS_LIBRETRO
+    {GENESIS_LIBRETRO, {"Genesis", NULL}},
+#endif
 };
 
 /* The '|'-joined extensions of systems/<name>.json, read straight from the file, appended to out. */

@@ -24,6 +24,10 @@ if(TARGET atari2600_libretro AND TARGET nes_libretro AND TARGET sms_libretro)
   target_compile_definitions(libretro_sysinfo PRIVATE "A26_LIBRETRO=\"$<TARGET_FILE:atari2600_libretro>\""
     "NES_LIBRETRO=\"$<TARGET_FILE:nes_libretro>\"" "SMS_LIBRETRO=\"$<TARGET_FILE:sms_libretro>\"")
   target_include_directories(libretro_sysinfo PRIVATE "${LIBRETRO_INCLUDE_DIR}")
+  if(TARGET genesis_libretro)
+    add_dependencies(libretro_sysinfo genesis_libretro)
+    target_compile_definitions(libretro_sysinfo PRIVATE "GENESIS_LIBRETRO=\"$<TARGET_FILE:genesis_libretro>\"")
+  endif()
 endif()
 # --- roms ---
 # Our TIA/RIOT feature ROMs (tests/roms/a26/features) against the golden frame and RAM hashes Stella 3.9.3 gave.
