@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define STATE_LEN 1036288u
@@ -381,12 +382,209 @@ static void bad_states_refused(void **s)
     rg_emu_free(us);
 }
 
+/* --- a state GPGX saves with the Z80 running its own program (as 920 of stable-retro's 928 Genesis start states do) */
+
+/* The Z80 program (our own): bank register to $FF0000, YM2612 timer A period 63 samples (TA = 961) and timer B 896
+ * (TB = 200) with their flags, IM 1; each V interrupt counts at $1F00 (copied to $FF0012), and the main loop polls
+ * the YM2612's status, counting timer A and B overflows at $1F01/$1F02 (copied to $FF0013/$FF0011) and resetting the
+ * flags. */
+static const uint8_t k_zprog[] = {
+    0xF3, 0x31, 0x00, 0x1E, 0xED, 0x56,                         /* 0000 di; ld sp,$1E00; im 1 */
+    0x21, 0x00, 0x60, 0x36, 0x00, 0x36, 0x01, 0x36, 0x01,       /* 0006 bank: bit 15 = 0, */
+    0x36, 0x01, 0x36, 0x01, 0x36, 0x01, 0x36, 0x01, 0x36, 0x01, /*      bits 16-23 = 1 */
+    0x36, 0x01,
+    0x21, 0x00, 0x40, 0x36, 0x24, 0x23, 0x36, 0xF0,             /* 001B YM $24 = $F0 */
+    0x2B, 0x36, 0x25, 0x23, 0x36, 0x01,                         /* 0023 $25 = 1: TA = 961 */
+    0x2B, 0x36, 0x26, 0x23, 0x36, 0xC8,                         /* 0029 $26 = 200 */
+    0x2B, 0x36, 0x27, 0x23, 0x36, 0x0F,                         /* 002F $27 = $0F: load and flag A and B */
+    0xFB, 0x18, 0x18,                                           /* 0035 ei; jr $0050 */
+    0xF5, 0xC5, 0x3A, 0x00, 0x1F, 0x3C, 0x32, 0x00, 0x1F,       /* 0038 push af, bc; ($1F00)++ */
+    0x32, 0x12, 0x80, 0x06, 0x28, 0x10, 0xFE,                   /* 0041 ($FF0012) = a; 40 x djnz: past INT */
+    0xC1, 0xF1, 0xFB, 0xC9, 0, 0, 0, 0,                         /* 0048 pop bc, af; ei; ret */
+    0x3A, 0x00, 0x40, 0xE6, 0x03, 0x28, 0xF9,                   /* 0050 wait for a timer flag */
+    0x4F, 0x21, 0x01, 0x1F, 0xCB, 0x41, 0x28, 0x01, 0x34,       /* 0057 c = flags; A: ($1F01)++ */
+    0x23, 0xCB, 0x49, 0x28, 0x01, 0x34,                         /* 0060 B: ($1F02)++ */
+    0x3A, 0x01, 0x1F, 0x32, 0x13, 0x80,                         /* 0066 ($FF0013) = ($1F01) */
+    0x3A, 0x02, 0x1F, 0x32, 0x11, 0x80,                         /* 006C ($FF0011) = ($1F02) */
+    0x79, 0x07, 0x07, 0x07, 0x07, 0xF6, 0x0F, 0x32, 0x01, 0x40, /* 0072 $27 = flags << 4 | $0F: reset them */
+    0x18, 0xD2,                                                 /* 007C jr $0050 */
+};
+
+/* The 68000's part at $200: takes the Z80's bus, releases its reset, copies k_zprog into Z80 RAM, gives the bus
+ * back (the Z80 runs), turns the display on, and then keeps writing the word at $FF0012 (the Z80's V interrupt and
+ * timer A counts) into CRAM 0, the backdrop. */
+static const uint8_t k_mprog[] = {
+    0x33, 0xFC, 0x01, 0x00, 0x00, 0xA1, 0x11, 0x00,             /* 0200 move.w #$100,$A11100 */
+    0x33, 0xFC, 0x01, 0x00, 0x00, 0xA1, 0x12, 0x00,             /* 0208 move.w #$100,$A11200 */
+    0x41, 0xFA, 0x00, 0x3A,                                     /* 0210 lea $24C(pc),a0 */
+    0x43, 0xF9, 0x00, 0xA0, 0x00, 0x00,                         /* 0214 lea $A00000,a1 */
+    0x30, 0x3C, 0x00, sizeof k_zprog - 1u,                      /* 021A move.w #len-1,d0 */
+    0x12, 0xD8, 0x51, 0xC8, 0xFF, 0xFC,                         /* 021E move.b (a0)+,(a1)+; dbf d0 */
+    0x33, 0xFC, 0x00, 0x00, 0x00, 0xA1, 0x11, 0x00,             /* 0224 move.w #0,$A11100 */
+    0x33, 0xFC, 0x81, 0x44, 0x00, 0xC0, 0x00, 0x04,             /* 022C move.w #$8144,$C00004 */
+    0x23, 0xFC, 0xC0, 0x00, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x04, /* 0234 move.l #$C0000000,$C00004 */
+    0x30, 0x39, 0x00, 0xFF, 0x00, 0x12,                         /* 023E move.w $FF0012,d0 */
+    0x33, 0xC0, 0x00, 0xC0, 0x00, 0x00,                         /* 0244 move.w d0,$C00000 */
+    0x60, 0xE8,                                                 /* 024A bra.s $0234 */
+};
+
+static void z80_running_state(void **s)
+{
+    (void)s;
+    if (!have_wheel())
+        skip();
+    static uint8_t rom[0x20000];
+    memset(rom, 0, sizeof rom);
+    rom[1] = 0xFF, rom[2] = 0xFE;     /* SSP $00FFFE00 */
+    rom[6] = 0x02;                    /* PC $000200 */
+    memcpy(rom + 0x100, "SEGA MEGA DRIVE ", 16);
+    memcpy(rom + 0x1F0, "JUE", 3);
+    memcpy(rom + 0x200, k_mprog, sizeof k_mprog);
+    memcpy(rom + 0x24C, k_zprog, sizeof k_zprog);
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/rg_genz80_%d.md", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(rom, 1, sizeof rom, f), sizeof rom);
+    fclose(f);
+    char keep[sizeof g_rom];
+    memcpy(keep, g_rom, sizeof keep);
+    snprintf(g_rom, sizeof g_rom, "%s", path);
+    rg_emu *gx = open_gen("genesis_plus_gx"), *us = open_gen("genesis");
+    memcpy(g_rom, keep, sizeof keep);
+    remove(path);
+
+    for (unsigned i = 0; i < 30; i++)
+        EXPECT_OK(rg_emu_run(gx));
+    size_t n;
+    uint8_t *st = save(gx, &n);
+    assert_int_equal(st[OFF_ZSTATE], 1); /* the Z80 runs: out of reset, its bus not requested */
+    EXPECT_OK(rg_emu_state_load(us, st, n));
+    rg__gen_state *o = malloc(sizeof *o);
+    assert_non_null(o);
+    our_state(us, o);
+    /* what arrives: the Z80's registers (its pc in the program), bank, the timers as the program set them */
+    assert_int_equal(o->z80_reset, 0);
+    assert_int_equal(o->z80_busreq, 0);
+    assert_int_equal(o->z80.sp, st[OFF_Z80 + 4] | st[OFF_Z80 + 5] << 8);
+    assert_int_equal(o->z80.pc, st[OFF_Z80] | st[OFF_Z80 + 1] << 8);
+    assert_in_range(o->z80.pc, 0x38, 0x7D);
+    assert_int_equal(o->z80.im, 1);
+    assert_int_equal(o->z80_bank, 0x1FE);
+    assert_int_equal(o->ym_ta, 961);
+    assert_int_equal(o->ym_tb, 200);
+    assert_int_equal(o->ym_mode & 0x0Fu, 0x0F);
+    assert_memory_equal(o->zram, st + 16 + 0x10000, 0x2000);
+    free(o);
+    free(st);
+
+    /* both run on, frame by frame: work RAM, Z80 RAM (GPGX's from its state) and the picture bytes */
+    unsigned frames = 200, ram_first = frames, zram_first = frames, pix_first = frames;
+    size_t cap = 320u * 240u * 3u;
+    uint8_t *a = malloc(cap), *b = malloc(cap);
+    static uint8_t ra[0x10000], rb[0x10000];
+    assert_non_null(a);
+    assert_non_null(b);
+    o = malloc(sizeof *o);
+    assert_non_null(o);
+    char why[400] = "";
+    for (unsigned fr = 0; fr < frames; fr++) {
+        EXPECT_OK(rg_emu_run(gx));
+        EXPECT_OK(rg_emu_run(us));
+        EXPECT_OK(rg_emu_mem_read(gx, 0xFF0000, ra, sizeof ra));
+        EXPECT_OK(rg_emu_mem_read(us, 0xFF0000, rb, sizeof rb));
+        if (ram_first == frames && memcmp(ra, rb, sizeof ra) != 0) {
+            unsigned k = 0;
+            while (ra[k] == rb[k])
+                k++;
+            ram_first = fr;
+            size_t l = strlen(why);
+            snprintf(why + l, sizeof why - l, " RAM: frame %u, $%06X GPGX %02x ours %02x;", fr, 0xFF0000u + (k ^ 1u),
+                     ra[k], rb[k]);
+        }
+        st = save(gx, &n);
+        our_state(us, o);
+        if (zram_first == frames && memcmp(st + 16 + 0x10000, o->zram, 0x2000) != 0) {
+            unsigned k = 0;
+            while (st[16 + 0x10000 + k] == o->zram[k])
+                k++;
+            zram_first = fr;
+            size_t l = strlen(why);
+            snprintf(why + l, sizeof why - l, " Z80 RAM: frame %u, $%04X GPGX %02x ours %02x;", fr, k,
+                     st[16 + 0x10000 + k], o->zram[k]);
+        }
+        free(st);
+        rg_frame fa, fb;
+        EXPECT_OK(rg_emu_frame(gx, &fa));
+        EXPECT_OK(rg_emu_frame(us, &fb));
+        int same = fa.width == fb.width && fa.height == fb.height;
+        if (same) {
+            EXPECT_OK(rg_emu_frame_rgb24(gx, a, cap));
+            EXPECT_OK(rg_emu_frame_rgb24(us, b, cap));
+            same = memcmp(a, b, (size_t)fb.width * fb.height * 3u) == 0;
+        }
+        if (!same && pix_first == frames) {
+            pix_first = fr;
+            size_t l = strlen(why);
+            snprintf(why + l, sizeof why - l, " pictures: frame %u;", fr);
+        }
+    }
+    /* the program ran: V interrupts and timer overflows counted on both */
+    print_message("Z80 running, GPGX state at frame 30 into ours, %u frames on: work RAM equal through %u, Z80 RAM %u, "
+                  "pictures %u;%s counts (V ints, A, B) %u %u %u\n", frames, ram_first, zram_first, pix_first, why,
+                  o->zram[0x1F00], o->zram[0x1F01], o->zram[0x1F02]);
+    assert_true(o->zram[0x1F01] != 0 && o->zram[0x1F02] != 0);
+    /* measured 2026-11-27 10:05: work RAM equal through frame 103 ($FF0012, the V interrupt count, one apart),
+     * Z80 RAM through 4 (the stacked A of an interrupt taken at another instruction: the Z80's timing against
+     * GPGX's, not yet explained), pictures differ from frame 0 (not yet explained); asserted not to get worse */
+    assert_true(ram_first >= 103u);
+    assert_true(zram_first >= 4u);
+    (void)pix_first;
+    free(o);
+    free(a);
+    free(b);
+    rg_emu_free(gx);
+    rg_emu_free(us);
+}
+
+/* A game whose header names only Europe runs as PAL in both cores (313-line frames); its GPGX states are not converted
+ * yet: refused, naming it (the demo ../shared/roms/Dekadence-Dekadrive.md) */
+static void pal_state_refused(void **s)
+{
+    (void)s;
+    char rom[1024];
+    if (!have_wheel() || access(test_source_path("../shared/roms/Dekadence-Dekadrive.md", rom, sizeof rom), R_OK)) {
+        print_message("skipped: no ../shared/roms/Dekadence-Dekadrive.md or genesis_plus_gx\n");
+        skip();
+    }
+    rg_emu_options o = RG_EMU_OPTIONS_INIT;
+    o.system = "Genesis";
+    o.log = test_quiet_log;
+    rg_emu *gx = NULL, *us = NULL;
+    o.core = "genesis_plus_gx";
+    EXPECT_OK(rg_emu_open(&gx, rom, &o));
+    o.core = "genesis";
+    EXPECT_OK(rg_emu_open(&us, rom, &o));
+    for (unsigned f = 0; f < 20; f++) {
+        EXPECT_OK(rg_emu_run(gx));
+        EXPECT_OK(rg_emu_run(us));
+    }
+    size_t len;
+    uint8_t *st = save(gx, &len);
+    expect_refused(us, st, len, "PAL");
+    free(st);
+    rg_emu_free(gx);
+    rg_emu_free(us);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(menu_state_converts),
         cmocka_unit_test(level1_state),
         cmocka_unit_test(bad_states_refused),
+        cmocka_unit_test(pal_state_refused),
+        cmocka_unit_test(z80_running_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
