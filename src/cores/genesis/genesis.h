@@ -42,7 +42,7 @@ typedef struct rg__gen_vdp {
     uint8_t hcounter;       /* H interrupt counter */
     uint8_t sprite_ovf;     /* status bit 6 */
     uint8_t sprite_col;     /* status bit 5 */
-    uint8_t odd;            /* status bit 4 (interlace field); stays 0 */
+    uint8_t odd;            /* status bit 4: the interlace field (toggled at each interlaced frame's start) */
     uint8_t vflag;          /* status bit 7: V interrupt happened (cleared by the acknowledge) */
     uint16_t line;          /* the line now running (0-261) */
     uint16_t view_w;        /* the picture's width (256/320) and height (192/224/240) as Genesis Plus GX reports */
@@ -50,7 +50,10 @@ typedef struct rg__gen_vdp {
     uint8_t view_changed;   /* 1: a mode change takes effect at the next frame's start */
     uint8_t vint_skip;      /* 1: no V interrupt in this frame (the first after power-on) */
     uint8_t hv_latched;     /* 1: the HV counter reads hv_latch (power-on until mode 5; register 0 bit 1) */
-    uint8_t pad_;
+    union {                 /* (pad_: its name before it was used) */
+        uint8_t pad_;
+        uint8_t lflags;     /* RG__GEN_LF_*: what the picture carries from line to line and frame to frame */
+    };
     uint16_t hv_latch;
     uint8_t fifo_cnt;       /* the write FIFO as Genesis Plus GX counts it: words waiting (0-4) during the picture, */
     uint8_t fifo_byte;      /* 1 when each takes two access slots (VRAM), */
@@ -58,6 +61,13 @@ typedef struct rg__gen_vdp {
     uint32_t fifo_slots;    /* access slots used since the frame's start, */
     uint32_t fifo_next;     /* master clock (since the frame's start) of the next slot */
 } rg__gen_vdp;
+
+/* rg__gen_vdp.lflags (genesis_render.c): a line that reached the sprite dot limit makes a sprite at x = 0 mask the
+ * next line's later sprites from its first one on; the interlace mode as latched at a frame's start (register 12
+ * bit 1; double resolution, bits 1-2 both set, only latched when interlace itself turns on or off, as in GPGX). */
+#define RG__GEN_LF_SPRMASK 1u
+#define RG__GEN_LF_INTERLACE 2u
+#define RG__GEN_LF_IM2 4u
 
 typedef struct rg__gen_state {
     rg_m68k cpu;
@@ -106,13 +116,15 @@ typedef struct rg__gen_state {
 typedef struct rg__gen_sprite_cache {
     uint8_t valid, wide;
     uint16_t base;           /* the table's VRAM address */
+    uint8_t im2;             /* built with double-resolution y (bits 9-1) */
     uint8_t sat[640];        /* the table's bytes (80 entries of 8) */
     uint8_t count[240];      /* sprites on each line, at most the line's limit + 1 */
     uint8_t list[240][21];   /* their numbers, in link-list order */
-    uint8_t pal_valid;       /* the line palette below matches cram and back_idx */
+    uint8_t pal_valid;       /* the line palettes below match cram, back_idx and pal_mode */
     uint8_t back_idx;        /* register 7's colour when pal was made */
+    uint8_t pal_mode;        /* register 0 bit 2 (full colours) when pal was made */
     uint16_t cram[64];       /* CRAM when pal was made */
-    uint32_t pal[64];        /* XRGB of each colour, colour 0 of a palette as the backdrop */
+    uint32_t pal[3][64];     /* XRGB of each colour in shadow, normal and highlight, colour 0 as the backdrop */
     /* the sprites of a line as read from VRAM one line before it (line 0's in the last blank line), by line parity
      * as Genesis Plus GX keeps them: screen x, row in the sprite, size in cells, attribute word */
     struct {
@@ -212,6 +224,9 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y);
 /* What a line does to the state without drawing it (a frame nobody observes): the sprite overflow and collision
  * flags, exactly as rg__gen_render_line sets them. */
 void rg__gen_sprite_line(rg__gen_machine *m, unsigned y);
+/* At a frame's start: latches the interlace mode when interlace turned on or off (register 12 bit 1; double
+ * resolution then from bits 1-2) and toggles the field (status bit 4) while interlaced, as Genesis Plus GX does. */
+void rg__gen_field_start(rg__gen_vdp *v);
 /* Reads the sprites of line y from VRAM into m->sprites.next (Genesis Plus GX does it during line y - 1, and for
  * line 0 in the blank's last line), setting the overflow flag. */
 void rg__gen_sprite_parse(rg__gen_machine *m, unsigned y);

@@ -433,6 +433,7 @@ void rg__gen_run_frame(rg__gen_machine *m)
         rg__gen_vdp_view(v);
         v->view_changed = 0;
     }
+    rg__gen_field_start(v);
     unsigned first = v->view_h;
     v->fifo_cnt = 0;
     v->fifo_slots = 0;

@@ -442,5 +442,9 @@ uint16_t rg__gen_vdp_hv(rg__gen_machine *m)
     int vmax = !(v->reg[1] & 4u) ? 0xDA : (v->reg[1] & 8u) ? 0x106 : 0xEA;
     if (vc > vmax)
         vc -= (int)RG__GEN_LINES;
+    if (v->lflags & RG__GEN_LF_INTERLACE) { /* GPGX: doubled in double resolution, bit 0 replaced by bit 8 */
+        unsigned u = (unsigned)vc << ((v->lflags & RG__GEN_LF_IM2) ? 1 : 0);
+        vc = (int)((u & ~1u) | ((u >> 8) & 1u));
+    }
     return (uint16_t)(((unsigned)vc & 0xFFu) << 8 | (hc & 0xFFu));
 }
