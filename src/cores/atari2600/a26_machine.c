@@ -245,58 +245,91 @@ A26_INLINE void bus_write(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint8_
     }
 }
 
-/* The timer wait `L: LDA INTIM / BNE L` (or LDX, LDY) (the loop most games spend their vertical blank and overscan in: 12-20% of
- * their instructions), fast-forwarded: called at the INTIM read of a load absolute, with pc after it. When the
- * BNE back to the LDA follows, every iteration whose read still sees a count of at least 1 (a nonzero value, no pass
- * through zero) is skipped: 7 cycles and 2 instructions each, as the CPU would run them (the budget is charged the
- * same, and the skip stops where it would run out), and the last skipped read's clearing of the timer flag is kept.
- * Nothing else sees these iterations: their fetches are plain ROM reads (no bank-switching address: the code must lie
- * in the cart's plain window; no cart that watches the bus), no TIA access, and the data bus holds the LDA's operand
- * byte again when the real read comes. */
-A26_INLINE void intim_wait(rg__a26_machine *m, bus_regs *r, unsigned pc, int kind)
+/* The timer waits (the loops most games spend their vertical blank and overscan in), fast-forwarded: called at the
+ * timer read of a load absolute (LDA, LDX, LDY), with pc after it, when a branch back to the load follows:
+ *   L: LDx INTIM / BNE L    while the value is nonzero: skipped while the count is at least one interval;
+ *   L: LDx INTIM / BPL L    while bit 7 is clear: skipped while 0 <= count < 128 intervals;
+ *   L: LDx INTIM / BMI L    while bit 7 is set: skipped while the count is at least 128 intervals, or after zero
+ *                           while it reads $80-$FE (count -128..-2);
+ *   L: LDx TIMINT / BPL L   while the timer flag is clear: skipped while the count has not passed zero.
+ * Each skipped iteration takes 7 cycles (8 when the branch back crosses a page: its extra read is a ROM read too)
+ * and 2 instructions of the run's budget, as the CPU would run it (the skip stops where the budget would run out);
+ * the last skipped INTIM read's clearing of the timer flag is kept (a skipped read never sees the count -1, the
+ * one that does not clear it), and a TIMINT read's clearing of the PA7 flag. Nothing else sees these iterations:
+ * their fetches are plain ROM reads (no bank-switching address: the code must lie in the cart's plain window; no
+ * cart that watches the bus), no TIA access, the registers and flags are those the real read then loads, and the
+ * data bus holds the load's operand byte again when the real read comes. Counted over ale-py's ROMs (600 frames at
+ * frame skip 4): the BPL and BMI forms and page-crossing loops were up to 36% of the instructions some games ran
+ * (King Kong, Klax, Frogger, Mr. Do!, Beam Rider, Sir Lancelot, Casino). */
+A26_INLINE void timer_wait(rg__a26_machine *m, bus_regs *r, unsigned addr, unsigned pc, int kind)
 {
     unsigned lda = (pc - 3u) & 0xFFFFu, end = (pc + 2u) & 0xFFFFu; /* the loop's bytes: lda..end (dummy read) */
-    if (!(lda & 0x1000u) || (lda & 0xFF00u) != (end & 0xFF00u))
+    if (!(lda & 0x1000u) || (lda & 0xF000u) != (end & 0xF000u))
         return;
+    unsigned cross = (lda & 0xFF00u) != (end & 0xFF00u);
+    unsigned a = lda & 0x0FFFu, d = (end & 0x0F00u) | (lda & 0xFFu); /* window offsets: the load, the cross read */
     uint8_t b0, b1;
     if (kind == BUS_PLAIN) {
-        b0 = m->rom4k[pc & 0x0FFFu];
-        b1 = m->rom4k[(pc + 1u) & 0x0FFFu];
+        b0 = m->rom4k[a + 3u];
+        b1 = m->rom4k[a + 4u];
     } else if (kind == BUS_4K || kind == BUS_FE) {
-        unsigned a = lda & 0x0FFFu;
-        if ((unsigned)(a - m->fast_lo) >= m->fast_len || (unsigned)(a + 5u - m->fast_lo) >= m->fast_len)
+        if ((unsigned)(a - m->fast_lo) >= m->fast_len || (unsigned)(a + 5u - m->fast_lo) >= m->fast_len ||
+            (unsigned)(d - m->fast_lo) >= m->fast_len)
             return;
         b0 = m->rom4k[a + 3u];
         b1 = m->rom4k[a + 4u];
     } else { /* BUS_E0 */
-        unsigned a = lda & 0x0FFFu;
-        if (a + 5u >= E0_HOT)
+        if (a + 5u >= E0_HOT || d >= E0_HOT)
             return;
         b0 = m->slice[(a + 3u) >> 10][(a + 3u) & 0x3FFu];
         b1 = m->slice[(a + 4u) >> 10][(a + 4u) & 0x3FFu];
     }
-    if (b0 != 0xD0u || b1 != 0xFBu) /* BNE -5 */
+    if (b1 != 0xFBu) /* a branch back by 5: to the load */
         return;
     rg__a26_riot *riot = &m->st.riot;
-    uint32_t first = regs_cycles(r) + 1u; /* the cycle of this read */
-    int32_t count = rg__a26_riot_count(riot, first), least = (int32_t)1 << riot->shift;
-    if (count < least)
+    uint32_t first = regs_cycles(r) + 1u, period = 7u + cross; /* the cycle of this read; cycles per iteration */
+    int32_t count = rg__a26_riot_count(riot, first), high = (int32_t)128 << riot->shift;
+    uint32_t k; /* iterations (this read's first) whose read lets the branch go back */
+    if (addr & 1u) { /* TIMINT */
+        if (b0 != 0x10u || count < 0)
+            return;
+        k = (uint32_t)count / period + 1u;
+    } else if (b0 == 0xD0u) { /* BNE */
+        int32_t least = (int32_t)1 << riot->shift;
+        if (count < least)
+            return;
+        k = (uint32_t)(count - least) / period + 1u;
+    } else if (b0 == 0x10u) { /* BPL */
+        if (count < 0 || count >= high)
+            return;
+        k = (uint32_t)count / period + 1u;
+    } else if (b0 == 0x30u) { /* BMI */
+        if (count >= high)
+            k = (uint32_t)(count - high) / period + 1u;
+        else if (count <= -2 && count >= -128)
+            k = (uint32_t)(count + 128) / period + 1u;
+        else
+            return;
+    } else {
         return;
-    uint32_t k = (uint32_t)(count - least) / 7u + 1u; /* iterations whose read sees a count >= least */
+    }
     if (k > regs_budget(r) / 2u)
         k = regs_budget(r) / 2u;
     if (!k)
         return;
-    r->cb += ((uint64_t)(7u * k) << CB_SHIFT) - 2u * k;
-    riot->cleared = first + 7u * (k - 1u);
+    r->cb += ((uint64_t)(period * k) << CB_SHIFT) - 2u * k;
+    if (addr & 1u)
+        riot->int_flag &= (uint8_t)~0x40u; /* PA7 */
+    else
+        riot->cleared = first + period * (k - 1u);
 }
 
 A26_INLINE uint8_t bus_read_ld_abs(rg__a26_machine *m, bus_regs *r, uint16_t addr, uint16_t pc, int kind)
 {
     /* FE: unless the cart waits for the access after a $01FE one, it sees none of the loop's */
-    if ((addr & 0x1285u) == 0x0284u &&
+    if ((addr & 0x1284u) == 0x0284u &&
         (kind == BUS_PLAIN || kind == BUS_4K || kind == BUS_E0 || (kind == BUS_FE && !m->st.cart.fe_armed)))
-        intim_wait(m, r, pc, kind);
+        timer_wait(m, r, addr, pc, kind);
     return bus_read(m, r, addr, kind);
 }
 
