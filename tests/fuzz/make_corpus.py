@@ -503,6 +503,14 @@ def md_seeds():
     put("mdrom", "odd_size", md_image()[:513])
     with open(os.path.join(HERE, "..", "roms", "bin", "test.md"), "rb") as f:
         put("mdrom", "ours_test_md", f.read())
+    # the cartridge (docs/genesis.md "Cartridge"): a backup RAM field, a loop writing it, $A130F1 and a bank register
+    cart = bytes.fromhex("13FC005A00200001" "13FC000300A130F1" "13FC000100A130F3" "103900200001")
+    sram = bytearray(md_image(code=cart + bytes([0x60, (-(len(cart) + 2)) & 0xFF])))
+    sram[0x1B0:0x1BC] = b"RA\xf8\x20" + struct.pack(">II", 0x200001, 0x203FFF)
+    put("mdrom", "sram_ra", bytes(sram))
+    eeprom = bytearray(md_image())
+    eeprom[0x180:0x18E] = b"GM T-081326 00"  # a serial EEPROM cartridge's product code: refused
+    put("mdrom", "eeprom_product", bytes(eeprom))
 
 
 def main():
