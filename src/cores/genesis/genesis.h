@@ -22,10 +22,12 @@
 #define RG__GEN_WIDTH 320
 #define RG__GEN_HEIGHT 224
 #define RG__GEN_MAX_HEIGHT 240 /* V30 (register 1 bit 3): 240 lines */
-#define RG__GEN_LINES 262
+#define RG__GEN_LINES 262        /* NTSC; PAL 313 (rg__gen_lines) */
+#define RG__GEN_LINES_PAL 313
 #define RG__GEN_LINE_MCLK 3420u
 #define RG__GEN_FRAME_MCLK (RG__GEN_LINES * RG__GEN_LINE_MCLK)
 #define RG__GEN_MCLK 53693175.0
+#define RG__GEN_MCLK_PAL 53203424.0
 #define RG__GEN_ROM_MAX (4u << 20)
 
 typedef struct rg__gen_vdp {
@@ -105,11 +107,28 @@ typedef struct rg__gen_state {
     uint8_t pad_th[2];      /* TH as the pad sees it ($40 high, 0 low) */
     uint8_t pad_count[2];   /* 2 per TH high-to-low edge: which group of lines a read returns */
     uint8_t pad_timeout[2]; /* lines since the last edge: after 26 the count restarts */
-    uint8_t pad4_[2];
+    uint8_t region;         /* the version register's bits 7-6 from the ROM header as Genesis Plus GX reads it ($80 USA,
+                             * $C0 Europe, $00 Japan, $40 Japan PAL); bit 6 set: PAL, 313 lines a frame */
+    uint8_t pad4_;
     rg__gen_fm fm;          /* YM2612 registers and synthesis, the PSG's generators (genesis_fm.h; run only while audio
                              * is observed) */
     rg__gen_cart cart;      /* the cartridge: backup RAM, the ROM page or backup RAM each 64 KiB shows (genesis_cart.c) */
 } rg__gen_state;
+
+/* Lines a frame (262 NTSC, 313 PAL), master clocks a frame, and the master clock at which the current frame began
+ * (the region is fixed at power-on, so every frame so far had this length). */
+static inline unsigned rg__gen_lines(const rg__gen_state *s)
+{
+    return (s->region & 0x40u) ? RG__GEN_LINES_PAL : RG__GEN_LINES;
+}
+static inline uint64_t rg__gen_frame_mclk(const rg__gen_state *s)
+{
+    return (uint64_t)rg__gen_lines(s) * RG__GEN_LINE_MCLK;
+}
+static inline uint64_t rg__gen_frame_base(const rg__gen_state *s)
+{
+    return (uint64_t)s->frame * rg__gen_frame_mclk(s);
+}
 
 /* The renderer's sprite lists per line (genesis_render.c). Not state: it keeps a copy of the sprite table's bytes
  * and is rebuilt whenever VRAM's differ from it. */

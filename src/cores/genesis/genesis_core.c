@@ -69,7 +69,7 @@ static int run_frame(void *core)
     publish(c);
     io->audio_frames = 0;
     if (c->m.audio) {
-        rg__gen_audio_run_to(&c->m, (uint64_t)c->m.st.frame * RG__GEN_FRAME_MCLK);
+        rg__gen_audio_run_to(&c->m, rg__gen_frame_base(&c->m.st));
         if (c->m.alen && rg__native_publish_audio_stereo(io, c->m.abuf, c->m.alen) != RG_OK)
             return RG_ENOMEM;
     }
@@ -218,9 +218,9 @@ int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_
     for (size_t i = 0; o && i < o->n_core_options; i++)
         if (o->core_options[i].key)
             rg__log(&c->io->log, RG_LOG_DEBUG, "genesis: option %s is not ours; ignored", o->core_options[i].key);
-    c->io->fps = GEN_FPS;
     c->io->sample_rate = 44100.0;
     power_on(c);
+    c->io->fps = (c->m.st.region & 0x40u) ? RG__GEN_MCLK_PAL / (double)rg__gen_frame_mclk(&c->m.st) : GEN_FPS; /* PAL 49.70 */
     rg__log(&c->io->log, RG_LOG_DEBUG, "genesis: %zu KiB ROM", size / 1024);
     *core = c;
     *ops = &gen_ops;

@@ -195,6 +195,8 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
 
     if (base->region & 0x40u)
         REFUSE("the game runs as PAL (313-line frames, its header's region), whose states are not converted yet");
+    if (base->region & 0x40u)
+        REFUSE("the game runs as PAL (313-line frames, its header's region), whose states are not converted yet");
     *out = *base;
     rg__gen_state *s = out;
     /* The frame count: the clocks of every part of the machine count from it, and our YM2612's samples start every

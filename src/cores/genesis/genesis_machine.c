@@ -8,7 +8,8 @@
 
 /* --- I/O ($A10000-$A1001F) */
 
-#define VERSION_NTSC_OVERSEAS 0xA0u /* overseas, NTSC, no expansion unit, hardware version 0 (no TMSS) */
+/* the version register: the region (st.region), no expansion unit ($20), hardware version 0 (no TMSS) */
+#define VERSION_NO_EXPANSION 0x20u
 
 /* The port's input lines (bits 0-6) of a pad, as Genesis Plus GX models it (a 3-button pad never counts past step 1);
  * 0 = pressed. libretro bits
@@ -76,7 +77,7 @@ static uint8_t io_read(rg__gen_machine *m, unsigned reg)
 {
     rg__gen_state *s = &m->st;
     if (reg == 0)
-        return VERSION_NTSC_OVERSEAS;
+        return (uint8_t)(s->region | VERSION_NO_EXPANSION);
     if (reg >= 1 && reg <= 3) {
         unsigned p = reg - 1;
         uint8_t ctrl = s->io_ctrl[p];
@@ -266,6 +267,8 @@ static int iack(rg__gen_machine *m, int level)
 static int gpgx_clock_quirk(const rg_m68k *c)
 {
     uint16_t op = c->ir;
+    if ((op >> 12) == 0xAu || (op >> 12) == 0xFu) /* line A / line F: the whole exception 4 clocks (the chip: 34) */
+        return -30;
     if ((op & 0xFFF8u) == 0x0280u) /* ANDI.L #,Dn */
         return -2;
     if ((op & 0xF1F8u) == 0x5048u) /* ADDQ.W #,An */
@@ -337,7 +340,59 @@ static void cpu_reset(rg__gen_machine *m)
 /* Genesis Plus GX's power-on: the 68000 starts a fixed time into the first frame (which begins at line 192, mode 4's
  * blank): 229 lines and 1004 master clocks, rounded down to the 68000's clock, then its reset's 40 clocks; that first
  * frame has no V interrupt. */
-#define POWER_ON_MCLK (229u * RG__GEN_LINE_MCLK + 1004u)
+#define POWER_ON_MCLK(s) ((rg__gen_lines(s) - 192u + 159u - ((s)->region & 0x40u ? 27u : 0u)) * RG__GEN_LINE_MCLK + 1004u)
+
+/* The console's region from the ROM header as Genesis Plus GX picks it (core option region_detect "auto", as
+ * stable-retro runs it): the field at $1F0 read as "EUR"/"eur"/"Eur", "JAP"/"jap" or "USA"/"usa", else its first 4
+ * characters each naming regions (U USA, J and K Japan, E Europe, 0-9 and A-F a bit mask: 1 Japan, 2 Japan PAL, 4
+ * USA, 8 Europe; a byte below 16 the same); USA first, then Japan, Europe, Japan PAL; none: USA. Four European
+ * games with a wrong header (by product code) are Europe. Returns the version register's bits 7-6. */
+static uint8_t header_region(const rg__gen_machine *m)
+{
+    if (m->rom_mask < 0x1FFu)
+        return 0x80u;
+    const char *c = (const char *)m->rom + 0x1F0;
+    unsigned mask = 0;
+    if (!memcmp(c, "EUR", 3) || !memcmp(c, "eur", 3) || !memcmp(c, "Eur", 3))
+        mask = 8;
+    else if (!memcmp(c, "JAP", 3) || !memcmp(c, "jap", 3))
+        mask = 1;
+    else if (!memcmp(c, "USA", 3) || !memcmp(c, "usa", 3))
+        mask = 4;
+    else
+        for (unsigned i = 0; i < 4; i++) {
+            unsigned ch = (uint8_t)c[i];
+            if (ch >= 'a' && ch <= 'z')
+                ch -= 'a' - 'A';
+            if (ch == 'U')
+                mask |= 4;
+            else if (ch == 'J' || ch == 'K')
+                mask |= 1;
+            else if (ch == 'E')
+                mask |= 8;
+            else if (ch < 16)
+                mask |= ch;
+            else if (ch >= '0' && ch <= '9')
+                mask |= ch - '0';
+            else if (ch >= 'A' && ch <= 'F')
+                mask |= ch - 'A' + 10;
+        }
+    uint8_t region = (mask & 4) ? 0x80u : (mask & 1) ? 0x00u : (mask & 8) ? 0xC0u : (mask & 2) ? 0x40u : 0x80u;
+    /* the product code field ($182, 12 bytes) of European releases GPGX knows to need PAL */
+    static const char *const pal_products[] = {"T-69046-50", "T-120106-00", "T-97126 -50", "T-70096 -00"};
+    char product[13];
+    memcpy(product, m->rom + 0x182, 12);
+    product[12] = '\0';
+    for (unsigned i = 0; i < 12; i++)
+        if (!product[i])
+            product[i] = ' ';
+    for (unsigned i = 0; i < sizeof pal_products / sizeof pal_products[0]; i++)
+        if (strstr(product, pal_products[i]))
+            region = 0xC0u;
+    if (strstr(product, "T-45033") && m->rom[0x18E] == 0x0F && m->rom[0x18F] == 0x81) /* Alisia Dragon (Europe) */
+        region = 0xC0u;
+    return region;
+}
 
 void rg__gen_power_on(rg__gen_machine *m)
 {
@@ -354,13 +409,14 @@ void rg__gen_power_on(rg__gen_machine *m)
     for (unsigned i = 0x190; i < 0x19E && m->rom_mask >= 0x19Eu; i++)
         if (m->rom[i] == '6')
             m->pad6 = 1;
+    m->st.region = header_region(m);
     v->hv_latched = 1;
     v->vint_skip = 1;
     rg__gen_vdp_view(v);
     v->line = v->view_h;
     rg__m68k_init(&m->st.cpu);
-    m->st.cpu.cycles = POWER_ON_MCLK / 7u;
-    m->st.z80_cycles = POWER_ON_MCLK / 7u * 7u / 15u;
+    m->st.cpu.cycles = POWER_ON_MCLK(&m->st) / 7u;
+    m->st.z80_cycles = POWER_ON_MCLK(&m->st) / 7u * 7u / 15u;
     cpu_reset(m);
     m->insn_mclk = m->st.cpu.cycles * 7u;
     m->freeze_add = m->freeze_to = 0;
@@ -428,7 +484,8 @@ void rg__gen_run_frame(rg__gen_machine *m)
 {
     rg__gen_state *s = &m->st;
     rg__gen_vdp *v = &s->vdp;
-    uint64_t base = (uint64_t)s->frame * RG__GEN_FRAME_MCLK;
+    uint64_t base = rg__gen_frame_base(s);
+    unsigned lines = rg__gen_lines(s);
     if (v->view_changed) {
         rg__gen_vdp_view(v);
         v->view_changed = 0;
@@ -437,8 +494,8 @@ void rg__gen_run_frame(rg__gen_machine *m)
     unsigned first = v->view_h;
     v->fifo_cnt = 0;
     v->fifo_slots = 0;
-    for (unsigned i = 0; i < RG__GEN_LINES; i++) {
-        unsigned line = (first + i) % RG__GEN_LINES;
+    for (unsigned i = 0; i < lines; i++) {
+        unsigned line = (first + i) % lines;
         uint64_t t0 = base + (uint64_t)i * RG__GEN_LINE_MCLK;
         v->line = (uint16_t)line;
         rg__gen_pads_line(s);
@@ -452,7 +509,7 @@ void rg__gen_run_frame(rg__gen_machine *m)
                 s->z80_int = s->z80.int_line = 1;
             }
             v->vint_skip = 0;
-        } else if (line == RG__GEN_LINES - 1u) {
+        } else if (line == lines - 1u) {
             v->hcounter = v->reg[10];
             if (v->reg[1] & 0x40u)
                 rg__gen_sprite_parse(m, 0);
@@ -489,13 +546,15 @@ int rg__gen_state_check(const rg__gen_state *s)
     const char *why = rg__m68k_check_mode(&s->cpu, 1); /* built with M68K_NO_ADDRESS_ERRORS */
     if (why)
         return rg__error(RG_ESTATE, "genesis state: bad cpu (%s)", why);
-    uint64_t base = (uint64_t)s->frame * RG__GEN_FRAME_MCLK;
+    CHECK((s->region & 0x3Fu) == 0 && s->pad4_ == 0, "region");
+    uint64_t base = rg__gen_frame_base(s), frame_mclk = rg__gen_frame_mclk(s);
+    unsigned lines = rg__gen_lines(s);
     /* at the frame's start, the last instruction's overshoot past it, or a 68000 frozen by a 68000-to-VDP DMA
      * (dma_freeze: its end can lie frames ahead; the longest, 64 Ki words at 16 bytes a line, about 32 frames) */
     CHECK(s->cpu_moff < 7u, "cpu_moff");
     uint64_t now = s->cpu.cycles * 7u + s->cpu_moff; /* the 68000's master clock */
-    if (!((now >= base && now < base + 2u * RG__GEN_LINE_MCLK + 32u * (uint64_t)RG__GEN_FRAME_MCLK) ||
-          (s->frame == 0 && s->cpu.cycles == POWER_ON_MCLK / 7u + 40u)))
+    if (!((now >= base && now < base + 2u * RG__GEN_LINE_MCLK + 32u * frame_mclk) ||
+          (s->frame == 0 && s->cpu.cycles == POWER_ON_MCLK(s) / 7u + 40u)))
         return rg__error(RG_ESTATE, "genesis state: bad cpu cycles (master clock %llu, frame %llu starts at %llu)",
                          (unsigned long long)now, (unsigned long long)s->frame, (unsigned long long)base);
     const rg__gen_vdp *v = &s->vdp;
@@ -509,16 +568,15 @@ int rg__gen_state_check(const rg__gen_state *s)
     CHECK(v->view_h == 192u || v->view_h == 224u || v->view_h == 240u, "vdp.view_h");
     CHECK(v->view_w == 256u || v->view_w == 320u, "vdp.view_w");
     CHECK(v->view_changed <= 1 && v->vint_skip <= 1 && v->hv_latched <= 1, "vdp view/latch flags");
-    CHECK(v->line == (v->view_h + RG__GEN_LINES - 1u) % RG__GEN_LINES || (s->frame == 0 && v->line == v->view_h),
+    CHECK(v->line == (v->view_h + lines - 1u) % lines || (s->frame == 0 && v->line == v->view_h),
           "vdp.line");
     CHECK(s->z80_busreq <= 1 && s->z80_reset <= 1, "z80 bus control");
     CHECK(s->cpu.ipl == rg__gen_vdp_ipl(v), "cpu.ipl (not the VDP's)");
     CHECK(s->cpu_moff < 7u, "cpu_moff");
     for (unsigned p = 0; p < 2; p++)
-        CHECK((s->pad_th[p] & ~0x40u) == 0 && s->pad_count[p] < 0x80u && s->pad_timeout[p] <= 27u &&
-                  s->pad4_[p] == 0, "pad state");
+        CHECK((s->pad_th[p] & ~0x40u) == 0 && s->pad_count[p] < 0x80u && s->pad_timeout[p] <= 27u, "pad state");
     CHECK(v->fifo_cnt <= 4u && v->fifo_byte <= 1u && v->pad3_ == 0, "vdp fifo");
-    CHECK(s->dma_end <= base + 32u * (uint64_t)RG__GEN_FRAME_MCLK, "dma_end (a DMA longer than any)");
+    CHECK(s->dma_end <= base + 32u * frame_mclk, "dma_end (a DMA longer than any)");
     const char *sound = rg__gen_sound_check(s);
     if (sound)
         return rg__error(RG_ESTATE, "genesis state: bad z80/sound (%s)", sound);

@@ -98,7 +98,7 @@ void rg__gen_audio_run_to(rg__gen_machine *m, uint64_t mclk)
 void rg__gen_audio_begin(rg__gen_machine *m)
 {
     rg__gen_fm *f = &m->st.fm;
-    uint64_t start = ((uint64_t)m->st.frame * RG__GEN_FRAME_MCLK + YM_SAMPLE_MCLK - 1u) / YM_SAMPLE_MCLK;
+    uint64_t start = (rg__gen_frame_base(&m->st) + YM_SAMPLE_MCLK - 1u) / YM_SAMPLE_MCLK;
     m->alen = 0;
     if (f->t < start) { /* audio was not observed since: the time not synthesised is skipped */
         f->t = start;
@@ -315,9 +315,10 @@ const char *rg__gen_sound_check(const rg__gen_state *s)
     for (unsigned i = 0; i < 8; i++)
         if (s->psg_reg[i] > 0x3FFu)
             return "psg registers";
-    uint64_t base = (uint64_t)s->frame * RG__GEN_FRAME_MCLK;
-    /* at a frame's start, or at power-on (frame 0: the Z80's clock starts where the 68000's does, in line 229) */
-    uint64_t slack = (s->frame == 0 ? 230u : 2u) * RG__GEN_LINE_MCLK;
+    uint64_t base = rg__gen_frame_base(s);
+    /* at a frame's start, or at power-on (frame 0: the Z80's clock starts where the 68000's does, in line 229, PAL
+     * 253) */
+    uint64_t slack = (s->frame == 0 ? 254u : 2u) * RG__GEN_LINE_MCLK;
     if (s->z80_cycles * Z80_MCLK + 2u * RG__GEN_LINE_MCLK < base || s->z80_cycles * Z80_MCLK > base + slack)
         return "z80 cycles (not at the frame's start)";
     if (s->ym_samples * YM_SAMPLE_MCLK > base + 2u * RG__GEN_LINE_MCLK)

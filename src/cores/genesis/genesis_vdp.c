@@ -7,7 +7,7 @@
  * ports: its 68000 counts an instruction's clocks after running it). */
 static uint64_t frame_pos(const rg__gen_machine *m)
 {
-    uint64_t now = m->insn_mclk + m->freeze_add, base = (uint64_t)m->st.frame * RG__GEN_FRAME_MCLK;
+    uint64_t now = m->insn_mclk + m->freeze_add, base = rg__gen_frame_base(&m->st);
     return now > base ? now - base : 0;
 }
 
@@ -58,9 +58,9 @@ static void fifo_update(rg__gen_machine *m, uint64_t t)
     rg__gen_vdp *v = &m->st.vdp;
     const uint16_t *at = h40(v) ? fifo_at40 : fifo_at32;
     unsigned n_at = h40(v) ? 22u : 20u, per_line = h40(v) ? 18u : 16u;
-    unsigned idx = (v->line + RG__GEN_LINES - v->view_h) % RG__GEN_LINES;
+    unsigned lines = rg__gen_lines(&m->st), idx = (v->line + lines - v->view_h) % lines;
     uint64_t start = (uint64_t)idx * RG__GEN_LINE_MCLK;
-    uint32_t total = per_line * ((v->line + 1u) % RG__GEN_LINES);
+    uint32_t total = per_line * ((v->line + 1u) % lines);
     unsigned in_line = 0;
     uint64_t c = t > start ? t - start : 0;
     while (in_line < n_at - 1u && at[in_line] <= c)
@@ -87,7 +87,7 @@ static void fifo_update(rg__gen_machine *m, uint64_t t)
 static void fifo_write(rg__gen_machine *m)
 {
     rg__gen_vdp *v = &m->st.vdp;
-    if ((v->line >= v->view_h && v->line < RG__GEN_LINES - 1u) || !(v->reg[1] & 0x40u))
+    if ((v->line >= v->view_h && v->line < rg__gen_lines(&m->st) - 1u) || !(v->reg[1] & 0x40u))
         return;
     uint64_t t = frame_pos(m);
     fifo_update(m, t);
@@ -108,9 +108,9 @@ void rg__gen_vdp_view(rg__gen_vdp *v)
 
 /* In the vertical blank: from the frame's first line to line 260 (line 261 is the blank's last but reads as
  * active, as in Genesis Plus GX). */
-static int in_vblank(const rg__gen_vdp *v)
+static int in_vblank(const rg__gen_state *s)
 {
-    return v->line >= v->view_h && v->line < RG__GEN_LINES - 1u;
+    return s->vdp.line >= s->vdp.view_h && s->vdp.line < rg__gen_lines(s) - 1u;
 }
 
 unsigned rg__gen_vdp_ipl(const rg__gen_vdp *v)
@@ -192,12 +192,12 @@ static const uint16_t dma_rate[2][2] = {{16, 18}, {166, 204}};
 static uint64_t dma_time(const rg__gen_machine *m, unsigned len, unsigned half, uint64_t *first, unsigned *parts)
 {
     const rg__gen_vdp *v = &m->st.vdp;
-    uint64_t base = (uint64_t)m->st.frame * RG__GEN_FRAME_MCLK, t = frame_pos(m);
-    while (t >= RG__GEN_FRAME_MCLK) {
-        t -= RG__GEN_FRAME_MCLK;
-        base += RG__GEN_FRAME_MCLK;
+    uint64_t base = rg__gen_frame_base(&m->st), t = frame_pos(m), frame_mclk = rg__gen_frame_mclk(&m->st);
+    while (t >= frame_mclk) {
+        t -= frame_mclk;
+        base += frame_mclk;
     }
-    uint64_t vb_end = (uint64_t)(RG__GEN_LINES - 1u - v->view_h) * RG__GEN_LINE_MCLK;
+    uint64_t vb_end = (uint64_t)(rg__gen_lines(&m->st) - 1u - v->view_h) * RG__GEN_LINE_MCLK;
     for (unsigned n = 1;; n++) {
         int vblank = t < vb_end;
         unsigned rate = dma_rate[vblank || !(v->reg[1] & 0x40u)][h40(v)] >> half;
@@ -215,9 +215,9 @@ static uint64_t dma_time(const rg__gen_machine *m, unsigned len, unsigned half, 
             return base + t + dc;
         }
         t = end;
-        if (t >= RG__GEN_FRAME_MCLK) {
-            t -= RG__GEN_FRAME_MCLK;
-            base += RG__GEN_FRAME_MCLK;
+        if (t >= frame_mclk) {
+            t -= frame_mclk;
+            base += frame_mclk;
         }
     }
 }
@@ -408,7 +408,7 @@ uint16_t rg__gen_vdp_status(rg__gen_machine *m)
     rg__gen_vdp *v = &m->st.vdp;
     uint64_t fpos = frame_pos(m) + 28u;
     unsigned pos = (unsigned)(fpos % RG__GEN_LINE_MCLK);
-    int vblank = in_vblank(v) || !(v->reg[1] & 0x40u);
+    int vblank = in_vblank(&m->st) || !(v->reg[1] & 0x40u);
     int hblank = pos < 588u;
     int busy = m->insn_mclk + 28u < m->st.dma_end;
     /* the V interrupt flag reads set from its moment in the first line, before the interrupt is raised */
@@ -419,7 +419,8 @@ uint16_t rg__gen_vdp_status(rg__gen_machine *m)
     unsigned fifo = v->fifo_cnt == 0 ? 0x200u : v->fifo_cnt >= 4u ? 0x100u : 0u; /* empty, full */
     uint16_t s = (uint16_t)((m->st.cpu.irc & 0xFC00u) | fifo | (unsigned)busy << 1 |
                             (unsigned)vflag << 7 | (unsigned)v->sprite_ovf << 6 | (unsigned)v->sprite_col << 5 |
-                            (unsigned)v->odd << 4 | (unsigned)vblank << 3 | (unsigned)hblank << 2);
+                            (unsigned)v->odd << 4 | (unsigned)vblank << 3 | (unsigned)hblank << 2 |
+                            ((m->st.region >> 6) & 1u)); /* bit 0: PAL */
     v->pending = 0;
     v->sprite_ovf = v->sprite_col = 0;
     return s;
@@ -435,13 +436,14 @@ uint16_t rg__gen_vdp_hv(rg__gen_machine *m)
         return v->hv_latch;
     uint64_t fpos = frame_pos(m);
     unsigned hc = v->hv_latched ? (v->hv_latch & 0xFFu) : hcount(h40(v), (unsigned)(fpos % RG__GEN_LINE_MCLK));
-    unsigned idx = (v->line + RG__GEN_LINES - v->view_h) % RG__GEN_LINES;
+    unsigned lines = rg__gen_lines(&m->st), idx = (v->line + lines - v->view_h) % lines;
     int vc = (int)v->line;
     if (fpos >= (uint64_t)(idx + 1u) * RG__GEN_LINE_MCLK)
-        vc = (vc + 1) % (int)RG__GEN_LINES;
-    int vmax = !(v->reg[1] & 4u) ? 0xDA : (v->reg[1] & 8u) ? 0x106 : 0xEA;
+        vc = (vc + 1) % (int)lines;
+    int pal = (m->st.region >> 6) & 1;
+    int vmax = !(v->reg[1] & 4u) ? (pal ? 0xF2 : 0xDA) : (v->reg[1] & 8u) ? (pal ? 0x10A : 0x106) : (pal ? 0x102 : 0xEA);
     if (vc > vmax)
-        vc -= (int)RG__GEN_LINES;
+        vc -= (int)lines;
     if (v->lflags & RG__GEN_LF_INTERLACE) { /* GPGX: doubled in double resolution, bit 0 replaced by bit 8 */
         unsigned u = (unsigned)vc << ((v->lflags & RG__GEN_LF_IM2) ? 1 : 0);
         vc = (int)((u & ~1u) | ((u >> 8) & 1u));
