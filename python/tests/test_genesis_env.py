@@ -98,7 +98,8 @@ print(json.dumps(out))
 def _without_libretro(tmp_path, core):
     """Runs CHILD in a process that sees no libretro core for the Genesis: an empty $RETROGYM_CORE_PATH, no
     stable-retro (its data given as a data root), a home without RetroArch folders. The package's own folder and
-    Debian's hold no Genesis core (checked below from the child's list)."""
+    Debian's hold no foreign Genesis core (checked below from the child's list); the child lists every libretro
+    shared object mapped into it, which must be none."""
     empty = tmp_path / "cores"
     empty.mkdir()
     env = dict(os.environ, RETROGYM_CORE_PATH=str(empty), RETROGYM_STABLE_RETRO="", HOME=str(tmp_path),
@@ -107,7 +108,8 @@ def _without_libretro(tmp_path, core):
                        timeout=120)
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout.strip().splitlines()[-1])
-    assert not set(out["cores"]) & {"genesis_plus_gx", "picodrive", "genesis"}, out["cores"]
+    # Only our own libretro builds may be listed (genesis_libretro.so among them); none is loaded (out["libretro"]).
+    assert not set(out["cores"]) & {"genesis_plus_gx", "picodrive"}, out["cores"]
     return out
 
 
@@ -127,9 +129,9 @@ def test_named_core_runs_without_any_libretro_core(tmp_path):
 
 def test_make_without_any_libretro_core_picks_ours(tmp_path):
     """retrogym.make(GAME) with no core named. Our core is chosen only from the system's list
-    (systems/Genesis.json "cores"; src/emu/emu.c pick_core: a built-in core named in the list is always available);
-    until the list names "genesis" there is no fallback: the test then checks that make raises NotFound and reports
-    an expected failure; once the list names it, that our core runs with nothing else loaded."""
+    (systems/Genesis.json "cores"; src/emu/emu.c pick_core: a built-in core named in the list is always available),
+    where it is since f433888; were it taken out, there would be no fallback: the test then checks that make raises
+    NotFound and reports an expected failure."""
     out = _without_libretro(tmp_path, "default")
     if "genesis" not in out["system_cores"]:
         assert out.get("error") and out["error"][0] == "NotFound" and "genesis_plus_gx" in out["error"][1], out
@@ -140,9 +142,9 @@ def test_make_without_any_libretro_core_picks_ours(tmp_path):
 
 def test_default_core_with_genesis_plus_gx_installed(monkeypatch):
     """With GPGX installed too, make(GAME) runs on the first core of the system's list that reads Level1.state (a
-    GPGX state: src/emu/state_core.c). Once "genesis" is first in systems/Genesis.json that must be ours, which
-    needs "genesis" among the converters of GPGX's states there as well; until then GPGX runs it (expected
-    failure)."""
+    GPGX state: src/emu/state_core.c). With "genesis" first in systems/Genesis.json (since f433888) that must be
+    ours, which needs "genesis" among the converters of GPGX's states there as well; with GPGX first it runs on
+    GPGX (an expected failure)."""
     gpgx = _gpgx()
     monkeypatch.setenv("RETROGYM_CORE_PATH", os.path.dirname(gpgx))
     cores = retrogym.get_system_info("Genesis")["cores"]
@@ -338,9 +340,9 @@ def test_level1_every_step_equals_genesis_plus_gx():
 def test_dekadrive_power_on_every_frame_equals_genesis_plus_gx():
     """The demo has no integration: the emulator API (RetroEmulator) from power-on, EQ_STEPS frames of seeded
     random buttons, comparing the screen (resolution, shape and bytes) and RAM every frame. Measured 2026-11-27: all
-    equal on 10,000 frames; the demo's screen is black on both cores the whole time (its frame 3 is 256 wide in ours,
-    320 in GPGX's, which the fixed 320x224 screen does not show: docs/genesis.md, "Equivalence") and its work RAM
-    changes once."""
+    equal on 10,000 frames; the dump (a byte short) loops on both cores with a black screen (its frame 3 is 256
+    wide in ours, 320 in GPGX's, which the fixed 320x224 screen does not show: docs/genesis.md, "Equivalence") and
+    its work RAM changes once."""
     gpgx = _gpgx()
     if not os.path.exists(DEKADRIVE):
         pytest.skip(f"{DEKADRIVE} is not there")
