@@ -249,9 +249,7 @@ def test_movie_records_and_plays_back(tmp_path):
     assert m.frame_count == len(trace) and m.get_game() == GAME and m.players == 1
     assert m.get_state()[:10] == b"GENPLUS-GX"  # Level1.state as stable-retro ships it, converted on load
     assert retrogym.movie.recorded_rewards(path).core == "genesis"
-    # core= named: playback_movie takes the recording core only when list_cores() lists it, and that lists libretro
-    # shared objects; there is no genesis_libretro.so yet.
-    compare_playback(str(path), trace, core="genesis")
+    compare_playback(str(path), trace)  # on the recording core (retrogym.txt), as a user plays it back
 
 
 # ---- the equivalence bar: every step against Genesis Plus GX ----
