@@ -92,7 +92,7 @@ static void write_rom(const char *path, const rom_spec *r)
     assert_non_null(rom);
     for (size_t o = 0; o < r->size; o++)
         rom[o] = fill_byte(o);
-    for (size_t p = 0; p * 512u * KIB < r->size; p++) {
+    for (size_t p = 0; p * 512u * KIB + 0x7FFF2u <= r->size; p++) {
         rom[p * 512u * KIB + 0x7FFF0u] = 0xA5;
         rom[p * 512u * KIB + 0x7FFF1u] = (uint8_t)p;
     }
