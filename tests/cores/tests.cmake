@@ -115,6 +115,10 @@ rg_test(genesis_vs_gpgx cores/genesis/test_genesis_vs_gpgx.c LABELS no-asan)
 # synthesised unobserved, snapshots replay the samples; Airstriker's audio against genesis_plus_gx's (per-frame
 # loudness correlated; RAM equal with audio on and off); the Airstriker part skips without the wheel.
 rg_test(genesis_audio cores/genesis/test_genesis_audio.c LIBS m)
+# Our Genesis hardware test programs (tests/roms/md/{dma,irq,z80,ym}: DMA, H/V interrupts, Z80 bus handover, YM2612
+# timers) against genesis_plus_gx frame by frame from power-on: work RAM and pictures equal every frame (known
+# differences listed by the test and docs/genesis.md), plus checks on our core alone; GPGX parts skip without the wheel.
+rg_test(genesis_programs_sys cores/genesis/test_genesis_programs_sys.c LABELS no-asan)
 # The Genesis cartridge (docs/genesis.md, "Cartridge"): ROM images built by the test running a 68000 program of ours:
 # backup RAM from the header (or Genesis Plus GX's default at $200000), $A130F1, the SSF2 bank registers on a 5 MiB
 # ROM, rg_emu_save_ram, states (hostile ones refused), the reset button; refused headers (serial EEPROM...). Against
