@@ -84,17 +84,19 @@ typedef struct line_mode {
 
 /* A 2-cell column: the two name-table entries at nt, pattern row row (0-7; 0-15 in double resolution, before the
  * vertical flip), 16 bytes at out. */
-static inline void draw_column(const rg__gen_vdp *v, uint8_t *out, unsigned nt, unsigned row, const line_mode *lm)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+static ALWAYS_INLINE void draw_column(const rg__gen_vdp *v, uint8_t *out, unsigned nt, unsigned row, line_mode lm)
 {
     for (unsigned k = 0; k < 2u; k++) {
         uint16_t e = vram_word(v, nt + 2u * k);
         const uint8_t *pat; /* 4 bytes, at most $FFFC-$FFFF */
-        if (lm->im2)
+        if (lm.im2)
             pat = &v->vram[(e & 0x3FFu) * 64u + ((e & 0x1000u) ? 15u - row : row) * 4u];
         else
             pat = &v->vram[(e & 0x7FFu) * 32u + ((e & 0x1000u) ? 7u - row : row) * 4u];
         unsigned attr = (e >> 8 & 0x80u) | ((e >> 13) & 3u) << 4;
-        store8(out + 8u * k, row_bytes(pat, (e & 0x0800u) != 0, attr, lm->all));
+        store8(out + 8u * k, row_bytes(pat, (e & 0x0800u) != 0, attr, lm.all));
     }
 }
 
@@ -103,8 +105,8 @@ static inline void draw_column(const rg__gen_vdp *v, uint8_t *out, unsigned nt, 
  * scroll of that partly shown column in 2-cell mode (Genesis Plus GX: H40 the AND of column 19's two values, H32
  * none). Plane A after a window on the left (start > 0) shows, in its partly shown column, the entry of the column
  * after (the window bug as GPGX draws it). */
-static void draw_plane(const rg__gen_vdp *v, uint8_t *out, unsigned y, unsigned base, unsigned hs, int is_b,
-                       unsigned start, unsigned end, unsigned vfirst, const line_mode *lm)
+static ALWAYS_INLINE void draw_plane(const rg__gen_vdp *v, uint8_t *out, unsigned y, unsigned base, unsigned hs,
+                                     int is_b, unsigned start, unsigned end, unsigned vfirst, line_mode lm)
 {
     unsigned sz = v->reg[16];
     unsigned pf_shift = k_pf_shift[sz & 3u], colmask = k_pf_colmask[sz & 3u], rowmask = k_pf_rowmask[(sz >> 4) & 3u];
@@ -114,31 +116,32 @@ static void draw_plane(const rg__gen_vdp *v, uint8_t *out, unsigned y, unsigned 
     unsigned vl = 0, nt = 0, row = 0;
 #define PLANE_ROW(VS)                                                                                                \
     do {                                                                                                             \
-        vl = (y + (lm->im2 ? (VS) >> 1 : (VS))) & rowmask;                                                          \
+        vl = (y + (lm.im2 ? (VS) >> 1 : (VS))) & rowmask;                                                           \
         nt = base + (((vl >> 3) << pf_shift) & 0x1FC0u);                                                           \
-        row = lm->im2 ? ((vl & 7u) << 1 | lm->odd) : (vl & 7u);                                                     \
+        row = lm.im2 ? ((vl & 7u) << 1 | lm.odd) : (vl & 7u);                                                       \
     } while (0)
-    if (!per_col)
-        PLANE_ROW(vs);
+    PLANE_ROW(per_col ? vfirst : vs);
     if (fine) {
-        if (per_col)
-            PLANE_ROW(vfirst);
         unsigned col = (start && !is_b) ? index : index - 1u;
         draw_column(v, out + start * 16u + fine - 16u, nt + (col & colmask) * 4u, row, lm);
     }
+    if (!per_col) {
+        for (unsigned c = start; c < end; c++, index++)
+            draw_column(v, out + c * 16u + fine, nt + (index & colmask) * 4u, row, lm);
+        return;
+    }
     for (unsigned c = start; c < end; c++, index++) {
-        if (per_col)
-            PLANE_ROW(v->vsram[c * 2u + (unsigned)is_b]);
+        PLANE_ROW(v->vsram[c * 2u + (unsigned)is_b]);
         draw_column(v, out + c * 16u + fine, nt + (index & colmask) * 4u, row, lm);
     }
 #undef PLANE_ROW
 }
 
-static void draw_window(const rg__gen_vdp *v, uint8_t *out, unsigned start, unsigned end, unsigned y, int wide,
-                        const line_mode *lm)
+static ALWAYS_INLINE void draw_window(const rg__gen_vdp *v, uint8_t *out, unsigned start, unsigned end, unsigned y,
+                                      int wide, line_mode lm)
 {
     unsigned base = ((v->reg[3] & (wide ? 0x3Cu : 0x3Eu)) << 10) | (y >> 3) << (wide ? 7u : 6u);
-    unsigned row = lm->im2 ? ((y & 7u) << 1 | lm->odd) : (y & 7u);
+    unsigned row = lm.im2 ? ((y & 7u) << 1 | lm.odd) : (y & 7u);
     for (unsigned c = start; c < end; c++)
         draw_column(v, out + c * 16u, base + c * 4u, row, lm);
 }
@@ -428,47 +431,17 @@ static void merge_sh(const uint8_t *a, const uint8_t *b, const uint8_t *s, unsig
     }
 }
 
-void rg__gen_render_line(rg__gen_machine *m, unsigned y)
+/* Planes B and A and the window of line y into b and a (16 bytes of room either side). */
+static ALWAYS_INLINE void draw_planes(const rg__gen_vdp *v, uint8_t *a, uint8_t *b, unsigned y, int wide, line_mode lm)
 {
-    rg__gen_vdp *v = &m->st.vdp;
-    int wide = (v->reg[12] & 1u) != 0, sh = (v->reg[12] & 8u) != 0;
-    unsigned w = wide ? 320u : 256u, sw = w >> 4;
-    uint32_t *dst = m->fb + (size_t)y * RG__GEN_WIDTH;
-    /* colours: the 64 of CRAM in shadow, normal and highlight, with colour 0 of each palette the backdrop (kept
-     * while CRAM, the backdrop register and the colour mode stay as they were) */
-    rg__gen_sprite_cache *c = &m->sprites;
-    unsigned back_idx = v->reg[7] & 0x3Fu, pal_mode = v->reg[0] & 4u;
-    if (!c->pal_valid || c->back_idx != back_idx || c->pal_mode != pal_mode ||
-        memcmp(c->cram, v->cram, sizeof c->cram)) {
-        memcpy(c->cram, v->cram, sizeof c->cram);
-        c->back_idx = (uint8_t)back_idx;
-        c->pal_mode = (uint8_t)pal_mode;
-        c->pal_valid = 1;
-        for (unsigned k = 0; k < 3; k++)
-            for (unsigned i = 0; i < 64; i++)
-                c->pal[k][i] = colour(v, (i & 15u) ? i : back_idx, k);
-    }
-    const uint32_t *pal = c->pal[NORMAL];
-    for (unsigned x = w; x < RG__GEN_WIDTH; x++) /* H32: the rest of the row is black, whatever was drawn before */
-        dst[x] = 0;
-    if (!(v->reg[1] & 0x40u)) {
-        for (unsigned x = 0; x < w; x++)
-            dst[x] = pal[0];
-        return;
-    }
-    line_mode lm = {(v->lflags & RG__GEN_LF_IM2) != 0, v->odd & 1u, sh};
-    /* the planes' lines with 16 bytes of room either side for the fine scroll, the sprites' with 32 */
-    uint8_t abuf[16 + RG__GEN_WIDTH + 16], bbuf[16 + RG__GEN_WIDTH + 16];
-    uint8_t sbuf[SPR_MARGIN + RG__GEN_WIDTH + SPR_MARGIN];
-    uint8_t *a = abuf + 16, *b = bbuf + 16, *s = sbuf + SPR_MARGIN;
-    memset(sbuf, 0, SPR_MARGIN + w + SPR_MARGIN);
+    unsigned sw = wide ? 20u : 16u;
     /* horizontal scroll: full screen, per cell (8 lines), per line; mode 1 repeats the first 8 lines */
     static const unsigned k_hmask[4] = {0u, 7u, 0xF8u, 0xFFu};
     unsigned hbase = (v->reg[13] & 0x3Fu) << 10;
     unsigned hline = y & k_hmask[v->reg[11] & 3u];
     unsigned hsa = vram_word(v, hbase + hline * 4u) & 0x3FFu, hsb = vram_word(v, hbase + hline * 4u + 2u) & 0x3FFu;
     unsigned vfirst = wide ? (unsigned)(v->vsram[38] & v->vsram[39]) : 0u;
-    draw_plane(v, b, y, (v->reg[4] & 7u) << 13, hsb, 1, 0, sw, vfirst, &lm);
+    draw_plane(v, b, y, (v->reg[4] & 7u) << 13, hsb, 1, 0, sw, vfirst, lm);
     /* the window: whole lines above / below register 18's row, else register 17's 2-cell columns left / right */
     unsigned wv = (v->reg[18] & 0x1Fu) * 8u, hp = v->reg[17] & 0x1Fu;
     int right = (v->reg[17] & 0x80u) != 0;
@@ -495,9 +468,48 @@ void rg__gen_render_line(rg__gen_machine *m, unsigned y)
         w1 = hp;
     }
     if (a0 < a1)
-        draw_plane(v, a, y, (v->reg[2] & 0x38u) << 10, hsa, 0, a0, a1, vfirst, &lm);
+        draw_plane(v, a, y, (v->reg[2] & 0x38u) << 10, hsa, 0, a0, a1, vfirst, lm);
     if (w0 < w1)
-        draw_window(v, a, w0, w1, y, wide, &lm);
+        draw_window(v, a, w0, w1, y, wide, lm);
+}
+
+void rg__gen_render_line(rg__gen_machine *m, unsigned y)
+{
+    rg__gen_vdp *v = &m->st.vdp;
+    int wide = (v->reg[12] & 1u) != 0, sh = (v->reg[12] & 8u) != 0;
+    unsigned w = wide ? 320u : 256u;
+    uint32_t *dst = m->fb + (size_t)y * RG__GEN_WIDTH;
+    /* colours: the 64 of CRAM in shadow, normal and highlight, with colour 0 of each palette the backdrop (kept
+     * while CRAM, the backdrop register and the colour mode stay as they were) */
+    rg__gen_sprite_cache *c = &m->sprites;
+    unsigned back_idx = v->reg[7] & 0x3Fu, pal_mode = v->reg[0] & 4u;
+    if (!c->pal_valid || c->back_idx != back_idx || c->pal_mode != pal_mode ||
+        memcmp(c->cram, v->cram, sizeof c->cram)) {
+        memcpy(c->cram, v->cram, sizeof c->cram);
+        c->back_idx = (uint8_t)back_idx;
+        c->pal_mode = (uint8_t)pal_mode;
+        c->pal_valid = 1;
+        for (unsigned k = 0; k < 3; k++)
+            for (unsigned i = 0; i < 64; i++)
+                c->pal[k][i] = colour(v, (i & 15u) ? i : back_idx, k);
+    }
+    const uint32_t *pal = c->pal[NORMAL];
+    for (unsigned x = w; x < RG__GEN_WIDTH; x++) /* H32: the rest of the row is black, whatever was drawn before */
+        dst[x] = 0;
+    if (!(v->reg[1] & 0x40u)) {
+        for (unsigned x = 0; x < w; x++)
+            dst[x] = pal[0];
+        return;
+    }
+    /* the planes' lines with 16 bytes of room either side for the fine scroll, the sprites' with 32 */
+    uint8_t abuf[16 + RG__GEN_WIDTH + 16], bbuf[16 + RG__GEN_WIDTH + 16];
+    uint8_t sbuf[SPR_MARGIN + RG__GEN_WIDTH + SPR_MARGIN];
+    uint8_t *a = abuf + 16, *b = bbuf + 16, *s = sbuf + SPR_MARGIN;
+    memset(sbuf, 0, SPR_MARGIN + w + SPR_MARGIN);
+    if (!(v->lflags & RG__GEN_LF_IM2) && !sh) /* the common case, with the modes known to the compiler */
+        draw_planes(v, a, b, y, wide, (line_mode){0, 0, 0});
+    else
+        draw_planes(v, a, b, y, wide, (line_mode){(v->lflags & RG__GEN_LF_IM2) != 0, v->odd & 1u, sh});
     draw_sprites(m, s, w, y);
     if (y + 1u < v->view_h)
         rg__gen_sprite_parse(m, y + 1u);
