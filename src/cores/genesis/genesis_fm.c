@@ -468,7 +468,10 @@ const char *rg__gen_fm_check(const rg__gen_fm *f)
             return "psg generators";
     if (f->psg_rem >= 240u)
         return "psg clock";
-    if (f->rs_acc >= 53693175u || f->rs_n > 64u)
+    /* a sum holds at most rs_n samples of six 14-bit channels plus the PSG's four */
+    int32_t most = (int32_t)(f->rs_n + 1u) * (6 * 8192 + 4 * 4096);
+    if (f->rs_acc >= 53693175u || f->rs_n > 64u || f->rs_l > most || f->rs_l < -most || f->rs_r > most ||
+        f->rs_r < -most)
         return "audio resampler";
     return NULL;
 }

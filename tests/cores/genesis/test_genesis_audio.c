@@ -399,6 +399,10 @@ static void test_snapshot_replays_audio(void **s)
     snap->fm.psg_lfsr = 0;
     assert_int_equal(rg__gen_state_check(snap), RG_ESTATE);
     assert_non_null(strstr(rg_error_last(), "psg noise"));
+    snap->fm.psg_lfsr = 1;
+    snap->fm.rs_l = 0x7FFFFFFF; /* a sum that would overflow */
+    assert_int_equal(rg__gen_state_check(snap), RG_ESTATE);
+    assert_non_null(strstr(rg_error_last(), "audio resampler"));
     free(again);
     free(snap);
     free(m);
