@@ -67,6 +67,10 @@ static uint8_t *build(int md, size_t *len)
     size_t tail = reg + 0x20;
     put32(s + tail + 34, 0xFFFFFFFFu); /* cached_write: none */
     size_t psg = tail + 38 + (md ? 3624u : 5984u);
+    if (md) { /* the YM2612 after its reset: timer A and B periods 1024 and 256 x 16 samples (TAL, TBL) */
+        put32(s + tail + 38 + 2408 + 16, 1024);
+        put32(s + tail + 38 + 2408 + 28, 4096);
+    }
     for (unsigned i = 0; i < 4; i++)
         put32(s + psg + 76 + 4 * i, 1);
     if (md) {

@@ -134,12 +134,113 @@ static int convert_ym(const rg__gpgx_state *g, rg__gen_state *s)
     return RG_OK;
 }
 
-/* The PSG's registers (the parser gives them as the chip's: periods, attenuations, noise control). */
+/* The YM2612's FM side (audio only: nothing the machine's RAM or picture depends on), from GPGX's decoded fields
+ * back to the registers, then its operators' phase and envelope. The chip struct: six channels of 400 bytes, each
+ * four operators of 80 (in register order: +0, +4, +8, +12) and the channel's own fields from 320; the DAC flag at
+ * 2400 and output at 2404; after the general state (YM_ST) the channel 3 frequencies at 3468, the pan masks at 3500,
+ * the envelope and LFO counters at 3548; after the struct (3576) a 16-bit detune index per operator. */
+static void convert_fm(const rg__gpgx_state *g, rg__gen_state *s)
+{
+    const uint8_t *y = g->fm;
+    rg__gen_fm *f = &s->fm;
+    rg__gen_fm_reset(f);
+    static const uint8_t k_ams[9] = {3, 2, 2, 1, 1, 1, 1, 1, 0}; /* GPGX's AM shift 0, 1, 3, 8 back to AMS 3-0 */
+    static const uint8_t k_op[4] = {0, 2, 1, 3};                 /* register order to operators 1-4 */
+    for (unsigned ch = 0; ch < 6; ch++) {
+        const uint8_t *c = y + 400u * ch;
+        unsigned part = ch / 3u, r = ch % 3u;
+        for (unsigned i = 0; i < 4; i++) {
+            const uint8_t *sl = c + 80u * i;
+            unsigned a = r + 4u * i;
+            unsigned dt = le16(y + 3576u + 2u * (4u * ch + i)) & 7u;
+            unsigned mul = (unsigned)le32s(sl + 32), ar = (unsigned)le32s(sl + 12), d1r = (unsigned)le32s(sl + 16);
+            unsigned d2r = (unsigned)le32s(sl + 20), rr = (unsigned)le32s(sl + 24), tl = (unsigned)le32s(sl + 48);
+            unsigned slv = (unsigned)le32s(sl + 56), ksr = sl[8] & 3u;
+            rg__gen_fm_write(f, part, (uint8_t)(0x30u + a), (uint8_t)(dt << 4 | (mul >= 2u ? (mul / 2u) & 15u : 0u)));
+            rg__gen_fm_write(f, part, (uint8_t)(0x40u + a), (uint8_t)((tl >> 3) & 0x7Fu));
+            rg__gen_fm_write(f, part, (uint8_t)(0x50u + a),
+                             (uint8_t)((3u - ksr) << 6 | (ar >= 32u ? ((ar - 32u) / 2u) & 31u : 0u)));
+            rg__gen_fm_write(f, part, (uint8_t)(0x60u + a), (uint8_t)((le32s(sl + 76) ? 0x80u : 0u) |
+                                                                        (d1r >= 32u ? ((d1r - 32u) / 2u) & 31u : 0u)));
+            rg__gen_fm_write(f, part, (uint8_t)(0x70u + a), (uint8_t)(d2r >= 32u ? ((d2r - 32u) / 2u) & 31u : 0u));
+            rg__gen_fm_write(f, part, (uint8_t)(0x80u + a), (uint8_t)((slv >= 992u ? 15u : (slv / 32u) & 15u) << 4 |
+                                                                        (rr >= 34u ? ((rr - 34u) / 4u) & 15u : 0u)));
+            rg__gen_fm_write(f, part, (uint8_t)(0x90u + a), (uint8_t)(sl[72] & 15u));
+            /* the operator: phase (GPGX's sine index in bits 25-16, ours 19-10), attenuation, envelope phase */
+            rg__gen_fm_op *op = &f->op[ch][k_op[i]];
+            int32_t vol = le32s(sl + 52);
+            op->phase = ((uint32_t)le32s(sl + 36) >> 6) & 0xFFFFFu;
+            op->att = (uint16_t)(vol < 0 ? 0 : vol > 0x3FF ? 0x3FF : vol);
+            switch (sl[44]) {
+            case 4: op->eg = RG__FM_ATTACK; break;
+            case 3: op->eg = RG__FM_DECAY; break;
+            case 2: op->eg = RG__FM_SUSTAIN; break;
+            case 1: op->eg = RG__FM_RELEASE; break;
+            default: op->eg = RG__FM_RELEASE, op->att = 0x3FF; break; /* off */
+            }
+            op->key = sl[74] ? 1u : 0u;
+            op->ssg_inv = sl[73] ? 1u : 0u;
+        }
+        /* F-number and block (the latch written first), algorithm and feedback (GPGX keeps 10 - feedback; 0 before
+         * any write), pan, AMS, PMS */
+        unsigned bf = (unsigned)le32s(c + 396);
+        rg__gen_fm_write(f, part, (uint8_t)(0xA4u + r), (uint8_t)((bf >> 8) & 0x3Fu));
+        rg__gen_fm_write(f, part, (uint8_t)(0xA0u + r), (uint8_t)bf);
+        unsigned fb = c[321] >= 3u && c[321] <= 10u ? 10u - c[321] : 0u;
+        rg__gen_fm_write(f, part, (uint8_t)(0xB0u + r), (uint8_t)(fb << 3 | (c[320] & 7u)));
+        unsigned pms = (unsigned)le32s(c + 380) / 32u, ams = c[384] <= 8u ? k_ams[c[384]] : 0u;
+        unsigned lr = (le32s(y + 3500u + 8u * ch) ? 0x80u : 0u) | (le32s(y + 3504u + 8u * ch) ? 0x40u : 0u);
+        rg__gen_fm_write(f, part, (uint8_t)(0xB4u + r), (uint8_t)(lr | ams << 4 | (pms & 7u)));
+        for (unsigned k = 0; k < 2; k++) {
+            int32_t o = le32s(c + 324u + 4u * k);
+            f->fb[ch][k] = (int16_t)(o < -8192 ? -8192 : o > 8191 ? 8191 : o);
+        }
+    }
+    /* channel 3's own frequencies ($AC-$AE then $A8-$AA) and the latches as GPGX holds them */
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned bf = (unsigned)le32s(y + 3484u + 4u * i);
+        rg__gen_fm_write(f, 0, (uint8_t)(0xACu + i), (uint8_t)((bf >> 8) & 0x3Fu));
+        rg__gen_fm_write(f, 0, (uint8_t)(0xA8u + i), (uint8_t)bf);
+    }
+    f->fn_latch = y[YM_ST + 8];
+    f->fn_latch3 = y[3480];
+    /* LFO ($22: the samples per step GPGX keeps back to the rate), timers, mode, DAC */
+    static const uint8_t k_lfo[8] = {108, 77, 71, 67, 62, 44, 8, 5};
+    unsigned lfo = (unsigned)le32s(y + 3564), lv = 0;
+    for (unsigned i = 0; i < 8; i++)
+        if (lfo && k_lfo[i] == lfo)
+            lv = 8u | i;
+    rg__gen_fm_write(f, 0, 0x22, (uint8_t)lv);
+    rg__gen_fm_write(f, 0, 0x24, (uint8_t)(s->ym_ta >> 2));
+    rg__gen_fm_write(f, 0, 0x25, (uint8_t)(s->ym_ta & 3u));
+    rg__gen_fm_write(f, 0, 0x26, s->ym_tb);
+    rg__gen_fm_write(f, 0, 0x27, s->ym_mode);
+    rg__gen_fm_write(f, 0, 0x2A, (uint8_t)((le32s(y + 2404) >> 6) + 0x80));
+    rg__gen_fm_write(f, 0, 0x2B, (uint8_t)(y[2400] & 0x80u));
+    f->lfo_step = (uint8_t)(lv ? y[3556] & 127u : 0u);
+    uint32_t lt = (uint32_t)le32s(y + 3560);
+    f->lfo_cnt = (uint8_t)(lv && lt < lfo ? lt : 0u);
+    uint32_t egt = (uint32_t)le32s(y + 3552);
+    f->eg_div = (uint8_t)(egt < 3u ? egt : 0u);
+    f->eg_cnt = (uint16_t)((uint32_t)le32s(y + 3548) & 0xFFFu);
+    f->t = s->ym_samples;
+}
+
+/* The PSG's registers (the parser gives them as the chip's: periods, attenuations, noise control) and generators
+ * (GPGX's counters in master clocks, ours in PSG clocks of 240). */
 static void convert_psg(const rg__gpgx_state *g, rg__gen_state *s)
 {
     for (unsigned i = 0; i < 8; i++)
         s->psg_reg[i] = (uint16_t)g->psg.regs[i];
     s->psg_latch = (uint8_t)g->psg.latch;
+    rg__gen_fm *f = &s->fm;
+    for (unsigned i = 0; i < 4; i++) {
+        uint32_t t = ((uint32_t)g->psg.freq_counter[i] + 239u) / 240u;
+        f->psg_cnt[i] = (uint16_t)(t > 0x400u ? 0x400u : t);
+        f->psg_out[i] = g->psg.polarity[i] > 0 ? 1u : 0u;
+    }
+    f->psg_lfsr = g->psg.noise_shift ? (uint16_t)g->psg.noise_shift : 0x8000u;
+    f->psg_rem = 0;
 }
 
 /* The Z80's registers (the state's Z80 is running: out of reset, bus not requested) and its clock, mclk the master
@@ -195,8 +296,6 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
 
     if (base->region & 0x40u)
         REFUSE("the game runs as PAL (313-line frames, its header's region), whose states are not converted yet");
-    if (base->region & 0x40u)
-        REFUSE("the game runs as PAL (313-line frames, its header's region), whose states are not converted yet");
     *out = *base;
     rg__gen_state *s = out;
     /* The frame count: the clocks of every part of the machine count from it, and our YM2612's samples start every
@@ -225,6 +324,7 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
     }
     if ((rc = convert_ym(&g, s)) != RG_OK)
         return rc;
+    convert_fm(&g, s);
     convert_psg(&g, s);
     if ((rc = convert_vdp(&g, &s->vdp, rg__gen_lines(s))) != RG_OK)
         return rc;
