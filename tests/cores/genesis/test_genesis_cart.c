@@ -4,10 +4,11 @@
  * in work RAM; the results, the backup RAM through rg_emu_save_ram, states (saved, reloaded, hostile) and the reset
  * button of a bank-switched cartridge; headers the core refuses (serial EEPROM, backup RAM outside the cartridge,
  * over 4 MiB without the SSF2 mapper). With stable-retro's wheel, Genesis Plus GX runs the same images and its
- * results and backup RAM must be ours. */
+ * results and backup RAM must be ours, and an environment for a serial EEPROM cartridge runs on it. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
 
+#include "base/base.h"
 #include "cores/genesis/genesis.h"
 
 #include <stddef.h>
@@ -412,6 +413,50 @@ static void test_headers(void **state)
     remove(path);
 }
 
+/* An environment for a serial EEPROM cartridge: core genesis refuses the ROM (RG_EUNSUPPORTED), so the game runs on
+ * the system's next installed core, genesis_plus_gx (skipped without the wheel). */
+static void test_env_falls_back(void **state)
+{
+    (void)state;
+    if (!test_core_installed("genesis_plus_gx")) {
+        printf("genesis_cart: genesis_plus_gx not installed; fallback not tested\n");
+        skip();
+    }
+    char root[1024], dir[1200], rom[1300];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(root, sizeof root, "%s/rg_gencart_env-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    assert_non_null(mkdtemp(root));
+    snprintf(dir, sizeof dir, "%s/stable", root);
+    test_mkdirs(dir);
+    snprintf(dir, sizeof dir, "%s/stable/RgEeprom-Genesis", root);
+    test_mkdirs(dir);
+    snprintf(rom, sizeof rom, "%s/rom.md", dir);
+    rom_spec eeprom = {512u * KIB, "NBA JAM", "GM T-081326 -00", 0, 0, 0, 0};
+    write_rom(rom, &eeprom);
+    char sha[RG_INTEGRATION_SHA1_HEX + 2];
+    assert_int_equal(rg_integration_rom_sha1_file(rom, sha), RG_OK);
+    strcat(sha, "\n");
+    test_write_text(dir, "rom.sha", sha);
+    test_write_text(dir, "data.json", "{\"info\": {\"done\": {\"address\": 16711704, \"type\": \">u2\"}}}");
+    test_write_text(dir, "scenario.json", "{\"reward\": {\"variables\": {\"done\": {\"reward\": 1}}}}");
+    rg_integration_paths *dp = NULL;
+    assert_int_equal(rg_integration_paths_create(&dp, root), RG_OK);
+    rg_env_options o = RG_ENV_OPTIONS_INIT;
+    o.game = "RgEeprom-Genesis";
+    o.paths = dp;
+    o.log = test_quiet_log;
+    rg_env *env = NULL;
+    if (rg_env_create(&env, &o) != RG_OK)
+        fail_msg("the EEPROM cartridge's environment: %s", rg_error_last());
+    assert_string_equal(rg_emu_core_name(rg_env_emu(env)), "genesis_plus_gx");
+    rg_env_free(env);
+    o.core = "genesis"; /* named: no fallback, the reason given */
+    assert_int_equal(rg_env_create(&env, &o), RG_EUNSUPPORTED);
+    assert_non_null(strstr(rg_error_last(), "EEPROM"));
+    rg_integration_paths_free(dp);
+    rg__remove_tree(root);
+}
+
 int main(void)
 {
     test_use_wheel_cores();
@@ -420,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_ssf2_banks),
         cmocka_unit_test(test_big_rom_no_sram),
         cmocka_unit_test(test_headers),
+        cmocka_unit_test(test_env_falls_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
