@@ -219,11 +219,41 @@ static void test_vdp_ours(void **s)
     rg_emu_free(us);
 }
 
+/* On our core alone: drawing only every fourth frame (frame skip 4) leaves the machine as drawing every frame does
+ * (the sprite collision and overflow flags, the masking carried from a line at the dot limit, the interlace field),
+ * and the drawn frames' pictures equal. */
+static void test_vdp_frame_skip(void **s)
+{
+    (void)s;
+    rg_emu *all = open_program("vdp", "genesis"), *skip4 = open_program("vdp", "genesis");
+    size_t n = 0, wr = 0;
+    assert_int_equal(rg_emu_state_size(all, &n), RG_OK);
+    uint8_t *st = malloc(n), *st4 = malloc(n);
+    assert_non_null(st);
+    assert_non_null(st4);
+    for (unsigned f = 0; f < VDP_FRAMES; f++) {
+        assert_int_equal(rg_emu_run(all), RG_OK);
+        assert_int_equal(rg_emu_set_av_enable(skip4, f % 4u == 3u, 0), RG_OK);
+        assert_int_equal(rg_emu_run(skip4), RG_OK);
+        assert_int_equal(rg_emu_state_save(all, st, n, &wr), RG_OK);
+        assert_int_equal(rg_emu_state_save(skip4, st4, n, &wr), RG_OK);
+        if (memcmp(st, st4, n) != 0)
+            fail_msg("frame %u: not drawing frames changed the machine", f);
+        if (f % 4u == 3u && test_frame_hash(all) != test_frame_hash(skip4))
+            fail_msg("frame %u: the drawn picture differs after undrawn frames", f);
+    }
+    free(st);
+    free(st4);
+    rg_emu_free(all);
+    rg_emu_free(skip4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vdp_vs_gpgx),
         cmocka_unit_test(test_vdp_ours),
+        cmocka_unit_test(test_vdp_frame_skip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
