@@ -565,6 +565,10 @@ int rg__gen_state_check(const rg__gen_state *s)
     CHECK(v->code < 0x40u, "vdp.code");
     CHECK(v->pending <= 1 && v->fill <= 1 && v->vint <= 1 && v->hint <= 1, "vdp flags");
     CHECK(v->sprite_ovf <= 1 && v->sprite_col <= 1 && v->odd <= 1 && v->vflag <= 1, "vdp status bits");
+    CHECK((v->lflags & ~(RG__GEN_LF_SPRMASK | RG__GEN_LF_INTERLACE | RG__GEN_LF_IM2)) == 0 &&
+              (!(v->lflags & RG__GEN_LF_IM2) || (v->lflags & RG__GEN_LF_INTERLACE)) &&
+              (v->odd == 0 || (v->lflags & RG__GEN_LF_INTERLACE)),
+          "vdp.lflags (picture carry and interlace)");
     CHECK(v->view_h == 192u || v->view_h == 224u || v->view_h == 240u, "vdp.view_h");
     CHECK(v->view_w == 256u || v->view_w == 320u, "vdp.view_w");
     CHECK(v->view_changed <= 1 && v->vint_skip <= 1 && v->hv_latched <= 1, "vdp view/latch flags");

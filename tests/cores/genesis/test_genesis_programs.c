@@ -9,6 +9,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
 
+#include "cores/genesis/genesis.h"
+
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,12 +251,51 @@ static void test_vdp_frame_skip(void **s)
     rg_emu_free(skip4);
 }
 
+/* A state whose picture flags are impossible (unknown bits, double resolution without interlace, a field bit set
+ * without interlace) is refused naming them, the machine unchanged; the good state loads. */
+static void test_vdp_bad_states(void **s)
+{
+    (void)s;
+    rg_emu *emu = open_program("vdp", "genesis");
+    for (unsigned f = 0; f < 60; f++)
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+    size_t n = 0, wr = 0;
+    assert_int_equal(rg_emu_state_size(emu, &n), RG_OK);
+    uint8_t *good = malloc(n), *bad = malloc(n);
+    assert_non_null(good);
+    assert_non_null(bad);
+    assert_int_equal(rg_emu_state_save(emu, good, n, &wr), RG_OK);
+    uint64_t ram0 = test_ram_hash(emu);
+    const size_t hdr = 24; /* our snapshot's header (docs/genesis.md, "State") */
+    const size_t lf = hdr + offsetof(rg__gen_state, vdp) + offsetof(rg__gen_vdp, lflags);
+    const size_t odd = hdr + offsetof(rg__gen_state, vdp) + offsetof(rg__gen_vdp, odd);
+    assert_int_equal(good[lf] & RG__GEN_LF_INTERLACE, 0); /* frame 60: scene 1, no interlace */
+    struct { size_t off; uint8_t val; } cases[] = {{lf, 0x10}, {lf, RG__GEN_LF_IM2}, {odd, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(bad, good, n);
+        bad[cases[i].off] |= cases[i].val;
+        assert_int_equal(rg_emu_state_load(emu, bad, n), RG_ESTATE);
+        if (!strstr(rg_error_last(), "lflags"))
+            fail_msg("case %zu: '%s' does not name vdp.lflags", i, rg_error_last());
+        assert_true(test_ram_hash(emu) == ram0);
+    }
+    memcpy(bad, good, n);
+    bad[lf] |= RG__GEN_LF_INTERLACE | RG__GEN_LF_IM2; /* a possible state */
+    bad[odd] = 1;
+    assert_int_equal(rg_emu_state_load(emu, bad, n), RG_OK);
+    assert_int_equal(rg_emu_state_load(emu, good, n), RG_OK);
+    free(good);
+    free(bad);
+    rg_emu_free(emu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vdp_vs_gpgx),
         cmocka_unit_test(test_vdp_ours),
         cmocka_unit_test(test_vdp_frame_skip),
+        cmocka_unit_test(test_vdp_bad_states),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
