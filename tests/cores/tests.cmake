@@ -132,6 +132,6 @@ if(TARGET genesis_libretro)
 endif()
 # Our Genesis VDP picture program (tests/roms/md/vdp: scroll modes, plane sizes, the window, sprite limits and
 # masking, shadow/highlight, interlace) against genesis_plus_gx frame by frame from power-on: work RAM and pictures
-# equal every frame; and checks on our core alone (shadow/highlight intensities, the field bit); GPGX part skips
-# without the wheel.
-rg_test(genesis_programs cores/genesis/test_genesis_programs.c LABELS no-asan)
+# equal every frame; and checks on our core alone (shadow/highlight intensities, the field bit, frame skip, bad
+# states; these run under ASan too); GPGX part skips without the wheel and under ASan.
+rg_test(genesis_programs cores/genesis/test_genesis_programs.c)

@@ -134,6 +134,10 @@ static unsigned compare_program(const char *name, unsigned frames, char *why, si
 static void test_vdp_vs_gpgx(void **s)
 {
     (void)s;
+#if defined(__SANITIZE_ADDRESS__)
+    print_message("skipped: the foreign core is not run under ASan\n");
+    skip();
+#endif
     if (!have_gpgx()) {
         print_message("skipped: no genesis_plus_gx in .venv's stable-retro\n");
         skip();
