@@ -81,10 +81,9 @@ def test_make_vec_on_our_core(test_games, system):
         vec.close()
 
 
-# Genesis not yet: RAM and picture bytes equal GPGX's on every frame of Airstriker and the demo since 2026-11-27, but
-# on our Genesis test ROM the first frame after power-on differs (rows 161-191, x 256-319: lines GPGX draws 256 wide
-# before the ROM's switch to H40, ours 320), which every reset shows (docs/genesis.md, "Equivalence").
-@pytest.mark.parametrize("system", ["Sms", "GameGear"])
+# The Genesis since 2026-11-27: the first frame after power-on of our test ROM (lines drawn before its switch to H40,
+# which GPGX leaves black past column 256) now equals GPGX's too (docs/genesis.md, "Equivalence").
+@pytest.mark.parametrize("system", ["Sms", "GameGear", "Genesis"])
 def test_every_step_equals_genesis_plus_gx(test_games, system):
     gpgx = _gpgx()
     if gpgx is None:

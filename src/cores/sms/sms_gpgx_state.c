@@ -121,7 +121,9 @@ int rg__sms_gpgx_read(const rg__sms_machine *m, const rg__sms_state *base, const
     c->b = (uint8_t)(g.z80.bc >> 8), c->c = (uint8_t)g.z80.bc;
     c->d = (uint8_t)(g.z80.de >> 8), c->e = (uint8_t)g.z80.de;
     c->h = (uint8_t)(g.z80.hl >> 8), c->l = (uint8_t)g.z80.hl;
-    c->ix = g.z80.ix, c->iy = g.z80.iy, c->sp = g.z80.sp, c->pc = g.z80.pc, c->wz = g.z80.wz;
+    c->ix = g.z80.ix, c->iy = g.z80.iy, c->sp = g.z80.sp, c->wz = g.z80.wz;
+    /* GPGX keeps a halted Z80's PC on the HALT (and steps past it when an interrupt comes); ours keeps it past */
+    c->pc = (uint16_t)(g.z80.pc + (g.z80.halt ? 1u : 0u));
     c->af_ = g.z80.af2, c->bc_ = g.z80.bc2, c->de_ = g.z80.de2, c->hl_ = g.z80.hl2;
     c->i = g.z80.i;
     c->r = (uint8_t)((g.z80.r & 0x7Fu) | (g.z80.r2 & 0x80u));
