@@ -61,7 +61,8 @@ class Ale:
         a.reset_game()
         self.a, self.skip, self.tick = a, skip, 0
         self.acts = list(ale_py.Action)
-        self.buf = np.empty((210, 160, 3), np.uint8)
+        h, w = a.getScreenDims()  # 210x160 for most games; ALE gives a few more lines (King Kong: 250)
+        self.buf = np.empty((h, w, 3), np.uint8)
 
     def block(self, frames, screen):
         """CPU seconds per act() call over frames // skip calls (game-over resets not timed)."""
