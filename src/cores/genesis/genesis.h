@@ -62,6 +62,9 @@ typedef struct rg__gen_vdp {
     uint16_t pad3_;
     uint32_t fifo_slots;    /* access slots used since the frame's start, */
     uint32_t fifo_next;     /* master clock (since the frame's start) of the next slot */
+    uint16_t fifo[4];       /* the write FIFO's entries: the last four words written (data port, 68000 DMA) */
+    uint8_t fifo_idx;       /* the entry the next word goes to (0-3): the oldest, whose bits a CRAM/VSRAM read or */
+    uint8_t pad4_[3];       /* a CRAM/VSRAM fill takes */
 } rg__gen_vdp;
 
 /* rg__gen_vdp.lflags (genesis_render.c): a line that reached the sprite dot limit makes a sprite at x = 0 mask the
@@ -199,7 +202,8 @@ void rg__gen_run_frame(rg__gen_machine *m);
 int rg__gen_state_check(const rg__gen_state *s);
 
 /* 68000 bus (genesis_machine.c), used by the VDP's DMA and the Z80's bank window too. sel: 2 high byte, 1 low
- * byte, 3 the word. */
+ * byte, 3 the word. A read returns the word at the even address below addr; Z80 RAM alone answers an odd addr (the
+ * 68000's byte read there) with its odd byte, on both halves. */
 uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr);
 void rg__gen_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel);
 

@@ -115,6 +115,7 @@ static void io_write(rg__gen_machine *m, unsigned reg, uint8_t v)
 uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
 {
     rg__gen_state *s = &m->st;
+    const uint32_t asked = addr;
     addr &= 0xFFFFFEu;
     if (addr < 0x400000u) {
         if (__builtin_expect(addr >= m->rom_fast, 0)) /* bank-switched ROM or backup RAM */
@@ -141,8 +142,8 @@ uint16_t rg__gen_read16(rg__gen_machine *m, uint32_t addr)
          * otherwise the read is open bus (the prefetched word), as in Genesis Plus GX */
         if (!s->z80_busreq || s->z80_reset)
             return s->cpu.irc;
-        if (addr < 0xA04000u) { /* Z80 RAM: the byte on both halves */
-            uint8_t b = s->zram[addr & 0x1FFEu];
+        if (addr < 0xA04000u) { /* Z80 RAM: the byte at the address asked on both halves (odd: a byte read there) */
+            uint8_t b = s->zram[asked & 0x1FFFu];
             return (uint16_t)(b << 8 | b);
         }
         if (addr < 0xA06000u) { /* YM2612 status: the timer flags, never busy */
@@ -255,7 +256,9 @@ static int iack(rg__gen_machine *m, int level)
 
 #define M68K_FN gen_m68k_run
 #define M68K_CTX rg__gen_machine
-#define M68K_READ(m, addr, sel) ((void)(sel), rg__gen_read16((m), (addr)))
+/* a byte read at an odd address (sel 1: the lower byte only) reaches the bus with bit 0 set, which only Z80 RAM
+ * heeds (its odd byte; a word read or an even byte read gets the even one); sel is a constant 3 at most call sites */
+#define M68K_READ(m, addr, sel) rg__gen_read16((m), (addr) | (uint32_t)((sel) == 1))
 #define M68K_WRITE(m, addr, v, sel) rg__gen_write16((m), (addr), (v), (sel))
 /* stable-retro's Genesis Plus GX (1.7.4, a Musashi-based 68000 with a clock table per opcode) counts a few
  * register-only instructions otherwise than the 68000 (our interpreter's counts, which the SingleStepTests hold to the
@@ -402,6 +405,9 @@ void rg__gen_power_on(rg__gen_machine *m)
     rg__gen_z80_reset(m);
     rg__gen_psg_power_on(&m->st);
     rg__gen_vdp *v = &m->st.vdp;
+    /* register 10 (the H interrupt counter's reload) is $FF at power-on, as Genesis Plus GX sets it from its author's
+     * measurements on consoles: H interrupts stay far apart until the game writes it */
+    v->reg[10] = 0xFF;
     v->hcounter = 0xFF;
     v->fifo_byte = 1;
     m->st.pad_th[0] = m->st.pad_th[1] = 0x40u;
@@ -579,7 +585,8 @@ int rg__gen_state_check(const rg__gen_state *s)
     CHECK(s->cpu_moff < 7u, "cpu_moff");
     for (unsigned p = 0; p < 2; p++)
         CHECK((s->pad_th[p] & ~0x40u) == 0 && s->pad_count[p] < 0x80u && s->pad_timeout[p] <= 27u, "pad state");
-    CHECK(v->fifo_cnt <= 4u && v->fifo_byte <= 1u && v->pad3_ == 0, "vdp fifo");
+    CHECK(v->fifo_cnt <= 4u && v->fifo_byte <= 1u && v->pad3_ == 0 && v->fifo_idx <= 3u && !v->pad4_[0] &&
+          !v->pad4_[1] && !v->pad4_[2], "vdp fifo");
     CHECK(s->dma_end <= base + 32u * frame_mclk, "dma_end (a DMA longer than any)");
     const char *sound = rg__gen_sound_check(s);
     if (sound)

@@ -166,6 +166,15 @@ static void dma_done(rg__gen_vdp *v, unsigned src16)
     v->reg[22] = (uint8_t)(src16 >> 8);
 }
 
+/* A word into the write FIFO's ring (each data-port write and each word of a 68000-to-VDP transfer). A read of CRAM
+ * or VSRAM takes the bits its RAM lacks from the entry after the last written (the oldest), as a console does and
+ * Genesis Plus GX has it; so does a CRAM or VSRAM fill's data. */
+static inline void fifo_push(rg__gen_vdp *v, uint16_t w)
+{
+    v->fifo[v->fifo_idx] = w;
+    v->fifo_idx = (uint8_t)((v->fifo_idx + 1u) & 3u);
+}
+
 /* 68000 -> VDP: words from the 68000 bus; the source (a word address) wraps inside its 128 KiB block. */
 static void dma_68k(rg__gen_machine *m)
 {
@@ -175,6 +184,7 @@ static void dma_68k(rg__gen_machine *m)
     uint32_t hi = (uint32_t)(v->reg[23] & 0x7Fu) << 16;
     for (unsigned i = 0; i < n; i++) {
         uint16_t w = rg__gen_read16(m, ((hi | lo) << 1) & 0xFFFFFEu);
+        fifo_push(v, w);
         port_write(v, w);
         lo = (lo + 1u) & 0xFFFFu;
     }
@@ -257,18 +267,20 @@ static void dma_copy(rg__gen_vdp *v)
 }
 
 /* VRAM fill, after the data-port write that started it (which is done as a normal write first): the high byte of
- * the data to the address with bit 0 inverted, length times; CRAM and VSRAM get the whole word. */
+ * the data to the address with bit 0 inverted, length times; CRAM and VSRAM get the whole word of the FIFO's next
+ * entry (the oldest of its four, not the word just written), as a console and Genesis Plus GX do. */
 static void dma_fill(rg__gen_vdp *v, uint16_t val)
 {
     port_write(v, val);
     unsigned n = dma_length(v);
     unsigned src = v->reg[21] | (unsigned)v->reg[22] << 8;
+    uint16_t word = v->fifo[v->fifo_idx];
     for (unsigned i = 0; i < n; i++) {
         if ((v->code & 0x0Fu) == 1) {
             v->vram[v->addr ^ 1u] = (uint8_t)(val >> 8);
             v->addr = (uint16_t)(v->addr + v->reg[15]);
         } else {
-            port_write(v, val);
+            port_write(v, word);
         }
     }
     v->fill = 0;
@@ -369,6 +381,7 @@ void rg__gen_vdp_data_write(rg__gen_machine *m, uint16_t val)
     rg__gen_vdp *v = &m->st.vdp;
     v->pending = 0;
     fifo_write(m);
+    fifo_push(v, val);
     if (v->fill) {
         dma_busy(m, dma_length(v), 0);
         dma_fill(v, val);
@@ -386,13 +399,16 @@ uint16_t rg__gen_vdp_data_read(rg__gen_machine *m)
     case 0:
         r = (uint16_t)(v->vram[v->addr & 0xFFFEu] << 8 | v->vram[v->addr | 1u]);
         break;
-    case 4: {
+    case 4: { /* VSRAM: 11 bits, the rest from the FIFO's next entry */
         unsigned i = (v->addr >> 1) & 0x3Fu;
-        r = i < 40 ? v->vsram[i] : v->vsram[0];
+        r = (uint16_t)(((i < 40 ? v->vsram[i] : v->vsram[0]) & 0x7FFu) | (v->fifo[v->fifo_idx] & 0xF800u));
         break;
     }
-    case 8:
-        r = v->cram[(v->addr >> 1) & 0x3Fu];
+    case 8: /* CRAM: bits 1-3, 5-7, 9-11, the rest from the FIFO's next entry */
+        r = (uint16_t)((v->cram[(v->addr >> 1) & 0x3Fu] & 0x0EEEu) | (v->fifo[v->fifo_idx] & ~0x0EEEu));
+        break;
+    case 12: /* the undocumented 8-bit VRAM read: the byte at the address with bit 0 inverted, the rest as above */
+        r = (uint16_t)(v->vram[v->addr ^ 1u] | (v->fifo[v->fifo_idx] & 0xFF00u));
         break;
     default:
         break;

@@ -81,19 +81,20 @@ static void test_vdp_registers_and_ports(void **s)
     assert_int_equal(rg__gen_vdp_data_read(m), 0x1234);
     assert_int_equal(rg__gen_vdp_data_read(m), 0xABCD);
 
-    /* CRAM keeps ----BBB-GGG-RRR-; VSRAM 11 bits; both read back */
+    /* CRAM keeps ----BBB-GGG-RRR-; VSRAM 11 bits; both read back, the bits they lack taken from the write FIFO's
+     * next entry (the oldest of the last four words written), as a console and Genesis Plus GX do */
     cmd(m, 3, 0x0002);
     rg__gen_vdp_data_write(m, 0xFFFF);
     assert_int_equal(v->cram[1], 0x0EEE);
     cmd(m, 8, 0x0002);
-    assert_int_equal(rg__gen_vdp_data_read(m), 0x0EEE);
+    assert_int_equal(rg__gen_vdp_data_read(m), 0x0EEE | (0x1234 & ~0x0EEE)); /* 0x1234: four words ago */
     cmd(m, 5, 0x0000);
     rg__gen_vdp_data_write(m, 0xFFFF);
     rg__gen_vdp_data_write(m, 0x0123);
     assert_int_equal(v->vsram[0], 0x07FF);
     assert_int_equal(v->vsram[1], 0x0123);
     cmd(m, 4, 0x0002);
-    assert_int_equal(rg__gen_vdp_data_read(m), 0x0123);
+    assert_int_equal(rg__gen_vdp_data_read(m), 0x0123 | (0x5678 & 0xF800)); /* 0x5678: four words ago */
 
     /* half a command, then a status read: the next control word starts a new command */
     rg__gen_vdp_ctrl_write(m, 0x4000);
@@ -191,6 +192,25 @@ static void test_vdp_dma(void **s)
     assert_int_equal(rg__gen_vdp_status(m) & 2u, 0);
     m->st.cpu.cycles = 0;
     m->insn_mclk = 0;
+
+    /* a CRAM fill: the data write is done, then the words after it get the write FIFO's next entry (the oldest of
+     * the last four words written, here $0222), not the word that started it (as a console and Genesis Plus GX) */
+    reg(m, 15, 2);
+    cmd(m, 3, 0x0040);
+    rg__gen_vdp_data_write(m, 0x0222);
+    rg__gen_vdp_data_write(m, 0x0444);
+    rg__gen_vdp_data_write(m, 0x0666);
+    reg(m, 19, 3), reg(m, 20, 0), reg(m, 23, 0x80);
+    cmd(m, 0x23, 0x0050);
+    assert_int_equal(v->fill, 1);
+    rg__gen_vdp_data_write(m, 0x0888);
+    assert_int_equal(v->fill, 0);
+    assert_int_equal(v->cram[34], 0x0666);
+    static const uint16_t want_cram[5] = {0x0888, 0x0222, 0x0222, 0x0222, 0}; /* CRAM words 40-44 */
+    for (unsigned i = 0; i < 5; i++)
+        assert_int_equal(v->cram[40 + i], want_cram[i]);
+    m->st.dma_end = 0;
+    reg(m, 15, 1);
 
     /* copy: 16 bytes from $4000 to $9000 */
     reg(m, 19, 16), reg(m, 20, 0), reg(m, 21, 0x00), reg(m, 22, 0x40), reg(m, 23, 0xC0);
