@@ -1,8 +1,8 @@
 /* Genesis Plus GX states converted into our Genesis machine state (docs/genesis.md, "State import"). GPGX saves
  * between frames, so the position in the frame is the 68000's overshoot
  * past the frame's start (both cores start a frame at the blank's first line: docs/genesis.md). What is not converted
- * or emulated yet and a state may be in the middle of (the Z80 running, a DMA under way, a half-written 32-bit
- * command, bank switching, interlace) is refused, naming it. */
+ * or emulated yet and a state may be in the middle of (a DMA under way, a half-written 32-bit command, interlace,
+ * special cartridge hardware) is refused, naming it. */
 #include "cores/genesis/genesis_gpgx_state.h"
 
 #include "base/base.h"
@@ -18,32 +18,50 @@ static uint16_t le16(const uint8_t *b)
     return (uint16_t)(b[0] | b[1] << 8);
 }
 
-/* The 64 KiB slots of $000000-$3FFFFF must map the cartridge as at power-on (page = slot modulo a power of two), or
- * SRAM ($FF); anything else is a mapper at work. */
-static int check_map(const rg__gpgx_state *g)
+/* The 64 KiB slots of $000000-$3FFFFF (docs/genesis.md "Cartridge" and "State import"): each GPGX slot byte is a
+ * ROM page, $FF the backup RAM or $FE the boot ROM. GPGX maps slot i at power-on to page i modulo its ROM size
+ * rounded up to a power of two; ours to page i modulo our ROM image's (at least 512 KiB, a smaller ROM repeated).
+ * A page that shows what power-on shows in our image (the same page modulo the image's period, a power of two of
+ * pages) keeps our power-on page, so the ROM fast path stays; another page (bank switching: the 512 KiB banks, the
+ * SSF2 mapper, the multi-game mapper) is copied when our image has it. The backup RAM only where our cartridge maps
+ * it (its slot or $20), writable (GPGX restores it so); its contents are the machine's own (GPGX states hold none,
+ * and GPGX keeps the current ones on a load). */
+static unsigned rom_period_pages(const rg__gen_machine *m)
 {
-    unsigned n = 1;
-    for (;; n *= 2u) {
-        int ok = 1;
-        for (unsigned i = 0; i < 64 && ok; i++)
-            if (g->map[i] < 0x40u && g->map[i] != i % n)
-                ok = 0;
-        if (ok)
-            break;
-        if (n == 64)
-            for (unsigned i = 0; i < 64; i++)
-                if (g->map[i] < 0x40u && g->map[i] != i)
-                    REFUSE("cartridge bank switching is in use ($%06X maps ROM page %u), which our core does not "
-                           "emulate", i << 16, g->map[i]);
-    }
-    for (unsigned i = 0; i < 64; i++)
-        if (g->map[i] == 0xFEu)
-            REFUSE("the boot ROM (TMSS) is mapped at $%06X, which our core does not emulate", i << 16);
+    size_t pages = ((size_t)m->rom_mask >> 16) + 1u, q = 1;
+    while (q < pages && memcmp(m->rom, m->rom + (q << 16), (pages - q) << 16) != 0)
+        q *= 2u;
+    return (unsigned)q;
+}
+
+static int convert_cart(const rg__gen_machine *m, const rg__gpgx_state *g, rg__gen_cart *c)
+{
     for (unsigned i = 0; i < 4; i++)
         if (g->cart_regs[i])
             REFUSE("cartridge hardware register %u = $%02X (a mapper or protection chip), which our core does not "
                    "emulate", i, g->cart_regs[i]);
-    return RG_OK;
+    unsigned mask = m->rom_mask >> 16, period = rom_period_pages(m);
+    c->sram_slots = 0;
+    for (unsigned i = 0; i < 64; i++) {
+        unsigned p = g->map[i];
+        c->page[i] = (uint8_t)(i & mask);
+        if (p == 0xFEu)
+            REFUSE("the boot ROM (TMSS) is mapped at $%06X, which our core does not emulate", i << 16);
+        if (p == 0xFFu) {
+            if (!m->sram_on || (i != m->sram_slot && i != 0x20u))
+                REFUSE("the backup RAM is mapped at $%06X, where this cartridge has none in our core", i << 16);
+            c->sram_slots |= 1ull << i;
+        } else if (p % period != i % period) {
+            if (p > mask)
+                REFUSE("$%06X maps ROM page %u (bank switching), beyond this %u KiB ROM", i << 16, p,
+                       (mask + 1u) * 64u);
+            c->page[i] = (uint8_t)p;
+        }
+    }
+    memcpy(c->sram, m->st.cart.sram, sizeof c->sram);
+    c->sram_wp = 0;
+    memset(c->pad_, 0, sizeof c->pad_);
+    return rg__gen_cart_check(m, c);
 }
 
 static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v, unsigned lines)
@@ -283,8 +301,6 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
         return rc;
     /* the buffer after the blocks is not read: stable-retro's states hold whatever its memory held there (zeros in
      * most, leftovers in 61 of the 928) */
-    if ((rc = check_map(&g)) != RG_OK)
-        return rc;
     if (g.m68k.stopped & 2u)
         REFUSE("the 68000 is halted");
     if (g.m68k.cycles >= RG__GEN_LINE_MCLK)
@@ -294,19 +310,24 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
         REFUSE("the YM2612's next sample starts %u master clocks into the frame (under %u expected)",
                g.fm_cycles_start, YM_SAMPLE_MCLK);
 
-    if (base->region & 0x40u)
-        REFUSE("the game runs as PAL (313-line frames, its header's region), whose states are not converted yet");
     *out = *base;
     rg__gen_state *s = out;
+    if ((rc = convert_cart(m, &g, &s->cart)) != RG_OK)
+        return rc;
     /* The frame count: the clocks of every part of the machine count from it, and our YM2612's samples start every
-     * 1008 master clocks from power-on, GPGX's at fm_cycles_start into the frame. A frame is 896,040 master clocks,
-     * 936 modulo 1008, so frame 14 + k puts a sample at the frame's start plus 72 k (k 0-13); GPGX's start is a
-     * multiple of 72 after NTSC frames only (36 off otherwise: rounded up). */
-    unsigned k = (g.fm_cycles_start + 36u) / 72u;
-    uint32_t frame = 14u + (k > 13u ? 13u : k);
-    uint64_t base_mclk = (uint64_t)frame * RG__GEN_FRAME_MCLK;
+     * 1008 master clocks from power-on, GPGX's at fm_cycles_start into the frame. An NTSC frame is 896,040 master
+     * clocks, 1008 - 72 modulo 1008, so frame 14 + k puts a sample at the frame's start plus 72 k (k 0-13); a PAL
+     * frame 1,070,460, 1008 - 36, so frame 28 + k puts one at 36 k (k 0-27). GPGX's start is a multiple of that step
+     * after frames of one length (between, as after a region change: rounded to the nearest). */
+    uint64_t frame_mclk = rg__gen_frame_mclk(base);
+    unsigned step = YM_SAMPLE_MCLK - (unsigned)(frame_mclk % YM_SAMPLE_MCLK), cycle = YM_SAMPLE_MCLK / step;
+    unsigned k = (g.fm_cycles_start + step / 2u) / step;
+    if (k > cycle - 1u)
+        k = cycle - 1u;
+    uint32_t frame = cycle + k;
+    uint64_t base_mclk = (uint64_t)frame * frame_mclk;
     s->frame = frame;
-    s->ym_samples = (base_mclk + (k > 13u ? 13u : k) * 72u) / YM_SAMPLE_MCLK;
+    s->ym_samples = (base_mclk + (uint64_t)k * step) / YM_SAMPLE_MCLK;
     memcpy(s->ram, g.work_ram, sizeof s->ram); /* both 16-bit host-order words */
     memcpy(s->zram, g.zram, sizeof s->zram);
     for (unsigned i = 0; i < 3; i++) {
@@ -334,7 +355,7 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
     memcpy(c->a, g.m68k.a, sizeof c->a);
     c->sr = g.m68k.sr;
     c->other_sp = (g.m68k.sr & 0x2000u) ? g.m68k.usp : g.m68k.isp;
-    uint64_t t = (uint64_t)frame * RG__GEN_FRAME_MCLK + g.m68k.cycles;
+    uint64_t t = base_mclk + g.m68k.cycles;
     c->cycles = t / 7u;
     s->cpu_moff = (uint8_t)(t % 7u);
     c->stopped = (uint8_t)(g.m68k.stopped & 1u);

@@ -238,7 +238,8 @@ int rg__gpgx_parse(const void *src, size_t len, int md, rg__gpgx_state *out)
         TAKE(&c, b, 64);
         memcpy(out->map, b, 64);
         for (unsigned i = 0; i < 64; i++)
-            BAD(out->map[i] >= 0x40u && out->map[i] < 0xFEu, "cartridge slot %u maps page %#x", i, out->map[i]);
+            BAD(out->map[i] >= 0x80u && out->map[i] < 0xFEu, "cartridge slot %u maps page %#x", i,
+                out->map[i]); /* pages of 64 KiB in up to 8 MiB (SSF2 boards), $FE boot ROM, $FF backup RAM */
         TAKE(&c, b, 4);
         memcpy(out->cart_regs, b, 4);
     } else {
