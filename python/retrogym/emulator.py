@@ -76,6 +76,16 @@ class RetroEmulator:
         """Loads a raw state; False when the core refuses it (nothing changes then)."""
         return self._c.set_state(bytes(state))
 
+    def get_save_ram(self) -> npt.NDArray[np.uint8]:
+        """The cartridge's backup (battery) RAM as the core keeps it, a new uint8 array; empty when the game has
+        none. A retrogym extension: stable-retro has no such call."""
+        return self._c.get_save_ram()
+
+    def set_save_ram(self, data: Union[bytes, bytearray, memoryview, np.ndarray]) -> None:
+        """Writes the backup RAM: exactly ``len(get_save_ram())`` bytes, else ValueError and nothing changes. Write a
+        save before the frames that read it (a game usually reads its saves at start-up or in a menu)."""
+        self._c.set_save_ram(data)
+
     @property
     def system(self) -> str:
         return self._c.info()["system"]
@@ -140,3 +150,12 @@ class Emulator:
 
     def get_ram(self) -> npt.NDArray[np.uint8]:
         return self._c.get_ram()
+
+    def get_save_ram(self) -> npt.NDArray[np.uint8]:
+        """The cartridge's backup (battery) RAM, a new uint8 array; empty when the game has none (a retrogym
+        extension)."""
+        return self._c.emu_get_save_ram()
+
+    def set_save_ram(self, data: Union[bytes, bytearray, memoryview, np.ndarray]) -> None:
+        """Writes the backup RAM: exactly ``len(get_save_ram())`` bytes, else ValueError and nothing changes."""
+        self._c.emu_set_save_ram(data)

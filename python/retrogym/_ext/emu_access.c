@@ -2,6 +2,8 @@
  * (env.em, env.get_ram(), env.get_screen()). The callers check their object is usable first. */
 #include "ext.h"
 
+#include <string.h>
+
 /* The screen's size once the core has produced a frame: 0, or -1 with the exception set (RuntimeError(no_frame)
  * before the first frame). */
 static int screen_dims(rg_emu *emu, unsigned *w, unsigned *h, const char *no_frame)
@@ -78,6 +80,50 @@ PyObject *rgpy_emu_ram(rg_emu *emu)
         return rgpy_raise(rc);
     }
     return (PyObject *)out;
+}
+
+PyObject *rgpy_emu_save_ram(rg_emu *emu)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    int rc = rg_emu_save_ram(emu, &data, &size);
+    if (rc != RG_OK)
+        return rgpy_raise(rc);
+    npy_intp n = (npy_intp)size;
+    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_UINT8);
+    if (out && size)
+        memcpy(PyArray_DATA(out), data, size);
+    return (PyObject *)out;
+}
+
+PyObject *rgpy_emu_set_save_ram(rg_emu *emu, PyObject *src)
+{
+    uint8_t *data = NULL;
+    size_t size = 0;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(src, &buf, PyBUF_C_CONTIGUOUS))
+        return NULL;
+    int rc = rg_emu_save_ram(emu, &data, &size);
+    if (rc != RG_OK) {
+        PyBuffer_Release(&buf);
+        return rgpy_raise(rc);
+    }
+    if (buf.itemsize != 1) {
+        PyBuffer_Release(&buf);
+        return PyErr_Format(PyExc_ValueError, "set_save_ram takes bytes or a uint8 array; nothing was written");
+    }
+    if ((size_t)buf.len != size) {
+        Py_ssize_t len = buf.len;
+        PyBuffer_Release(&buf);
+        if (!size)
+            return PyErr_Format(PyExc_ValueError, "this game has no save RAM: set_save_ram takes 0 bytes, not %zd",
+                                len);
+        return PyErr_Format(PyExc_ValueError, "the save RAM is %zu bytes, not %zd; nothing was written", size, len);
+    }
+    if (size)
+        memcpy(data, buf.buf, size);
+    PyBuffer_Release(&buf);
+    Py_RETURN_NONE;
 }
 
 PyObject *rgpy_emu_get_state(rg_emu *emu, int *busy)

@@ -248,6 +248,23 @@ static PyObject *Emu_set_state(rgpy_Emu *self, PyObject *arg)
     return rgpy_emu_set_state(self->emu, &self->busy, &buf);
 }
 
+/* get_save_ram() -> the cartridge's backup RAM as a new uint8 array (empty when the game has none). */
+static PyObject *Emu_get_save_ram(rgpy_Emu *self, PyObject *unused)
+{
+    (void)unused;
+    if (emu_usable(self))
+        return NULL;
+    return rgpy_emu_save_ram(self->emu);
+}
+
+/* set_save_ram(data): the backup RAM's bytes, exactly its size (ValueError otherwise, nothing written). */
+static PyObject *Emu_set_save_ram(rgpy_Emu *self, PyObject *arg)
+{
+    if (emu_usable(self))
+        return NULL;
+    return rgpy_emu_set_save_ram(self->emu, arg);
+}
+
 /* audio() -> the last frame's audio as a new (frames, 2) int16 array. */
 static PyObject *Emu_audio(rgpy_Emu *self, PyObject *unused)
 {
@@ -297,6 +314,8 @@ static PyMethodDef Emu_methods[] = {
      "ram_view(address, size) -> writable uint8 array over the core's memory at address (no copy)"},
     {"get_state", (PyCFunction)Emu_get_state, METH_NOARGS, "get_state() -> raw core state (bytes)"},
     {"set_state", (PyCFunction)Emu_set_state, METH_O, "set_state(bytes) -> False when the core refuses it"},
+    {"get_save_ram", (PyCFunction)Emu_get_save_ram, METH_NOARGS, "get_save_ram() -> uint8 array of the backup RAM"},
+    {"set_save_ram", (PyCFunction)Emu_set_save_ram, METH_O, "set_save_ram(data): the backup RAM, exactly its size"},
     {"audio", (PyCFunction)Emu_audio, METH_NOARGS, "audio() -> (frames, 2) int16 array of the last frame"},
     {"info", (PyCFunction)Emu_info, METH_NOARGS, "info() -> dict of system, core, fps, sample_rate, frame"},
     {NULL, NULL, 0, NULL}};

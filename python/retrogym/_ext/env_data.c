@@ -433,6 +433,23 @@ static PyObject *Env_emu_set_state(rgpy_Env *self, PyObject *args)
     return rgpy_emu_set_state(rg_env_emu(self->env), &self->busy, &buf);
 }
 
+/* emu_get_save_ram() -> the cartridge's backup RAM as a new uint8 array (empty when the game has none). */
+static PyObject *Env_emu_get_save_ram(rgpy_Env *self, PyObject *unused)
+{
+    (void)unused;
+    if (rgpy_env_usable(self))
+        return NULL;
+    return rgpy_emu_save_ram(rg_env_emu(self->env));
+}
+
+/* emu_set_save_ram(data): the backup RAM's bytes, exactly its size (ValueError otherwise, nothing written). */
+static PyObject *Env_emu_set_save_ram(rgpy_Env *self, PyObject *arg)
+{
+    if (rgpy_env_usable(self))
+        return NULL;
+    return rgpy_emu_set_save_ram(rg_env_emu(self->env), arg);
+}
+
 /* emu_step(): one frame with the buttons held (no scenario update). */
 static PyObject *Env_emu_step(rgpy_Env *self, PyObject *unused)
 {
@@ -503,6 +520,8 @@ PyMethodDef rgpy_env_data_methods[] = {
     {"set_start_state", (PyCFunction)Env_set_start_state, METH_VARARGS, "set_start_state(name or path, '' = none)"},
     {"emu_get_state", (PyCFunction)Env_emu_get_state, METH_NOARGS, "emu_get_state() -> raw core state"},
     {"emu_set_state", (PyCFunction)Env_emu_set_state, METH_VARARGS, "emu_set_state(bytes) -> bool"},
+    {"emu_get_save_ram", (PyCFunction)Env_emu_get_save_ram, METH_NOARGS, "emu_get_save_ram() -> backup RAM (uint8)"},
+    {"emu_set_save_ram", (PyCFunction)Env_emu_set_save_ram, METH_O, "emu_set_save_ram(data): backup RAM, its size"},
     {"emu_step", (PyCFunction)Env_emu_step, METH_NOARGS, "emu_step(): one frame, no scenario update"},
     {"emu_set_buttons", (PyCFunction)Env_emu_set_buttons, METH_VARARGS, "emu_set_buttons(mask, player=0)"},
     {"emu_info", (PyCFunction)Env_emu_info, METH_NOARGS, "emu_info() -> fps, sample rate, resolution, frame"},

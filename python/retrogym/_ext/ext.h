@@ -163,6 +163,10 @@ PyObject *rgpy_emu_screen(rg_emu *emu, const char *no_frame);
 PyObject *rgpy_emu_screen_gray(rg_emu *emu, PyObject *out, const char *no_frame);
 /** Every memory block, ascending by base, as a new uint8 array. */
 PyObject *rgpy_emu_ram(rg_emu *emu);
+/** The cartridge's backup RAM (rg_emu_save_ram) as a new uint8 array, empty when the game has none. */
+PyObject *rgpy_emu_save_ram(rg_emu *emu);
+/** Copies a bytes-like object of exactly the backup RAM's size into it: None, or ValueError (nothing written). */
+PyObject *rgpy_emu_set_save_ram(rg_emu *emu, PyObject *src);
 /** The core's raw serialized state as bytes; the core serializes without the GIL, with *busy set meanwhile (the
  * caller's busy flag). */
 PyObject *rgpy_emu_get_state(rg_emu *emu, int *busy);
