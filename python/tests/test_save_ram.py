@@ -4,7 +4,8 @@ same on an environment's ``env.unwrapped.em`` (a retrogym extension; rg_emu_save
 a 68000 program of ours that writes the backup RAM (bytes and a word, a write lost while $A130F1 write-protects it) on
 our own core "genesis"; the bytes it wrote are read back, a save written through the API is what the game then reads,
 wrong sizes and types are refused with nothing changed, and the Atari test ROM (no backup RAM) gives an empty array.
-Nothing here needs ../shared or a wheel: our Genesis and Atari cores are built into the library."""
+Our Genesis and Atari cores are built into the library; the one test on Genesis Plus GX (a libretro core's
+RETRO_MEMORY_SAVE_RAM, against ours) skips without stable-retro's wheel."""
 import hashlib
 import os
 
@@ -193,3 +194,31 @@ def test_env_em_save_ram(rom_path, saved_data_settings, tmp_path):
         np.testing.assert_array_equal(em.get_save_ram(), expected_save(save.size))
     finally:
         env.close()
+
+
+def test_libretro_core_save_ram(rom_path):
+    """Through a libretro core (RETRO_MEMORY_SAVE_RAM): Genesis Plus GX from stable-retro's wheel runs the same image
+    and its backup RAM is ours; a save written there reads back. Skips without the wheel."""
+    from conftest import _stable_retro_cores
+
+    folder = _stable_retro_cores()
+    core = folder and os.path.join(folder, "genesis_plus_gx_libretro.so")
+    if not core or not os.path.exists(core):
+        pytest.skip("stable-retro's wheel (its genesis_plus_gx core) is not installed")
+    ours, theirs = RetroEmulator(rom_path, core="genesis"), RetroEmulator(rom_path, core=core)
+    try:
+        for _ in range(3):
+            ours.step()
+            theirs.step()
+        save = theirs.get_save_ram()
+        np.testing.assert_array_equal(save, ours.get_save_ram())
+        np.testing.assert_array_equal(save, expected_save(save.size))
+        new = np.arange(save.size, dtype=np.uint32).astype(np.uint8) ^ 0x5C
+        theirs.set_save_ram(new)
+        np.testing.assert_array_equal(theirs.get_save_ram(), new)
+        with pytest.raises(ValueError, match="save RAM"):
+            theirs.set_save_ram(new[1:])
+        np.testing.assert_array_equal(theirs.get_save_ram(), new)
+    finally:
+        ours.close()
+        theirs.close()
