@@ -67,8 +67,9 @@ static int convert_cart(const rg__gen_machine *m, const rg__gpgx_state *g, rg__g
 static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v, unsigned lines)
 {
     const rg__gpgx_vdp *x = &g->vdp;
-    if (x->dma_length)
-        REFUSE("a DMA is under way (%u words left), and our core's DMA takes no time", x->dma_length);
+    if (x->dma_length && (!(x->code & 0x20u) || (x->reg[23] & 0x80u) || x->dmafill))
+        REFUSE("a VRAM fill or copy is under way (%u units left), which our core does not convert yet",
+               x->dma_length);
     if (x->cached_write >= 0)
         REFUSE("the second word of a 32-bit VDP command write ($%04X) is pending, which our core does not keep",
                (unsigned)x->cached_write & 0xFFFFu);
@@ -292,6 +293,57 @@ static int convert_z80(const rg__gpgx_state *g, uint64_t mclk, rg__gen_state *s)
     return RG_OK;
 }
 
+/* A 68000-to-VDP transfer under way (GPGX's dma_length words left, its source word address dma_src in the 128 KiB
+ * block of register 23; registers 19-22 as the transfer started): our core moves a transfer's words at once, so the
+ * rest moves now, through the converted machine's bus (tmp), to the address register by register 15's step, and
+ * the 68000 (frozen at the frame's start in GPGX's state) resumes when the rest would have moved: in the blank, at
+ * 166 / 204 units a line (H32 / H40; VRAM takes half as many words). Returns the master clocks into the frame the
+ * transfer ends at, or 0 when none. */
+static int convert_dma(const rg__gpgx_state *g, rg__gen_machine *tmp, rg__gen_state *s, uint64_t *end)
+{
+    const rg__gpgx_vdp *x = &g->vdp;
+    rg__gen_vdp *v = &s->vdp;
+    *end = 0;
+    if (!x->dma_length)
+        return RG_OK;
+    if (x->dma_length > 0x10000u)
+        REFUSE("a DMA under way has %u words left (at most 65,536)", x->dma_length);
+    unsigned half = (v->code & 6u) ? 0u : 1u, rate = ((v->reg[12] & 1u) ? 204u : 166u) >> half;
+    uint64_t dc = (uint64_t)x->dma_length * RG__GEN_LINE_MCLK / rate;
+    if (dc > (uint64_t)(rg__gen_lines(s) - 1u - v->view_h) * RG__GEN_LINE_MCLK)
+        REFUSE("a DMA under way (%u words left) runs past the vertical blank, which our core does not convert yet",
+               x->dma_length);
+    uint32_t hi = (uint32_t)(v->reg[23] & 0x7Fu) << 16;
+    unsigned lo = x->dma_src;
+    for (unsigned i = 0; i < x->dma_length; i++) {
+        uint16_t w = rg__gen_read16(tmp, ((hi | lo) << 1) & 0xFFFFFEu);
+        switch (v->code & 0x0Fu) {
+        case 1: {
+            uint16_t b = (v->addr & 1u) ? (uint16_t)(w << 8 | w >> 8) : w;
+            v->vram[v->addr & 0xFFFEu] = (uint8_t)(b >> 8);
+            v->vram[v->addr | 1u] = (uint8_t)b;
+            break;
+        }
+        case 3:
+            v->cram[(v->addr >> 1) & 0x3Fu] = w & 0x0EEEu;
+            break;
+        case 5:
+            if (((v->addr >> 1) & 0x3Fu) < 40u)
+                v->vsram[(v->addr >> 1) & 0x3Fu] = w & 0x07FFu;
+            break;
+        default:
+            break;
+        }
+        v->addr = (uint16_t)(v->addr + v->reg[15]);
+        lo = (lo + 1u) & 0xFFFFu;
+    }
+    v->reg[19] = v->reg[20] = 0;
+    v->reg[21] = (uint8_t)lo;
+    v->reg[22] = (uint8_t)(lo >> 8);
+    *end = dc;
+    return RG_OK;
+}
+
 int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const void *src, size_t len,
                       rg__gen_state *out)
 {
@@ -350,12 +402,22 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
     if ((rc = convert_vdp(&g, &s->vdp, rg__gen_lines(s))) != RG_OK)
         return rc;
 
+    rg__gen_machine *tmp = malloc(sizeof *tmp);
+    if (!tmp)
+        return rg__error(RG_ENOMEM, "out of memory converting a Genesis Plus GX state");
+    *tmp = *m;
+    tmp->st = *s;
+    uint64_t dma_end;
+    if ((rc = convert_dma(&g, tmp, s, &dma_end)) != RG_OK) {
+        free(tmp);
+        return rc;
+    }
     rg_m68k *c = &s->cpu;
     memcpy(c->d, g.m68k.d, sizeof c->d);
     memcpy(c->a, g.m68k.a, sizeof c->a);
     c->sr = g.m68k.sr;
     c->other_sp = (g.m68k.sr & 0x2000u) ? g.m68k.usp : g.m68k.isp;
-    uint64_t t = base_mclk + g.m68k.cycles;
+    uint64_t t = base_mclk + (g.m68k.cycles > dma_end ? g.m68k.cycles : dma_end);
     c->cycles = t / 7u;
     s->cpu_moff = (uint8_t)(t % 7u);
     c->stopped = (uint8_t)(g.m68k.stopped & 1u);
@@ -367,10 +429,6 @@ int rg__gen_gpgx_read(const rg__gen_machine *m, const rg__gen_state *base, const
     c->ipl = (uint8_t)rg__gen_vdp_ipl(&s->vdp);
     /* our 68000 keeps its prefetch: the next instruction's first two words, read through the bus of the converted
      * machine, and pc past them */
-    rg__gen_machine *tmp = malloc(sizeof *tmp);
-    if (!tmp)
-        return rg__error(RG_ENOMEM, "out of memory converting a Genesis Plus GX state");
-    *tmp = *m;
     tmp->st = *s;
     c->ir = rg__gen_read16(tmp, g.m68k.pc);
     c->irc = rg__gen_read16(tmp, g.m68k.pc + 2u);
