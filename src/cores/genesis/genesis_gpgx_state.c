@@ -1,8 +1,8 @@
 /* Genesis Plus GX states converted into our Genesis machine state (docs/genesis.md, "State import"). GPGX saves
  * between frames, so the position in the frame is the 68000's overshoot
  * past the frame's start (both cores start a frame at the blank's first line: docs/genesis.md). What is not converted
- * or emulated yet and a state may be in the middle of (a DMA under way, a half-written 32-bit command, interlace,
- * special cartridge hardware) is refused, naming it. */
+ * or emulated yet and a state may be in the middle of (a VRAM fill or copy under way, a half-written 32-bit command,
+ * interlace, special cartridge hardware) is refused, naming it. */
 #include "cores/genesis/genesis_gpgx_state.h"
 
 #include "base/base.h"

@@ -6,11 +6,12 @@
  *    GPGX (loaded from it) and our core run the same seeded random input frame by frame: all of work RAM and the
  *    picture bytes are compared, the first differing frame printed and asserted not to come earlier than measured
  *    (LEVEL1_MIN_FRAMES: every frame);
- *  - truncated, hostile and foreign states (an SMS one), and states in the middle of what our core lacks (a DMA, a
+ *  - truncated, hostile and foreign states (an SMS one), and states in the middle of what our core lacks (a fill, a
  *    half-written command, interlace, the boot ROM, cartridge registers, a page beyond the ROM, backup RAM where the
  *    cartridge has none) are refused with RG_ESTATE naming it and the machine unchanged;
- *  - the Z80 running; the cartridge (images of ours: backup RAM mapped and unmapped, SSF2 banks switched) and PAL
- *    (a region-E copy of Airstriker): GPGX's states converted, both cores run on with RAM and pictures compared.
+ *  - the Z80 running; the cartridge (images of ours: backup RAM mapped and unmapped, SSF2 banks switched), a DMA
+ *    under way and PAL (a region-E copy of Airstriker): GPGX's states converted, both cores run on with RAM and
+ *    pictures compared.
  * Skipped without stable-retro's wheel (Airstriker's ROM and genesis_plus_gx). */
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
