@@ -692,7 +692,7 @@ static const uint8_t k_bank_prog[] = {
 /* A 1 MiB image with backup RAM at $200001-$203FFF running k_sram_prog on both cores from power-on; GPGX's states
  * after frames 10, 11, ... are converted into our core (which keeps its own backup RAM, as GPGX keeps its own on a
  * load) until one with the backup RAM mapped at $200000 and one with the ROM there (slot $20 = $FF or not) have each
- * been loaded and run on CART_RUN frames with work RAM and pictures equal. Before 2026-11-27 09:50 the converter
+ * been loaded and run on CART_RUN frames with work RAM and pictures equal. Before 2026-11-27 09:45 the converter
  * kept the backup RAM mapped in a state showing the ROM. */
 static void sram_states_convert(void **s)
 {
@@ -745,7 +745,7 @@ static void sram_states_convert(void **s)
 /* A 5 MiB image named SUPER STREET FIGHTER2 (the SSF2 bank registers) running k_bank_prog: GPGX's state after 20
  * frames, its banks 1 and 5 switched (slots 8-15 pages 72-79, slots 40-47 pages 32-39), converts into a fresh
  * instance of our core (the power-on mapping) with those pages, and both run on CART_RUN frames with work RAM and
- * pictures equal. Refused as bank switching before 2026-11-27 09:50. */
+ * pictures equal. Refused as bank switching before 2026-11-27 09:45. */
 static void bank_state_converts(void **s)
 {
     (void)s;
@@ -799,7 +799,7 @@ static const uint8_t k_dma_prog[] = {
 /* GPGX's state at the end of the frame in which k_dma_prog starts its transfer holds the transfer under way (its
  * words left); converted into a fresh instance of our core, the rest is moved at once and the 68000 resumes when it
  * would have moved (both measured: VRAM holds the ROM's first 1,200 bytes); then both run on CART_RUN frames with
- * work RAM and pictures compared, and VRAM compared after the first. Refused before 2026-11-27 09:55. */
+ * work RAM and pictures compared, and VRAM compared after the first. Refused before 2026-11-27 09:51. */
 static void dma_state_converts(void **s)
 {
     (void)s;
@@ -861,7 +861,7 @@ static void dma_state_converts(void **s)
 
 #define PAL_AT 300u  /* frames GPGX runs (the menus script) before its state is saved */
 #define PAL_RUN 300u /* frames compared after it (seeded random input) */
-/* the first frame whose pictures differed when measured (2026-11-27 09:50; work RAM below the stack page equal on
+/* the first frame whose pictures differed when measured (2026-11-27 09:44; work RAM below the stack page equal on
  * all PAL_RUN, the stack page from frame 228, $FFFFE3): the pictures differ at the same frame when both cores run the
  * same input from power-on (and RAM agrees there on all PAL_RUN), so it is our core's PAL picture, not the
  * conversion. Lower only with a reason. */
@@ -870,7 +870,7 @@ static void dma_state_converts(void **s)
 /* A PAL copy of Airstriker (its header's region 'E': 313-line frames in both cores): GPGX's state after PAL_AT
  * frames of the menus script (the YM2612's timers on the PAL sample grid) converts into a fresh instance of our
  * core, and both run PAL_RUN frames of random input with work RAM (below the stack page) and pictures compared.
- * Refused ("PAL") before 2026-11-27 09:50. */
+ * Refused ("PAL") before 2026-11-27 09:45. */
 static void pal_state_converts(void **s)
 {
     (void)s;
