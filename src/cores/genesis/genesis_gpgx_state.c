@@ -2,7 +2,8 @@
  * between frames, so the position in the frame is the 68000's overshoot
  * past the frame's start (both cores start a frame at the blank's first line: docs/genesis.md). What is not converted
  * or emulated yet and a state may be in the middle of (a VRAM fill or copy under way, a half-written 32-bit command,
- * interlace, special cartridge hardware) is refused, naming it. */
+ * special cartridge hardware) is refused, naming it. Interlace converts: GPGX keeps neither its interlace mode nor
+ * the field in its states, and starts from interlace off, field 0 after a load, as ours does. */
 #include "cores/genesis/genesis_gpgx_state.h"
 
 #include "base/base.h"
@@ -73,8 +74,6 @@ static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v, unsigned lines)
     if (x->cached_write >= 0)
         REFUSE("the second word of a 32-bit VDP command write ($%04X) is pending, which our core does not keep",
                (unsigned)x->cached_write & 0xFFFFu);
-    if (x->reg[12] & 0x06u)
-        REFUSE("interlace is on (register 12 = $%02X), which our core does not emulate", x->reg[12]);
     if (!(x->reg[1] & 0x04u))
         REFUSE("the VDP is in Master System mode 4 (register 1 = $%02X), which our Genesis core does not emulate",
                x->reg[1]);
@@ -114,6 +113,10 @@ static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v, unsigned lines)
     v->fifo_cnt = 0;
     v->fifo_byte = (uint8_t)((v->code & 0x0Fu) <= 2u);
     v->fifo_slots = v->fifo_next = 0;
+    /* the FIFO's last four words and the oldest's place (the parser checked it is 0-3): the bits a CRAM or VSRAM read
+     * does not drive come from there */
+    memcpy(v->fifo, x->fifo, sizeof v->fifo);
+    v->fifo_idx = (uint8_t)x->fifo_idx;
     v->line = (uint16_t)((v->view_h + lines - 1u) % lines);
     v->pad_ = 0;
     return RG_OK;

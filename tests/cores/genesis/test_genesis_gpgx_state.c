@@ -355,7 +355,6 @@ static void bad_states_refused(void **s)
         {OFF_VTAIL + 4, 0x41, "VDP code"},
         {OFF_VTAIL + 27, 5, "fill or copy is under way"}, /* code without the DMA bit */
         {OFF_VTAIL + 37, 0x00, "32-bit VDP command"},
-        {OFF_REG + 12, 0x87, "interlace"},
         {OFF_REG + 1, 0x60, "mode 4"},
         {OFF_CRAM + 1, 0x02, "CRAM entry 0"},
         {OFF_Z80 + 65, 0x40, "Z80 stands"},
@@ -379,6 +378,25 @@ static void bad_states_refused(void **s)
         bad[edits[i].at] = edits[i].val;
         expect_refused(us, bad, STATE_LEN, edits[i].text);
     }
+    /* interlace (register 12 bits 1-2) converts since 2026-11-27, and the write FIFO's words and index come along */
+    memcpy(bad, good, STATE_LEN);
+    bad[OFF_REG + 12] = 0x87;
+    bad[OFF_VTAIL + 12] = 2;
+    for (unsigned i = 0; i < 4; i++) {
+        bad[OFF_VTAIL + 16 + 2 * i] = (uint8_t)(0x11u * (i + 1));
+        bad[OFF_VTAIL + 17 + 2 * i] = (uint8_t)(0xA0u + i);
+    }
+    EXPECT_OK(rg_emu_state_load(us, bad, STATE_LEN));
+    rg__gen_state *conv = malloc(sizeof *conv);
+    assert_non_null(conv);
+    our_state(us, conv);
+    assert_int_equal(conv->vdp.reg[12], 0x87);
+    assert_int_equal(conv->vdp.fifo_idx, 2);
+    for (unsigned i = 0; i < 4; i++)
+        assert_int_equal(conv->vdp.fifo[i], (0xA0u + i) << 8 | 0x11u * (i + 1));
+    free(conv);
+    for (int f = 0; f < 3; f++)
+        EXPECT_OK(rg_emu_run(us));
     /* the unedited state loads into the same machine afterwards */
     EXPECT_OK(rg_emu_state_load(us, good, STATE_LEN));
     free(bad);
