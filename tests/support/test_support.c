@@ -283,15 +283,22 @@ void test_quiet_log(rg_log_level level, const char *message, void *user)
     (void)level, (void)message, (void)user;
 }
 
-rg_emu *test_open(const char *rom_path, const char *core)
+rg_emu *test_open_in(const char *rom_path, const char *core, const char *system, int capture_audio)
 {
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
     o.core = core;
+    o.system = system;
+    o.capture_audio = capture_audio;
     o.log = test_quiet_log;
     rg_emu *emu = NULL;
     if (rg_emu_open(&emu, rom_path, &o) != RG_OK)
         fail_msg("cannot open %s in %s: %s", rom_path, core ? core : "the default core", rg_error_last());
     return emu;
+}
+
+rg_emu *test_open(const char *rom_path, const char *core)
+{
+    return test_open_in(rom_path, core, NULL, 0);
 }
 
 int test_wheel_core(const char *name, char *out, size_t cap)

@@ -119,5 +119,7 @@ int test_memory_limit_usable(void);
 
 /* Opens ROM in the given core (NULL: default) or fails the test. */
 rg_emu *test_open(const char *rom_path, const char *core);
+/* The same on a named system (NULL: from the ROM's extension), capturing audio when capture_audio is set. */
+rg_emu *test_open_in(const char *rom_path, const char *core, const char *system, int capture_audio);
 
 #endif

@@ -414,19 +414,6 @@ static void test_snapshot_replays_audio(void **s)
 
 #define AIR_FRAMES 1500u
 
-static rg_emu *open_core(const char *rom, const char *core, int audio)
-{
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.system = "Genesis";
-    o.log = test_quiet_log;
-    o.capture_audio = audio;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, rom, &o) != RG_OK)
-        fail_msg("cannot open %s in %s: %s", rom, core, rg_error_last());
-    return emu;
-}
-
 /* START pressed for 8 frames in every 40 from frame 300 (title, menus, the game), a few directions and fire */
 static uint16_t pad(unsigned f)
 {
@@ -521,8 +508,8 @@ static void test_airstriker_vs_gpgx(void **s)
         print_message("skipped: no Airstriker-Genesis or genesis_plus_gx in .venv's stable-retro\n");
         skip();
     }
-    rg_emu *gx = open_core(rom, "genesis_plus_gx", 1), *us = open_core(rom, "genesis", 1),
-           *quiet = open_core(rom, "genesis", 0);
+    rg_emu *gx = test_open_in(rom, "genesis_plus_gx", "Genesis", 1), *us = test_open_in(rom, "genesis", "Genesis", 1),
+           *quiet = test_open_in(rom, "genesis", "Genesis", 0);
     double *rg = calloc(AIR_FRAMES, sizeof *rg), *ro = calloc(AIR_FRAMES, sizeof *ro);
     assert_non_null(rg);
     assert_non_null(ro);

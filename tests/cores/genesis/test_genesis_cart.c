@@ -137,17 +137,6 @@ static void rom_path(char *buf, size_t cap, const char *tag)
     snprintf(buf, cap, "%s/rg_gencart_%d_%s.md", dir && *dir ? dir : "/tmp", (int)getpid(), tag);
 }
 
-static rg_emu *open_in(const char *path, const char *core)
-{
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, path, &o) != RG_OK)
-        fail_msg("cannot open %s in %s: %s", path, core, rg_error_last());
-    return emu;
-}
-
 /* The program's results, $FF0000-$FF0019 as the 68000 sees them. */
 static void run_program(rg_emu *emu, uint8_t out[0x1A])
 {
@@ -171,7 +160,7 @@ static void against_gpgx(const char *path, const uint8_t *ours, int skip_banks, 
         printf("genesis_cart: stable-retro's wheel is not in .venv; Genesis Plus GX comparison skipped\n");
         return;
     }
-    rg_emu *g = open_in(path, "genesis_plus_gx");
+    rg_emu *g = test_open(path, "genesis_plus_gx");
     uint8_t theirs[0x1A];
     run_program(g, theirs);
     for (unsigned i = 0; i < 0x1A; i++) {
@@ -225,7 +214,7 @@ static void test_small_rom_sram(void **state)
     rom_path(path, sizeof path, "small");
     rom_spec r = {512u * KIB, "RG CART SMALL", "GM 00000000-00", 0, 0, 0, 0};
     write_rom(path, &r);
-    rg_emu *emu = open_in(path, "genesis");
+    rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
     run_program(emu, out);
     assert_int_equal(out[0], 0x5A);
@@ -244,7 +233,7 @@ static void test_small_rom_sram(void **state)
     uint8_t *snap = malloc(size);
     assert_non_null(snap);
     assert_int_equal(rg_emu_state_save(emu, snap, size, &written), RG_OK);
-    rg_emu *two = open_in(path, "genesis");
+    rg_emu *two = test_open(path, "genesis");
     assert_int_equal(rg_emu_state_load(two, snap, written), RG_OK);
     check_sram_bytes(two, 0x5A);
     /* a byte written through the API is what the game then reads */
@@ -295,7 +284,7 @@ static void test_ssf2_banks(void **state)
     rom_spec r = {5u * MIB, "SUPER STREET FIGHTER2 THE NEW CHALLENGERS", "GM T-12056 -00", 1, 0xF8, 0x200001u,
                   0x203FFFu};
     write_rom(path, &r);
-    rg_emu *emu = open_in(path, "genesis");
+    rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
     run_program(emu, out);
     assert_int_equal(out[0], 0x5A);
@@ -334,7 +323,7 @@ static void test_big_rom_no_sram(void **state)
     rom_path(path, sizeof path, "big");
     rom_spec r = {3u * MIB, "RG CART BIG", "GM 00000000-00", 0, 0, 0, 0};
     write_rom(path, &r);
-    rg_emu *emu = open_in(path, "genesis");
+    rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
     run_program(emu, out);
     assert_int_equal(out[0], fill_byte(0x200001));
@@ -393,7 +382,7 @@ static void test_headers(void **state)
     /* work RAM named as backup RAM: none, the ROM is read at $200001 */
     rom_spec wram = {512u * KIB, "RG WRAM", "GM 00000000-00", 1, 0xF8, 0xFF0000u, 0xFFFFFFu};
     write_rom(path, &wram);
-    rg_emu *emu = open_in(path, "genesis");
+    rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
     run_program(emu, out);
     assert_int_equal(out[0], 0xFF); /* $200001 mirrors ROM byte 1 (the stack pointer's $FF) */
@@ -405,7 +394,7 @@ static void test_headers(void **state)
     /* an address no cartridge has: 64 KiB at $200000 */
     rom_spec odd = {512u * KIB, "RG ODD", "GM 00000000-00", 1, 0xF8, 0xA00001u, 0xA03FFFu};
     write_rom(path, &odd);
-    emu = open_in(path, "genesis");
+    emu = test_open(path, "genesis");
     run_program(emu, out);
     assert_int_equal(out[0], 0x5A);
     check_sram_bytes(emu, 0x5A);

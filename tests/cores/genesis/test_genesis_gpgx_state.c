@@ -77,14 +77,7 @@ static int have_wheel(void)
 
 static rg_emu *open_gen(const char *core)
 {
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.system = "Genesis";
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, g_rom, &o) != RG_OK)
-        fail_msg("cannot open %s in core %s: %s", g_rom, core, rg_error_last());
-    return emu;
+    return test_open_in(g_rom, core, "Genesis", 0);
 }
 
 static uint8_t *save(rg_emu *e, size_t *len)
@@ -574,12 +567,7 @@ static void z80_running_state(void **s)
 /* Opens the image at path in core (g_rom names it meanwhile). */
 static rg_emu *open_image(const char *path, const char *core)
 {
-    char keep[sizeof g_rom];
-    memcpy(keep, g_rom, sizeof keep);
-    snprintf(g_rom, sizeof g_rom, "%s", path);
-    rg_emu *e = open_gen(core);
-    memcpy(g_rom, keep, sizeof keep);
-    return e;
+    return test_open_in(path, core, "Genesis", 0);
 }
 
 /* Writes an image of size bytes: every byte its offset's bits 23-16 xor bits 7-0, the last word of each 512 KiB

@@ -16,17 +16,6 @@
 
 #define FRAMES 240
 
-static rg_emu *open_core(const char *rom, const char *core)
-{
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, rom, &o) != RG_OK)
-        fail_msg("cannot open %s in %s: %s", rom, core, rg_error_last());
-    return emu;
-}
-
 static void same_save_ram(rg_emu *a, rg_emu *b)
 {
     uint8_t *sa = NULL, *sb = NULL;
@@ -40,7 +29,7 @@ static void same_save_ram(rg_emu *a, rg_emu *b)
 
 static void same_as_builtin(const char *rom)
 {
-    rg_emu *a = open_core(rom, "genesis"), *b = open_core(rom, GENESIS_LIBRETRO);
+    rg_emu *a = test_open_in(rom, "genesis", NULL, 0), *b = test_open_in(rom, GENESIS_LIBRETRO, NULL, 0);
     assert_string_equal(rg_emu_core_library(b), "retrogym Genesis");
     static uint8_t ra[0x10000], rb[0x10000];
     for (unsigned f = 0; f < FRAMES; f++) {

@@ -34,18 +34,6 @@ static void rom_path(const char *name, char *out, size_t cap)
     test_source_path(rel, out, cap);
 }
 
-static rg_emu *open_core(const char *rom, const char *core)
-{
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.system = "Genesis";
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, rom, &o) != RG_OK)
-        fail_msg("cannot open %s in %s: %s", rom, core, rg_error_last());
-    return emu;
-}
-
 /* pad 1 in frame f: seeded buttons held 6 frames at a time (the programs do not read it; both cores get it) */
 static uint16_t pad(unsigned f)
 {
@@ -68,7 +56,7 @@ static void run_ours(const char *name, unsigned frames, uint8_t *ram)
 {
     char rom[1024];
     rom_path(name, rom, sizeof rom);
-    rg_emu *us = open_core(rom, "genesis");
+    rg_emu *us = test_open_in(rom, "genesis", "Genesis", 0);
     for (unsigned f = 0; f < frames; f++) {
         TEST_EXPECT_OK(rg_emu_set_buttons(us, 0, pad(f)));
         TEST_EXPECT_OK(rg_emu_run(us));
@@ -110,7 +98,7 @@ static void compare(const char *name, unsigned frames, const known_diff *known, 
 {
     char rom[1024];
     rom_path(name, rom, sizeof rom);
-    rg_emu *gx = open_core(rom, "genesis_plus_gx"), *us = open_core(rom, "genesis");
+    rg_emu *gx = test_open_in(rom, "genesis_plus_gx", "Genesis", 0), *us = test_open_in(rom, "genesis", "Genesis", 0);
     size_t cap = 320u * 240u * 3u;
     uint8_t *a = malloc(cap), *b = malloc(cap), *ra = malloc(0x10000), *rb = malloc(0x10000);
     assert_true(a && b && ra && rb);

@@ -39,18 +39,6 @@ typedef struct result {
     char ram_why[160], pix_why[200], low_why[160];
 } result;
 
-static rg_emu *open_core(const char *rom, const char *core)
-{
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.system = "Genesis";
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, rom, &o) != RG_OK)
-        fail_msg("cannot open %s in %s: %s", rom, core, rg_error_last());
-    return emu;
-}
-
 /* pad 1 in frame f (libretro ids: B 0, A 8, C 1... as our host maps them: B 0, START 3, UP-RIGHT 4-7, A 8, C 1):
  * buttons held for 6 frames at a time; START for 8 frames in every 40 from frame 350 to 1200 (title, menus, the
  * game's start), then once in about 600 frames (pause and resume) */
@@ -75,7 +63,7 @@ static unsigned frames_to_run(unsigned dflt)
 
 static void compare(const char *rom, unsigned frames, result *out)
 {
-    rg_emu *gx = open_core(rom, "genesis_plus_gx"), *us = open_core(rom, "genesis");
+    rg_emu *gx = test_open_in(rom, "genesis_plus_gx", "Genesis", 0), *us = test_open_in(rom, "genesis", "Genesis", 0);
     /* the same region: frame rate (59.92 NTSC, 49.70 PAL) */
     double fps_gx = rg_emu_fps(gx), fps_us = rg_emu_fps(us);
     if (fps_gx - fps_us > 1e-6 || fps_us - fps_gx > 1e-6)
