@@ -70,9 +70,8 @@ static inline int rg__native_state_header_check(const void *src, size_t len, con
     return RG_OK;
 }
 
-/* Publishes n mono samples as io->audio (each copied to both channels), growing it as needed. io->audio_frames is n
- * on success and 0 on RG_ENOMEM. */
-static inline int rg__native_publish_audio(rg__core_io *io, const int16_t *mono, size_t n)
+/* Makes room for n stereo frames in io->audio (io->audio_frames 0 until the caller fills them). */
+static inline int rg__native_audio_room(rg__core_io *io, size_t n)
 {
     io->audio_frames = 0;
     if (io->audio_cap < n) {
@@ -82,6 +81,15 @@ static inline int rg__native_publish_audio(rg__core_io *io, const int16_t *mono,
         io->audio = p;
         io->audio_cap = n;
     }
+    return RG_OK;
+}
+
+/* Publishes n mono samples as io->audio (each copied to both channels), growing it as needed. io->audio_frames is n
+ * on success and 0 on RG_ENOMEM. */
+static inline int rg__native_publish_audio(rg__core_io *io, const int16_t *mono, size_t n)
+{
+    if (rg__native_audio_room(io, n) != RG_OK)
+        return RG_ENOMEM;
     for (size_t i = 0; i < n; i++)
         io->audio[2 * i] = io->audio[2 * i + 1] = mono[i];
     io->audio_frames = n;
@@ -92,14 +100,8 @@ static inline int rg__native_publish_audio(rg__core_io *io, const int16_t *mono,
  * rg__native_publish_audio. */
 static inline int rg__native_publish_audio_stereo(rg__core_io *io, const int16_t *lr, size_t n)
 {
-    io->audio_frames = 0;
-    if (io->audio_cap < n) {
-        int16_t *p = realloc(io->audio, n * 2 * sizeof *p);
-        if (!p)
-            return rg__error(RG_ENOMEM, "out of memory keeping audio");
-        io->audio = p;
-        io->audio_cap = n;
-    }
+    if (rg__native_audio_room(io, n) != RG_OK)
+        return RG_ENOMEM;
     memcpy(io->audio, lr, n * 2 * sizeof *lr);
     io->audio_frames = n;
     return RG_OK;

@@ -20,11 +20,27 @@ static int has_core(const rg_system_info *sys)
     return 0;
 }
 
+/* The bytes of the last frame's RGB24 picture that are not 0; its size in *size. */
+static size_t lit_bytes(rg_emu *emu, size_t *size)
+{
+    rg_frame f;
+    rg_emu_frame(emu, &f);
+    *size = (size_t)f.width * f.height * 3;
+    uint8_t *rgb = malloc(*size);
+    assert_non_null(rgb);
+    assert_int_equal(rg_emu_frame_rgb24(emu, rgb, *size), RG_OK);
+    size_t lit = 0;
+    for (size_t i = 0; i < *size; i++)
+        lit += rgb[i] != 0;
+    free(rgb);
+    return lit;
+}
+
 /* ../shared's Dekadrive is 4,095 bytes, a byte short of the demo: after its start-up code the 68000 branches to
  * $936, which now falls in the middle of an instruction (its LEA starts at $935), a line-F word; the line-F vector
  * points at an RTE, which returns to the same word: the demo loops on the exception with the display as the start-up
- * code left it (blank), on Genesis Plus GX as on ours. What it can show: the frame's size (V30: the start-up code's register 1), a black picture and the
- * exception frames on the stack at the top of work RAM. */
+ * code left it (blank), on Genesis Plus GX as on ours. What it can show: the frame's size (V30: the start-up
+ * code's register 1), a black picture and the exception frames on the stack at the top of work RAM. */
 static void broken_dekadrive(rg_emu *emu)
 {
     for (int i = 0; i < 300; i++)
@@ -33,14 +49,8 @@ static void broken_dekadrive(rg_emu *emu)
     rg_emu_frame(emu, &f);
     assert_int_equal(f.width, 320);
     assert_int_equal(f.height, 240); /* the start-up code sets V30 (register 1 bit 3) */
-    size_t size = (size_t)f.width * f.height * 3;
-    uint8_t *rgb = malloc(size);
-    assert_int_equal(rg_emu_frame_rgb24(emu, rgb, size), RG_OK);
-    size_t lit = 0;
-    for (size_t i = 0; i < size; i++)
-        lit += rgb[i] != 0;
-    free(rgb);
-    assert_int_equal(lit, 0);
+    size_t size;
+    assert_int_equal(lit_bytes(emu, &size), 0);
     static uint8_t ram[65536];
     size_t n = rg_emu_ram_size(emu), used = 0;
     assert_int_equal(n, sizeof ram);
@@ -82,13 +92,7 @@ static void boot(void **state)
     rg_frame f;
     rg_emu_frame(emu, &f);
     assert_true(f.width >= 160 && f.height >= 144);
-    size_t size = (size_t)f.width * f.height * 3;
-    uint8_t *rgb = malloc(size);
-    assert_int_equal(rg_emu_frame_rgb24(emu, rgb, size), RG_OK);
-    size_t lit = 0;
-    for (size_t i = 0; i < size; i++)
-        lit += rgb[i] != 0;
-    free(rgb);
+    size_t size, lit = lit_bytes(emu, &size);
     assert_true(lit > 0);                              /* something is drawn */
     assert_true(test_frame_hash(emu) != first || lit > size / 2); /* and it animates (or fills the screen) */
     assert_true(rg_emu_ram_size(emu) > 0);
