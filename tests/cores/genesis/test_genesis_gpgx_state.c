@@ -650,12 +650,12 @@ static unsigned run_both2(rg_emu *gx, rg_emu *us, unsigned frames, uint16_t (*pa
         }
         first = ram_first < pix ? ram_first : pix;
     }
+    free(a);
+    free(b);
     if (pix_first) {
         *pix_first = pix;
         return ram_first;
     }
-    free(a);
-    free(b);
     return first;
 }
 
