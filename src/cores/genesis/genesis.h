@@ -65,6 +65,9 @@ typedef struct rg__gen_vdp {
     uint16_t fifo[4];       /* the write FIFO's entries: the last four words written (data port, 68000 DMA) */
     uint8_t fifo_idx;       /* the entry the next word goes to (0-3): the oldest, whose bits a CRAM/VSRAM read or */
     uint8_t pad4_[3];       /* a CRAM/VSRAM fill takes */
+    uint8_t sat[0x400];     /* the VDP's own copy of the sprite table (as Genesis Plus GX keeps one): VRAM writes into
+                             * the table's place (register 5) also go here at the address's low 10 bits (9 in H32);
+                             * sprite y, size and link are read from it, x and the attribute word from VRAM */
 } rg__gen_vdp;
 
 /* rg__gen_vdp.lflags (genesis_render.c): a line that reached the sprite dot limit makes a sprite at x = 0 mask the
@@ -133,8 +136,8 @@ static inline uint64_t rg__gen_frame_base(const rg__gen_state *s)
     return (uint64_t)s->frame * rg__gen_frame_mclk(s);
 }
 
-/* The renderer's sprite lists per line (genesis_render.c). Not state: it keeps a copy of the sprite table's bytes
- * and is rebuilt whenever VRAM's differ from it. */
+/* The renderer's sprite lists per line (genesis_render.c). Not state: it keeps a copy of the VDP's sprite table copy
+ * (vdp.sat) and is rebuilt whenever that differs from it. */
 typedef struct rg__gen_sprite_cache {
     uint8_t valid, wide;
     uint16_t base;           /* the table's VRAM address */

@@ -165,7 +165,7 @@ static inline int sprite_y(unsigned word, int im2)
 static void sprite_cache_build(rg__gen_sprite_cache *c, const rg__gen_vdp *v, unsigned base, int wide, int im2)
 {
     unsigned max = wide ? 80u : 64u, limit = wide ? 20u : 16u, s = 0;
-    memcpy(c->sat, &v->vram[base], max * 8u);
+    memcpy(c->sat, v->sat, max * 8u);
     c->base = (uint16_t)base;
     c->wide = (uint8_t)wide;
     c->im2 = (uint8_t)im2;
@@ -187,10 +187,10 @@ static void sprite_cache_build(rg__gen_sprite_cache *c, const rg__gen_vdp *v, un
     }
 }
 
-/* The sprites of line y along the link list (at most 80 in H40, 64 in H32, read from VRAM in the line before, as
- * Genesis Plus GX does): the overflow flag when more than 20 (16) are on the line; kept in m->sprites.next[y & 1]
- * for draw_sprites. The walk comes from the machine's per-line lists, rebuilt when the table's bytes changed (a
- * table that wraps past $FFFF is walked each time). */
+/* The sprites of line y along the link list (at most 80 in H40, 64 in H32, read in the line before, as Genesis Plus
+ * GX does: y, size and link from the VDP's copy of the table (vdp.sat), x and the attribute word from VRAM at
+ * register 5's place): the overflow flag when more than 20 (16) are on the line; kept in m->sprites.next[y & 1]
+ * for draw_sprites. The walk comes from the machine's per-line lists, rebuilt when the copy's bytes changed. */
 void rg__gen_sprite_parse(rg__gen_machine *m, unsigned y)
 {
     int wide = (m->st.vdp.reg[12] & 1u) != 0, im2 = (m->st.vdp.lflags & RG__GEN_LF_IM2) != 0;
@@ -201,8 +201,7 @@ void rg__gen_sprite_parse(rg__gen_machine *m, unsigned y)
     unsigned n = 0;
     line_sprite ls[20];
     if (base + max * 8u <= 0x10000u && y < sizeof c->count) {
-        if (!c->valid || c->wide != (uint8_t)wide || c->im2 != (uint8_t)im2 || c->base != base ||
-            memcmp(c->sat, &v->vram[base], max * 8u))
+        if (!c->valid || c->wide != (uint8_t)wide || c->im2 != (uint8_t)im2 || memcmp(c->sat, v->sat, max * 8u))
             sprite_cache_build(c, v, base, wide, im2);
         unsigned cnt = c->count[y];
         if (cnt > limit) {
@@ -210,21 +209,22 @@ void rg__gen_sprite_parse(rg__gen_machine *m, unsigned y)
             cnt = limit;
         }
         for (unsigned i = 0; i < cnt; i++) {
-            const uint8_t *e = &c->sat[c->list[y][i] * 8u];
+            const uint8_t *e = &c->sat[c->list[y][i] * 8u], *x = &v->vram[base + c->list[y][i] * 8u + 4u];
             line_sprite *p = &ls[n++];
-            p->sx = (int)((e[6] << 8 | e[7]) & 0x1FFu) - 128;
+            p->sx = (int)((x[2] << 8 | x[3]) & 0x1FFu) - 128;
             p->r = y - (unsigned)sprite_y((unsigned)(e[0] << 8 | e[1]), im2);
             p->hcells = ((e[2] >> 2) & 3u) + 1u;
             p->vcells = (e[2] & 3u) + 1u;
-            p->attr = (uint16_t)(e[4] << 8 | e[5]);
+            p->attr = (uint16_t)(x[0] << 8 | x[1]);
         }
     } else {
         unsigned s = 0;
         for (unsigned k = 0; k < max; k++) {
             unsigned e = base + s * 8u;
-            int sy = sprite_y(vram_word(v, e), im2);
-            unsigned size = v->vram[(e + 2u) & 0xFFFFu];
-            unsigned link = v->vram[(e + 3u) & 0xFFFFu] & 0x7Fu;
+            const uint8_t *q = &v->sat[s * 8u];
+            int sy = sprite_y((unsigned)(q[0] << 8 | q[1]), im2);
+            unsigned size = q[2];
+            unsigned link = q[3] & 0x7Fu;
             unsigned vcells = (size & 3u) + 1u;
             if ((int)y >= sy && (int)y < sy + (int)vcells * 8) {
                 if (n == limit) {

@@ -122,12 +122,32 @@ unsigned rg__gen_vdp_ipl(const rg__gen_vdp *v)
     return 0;
 }
 
+/* The sprite table's place in VRAM as Genesis Plus GX tracks it for its copy (vdp.sat): register 5 above bit 9 (10
+ * in H40); a VRAM write there also goes to the copy (GPGX takes register 12's width at once for this). */
+static inline unsigned sat_base_mask(const rg__gen_vdp *v)
+{
+    return (v->reg[12] & 1u) ? 0xFC00u : 0xFE00u;
+}
+
+static inline void vram_put(rg__gen_vdp *v, unsigned a, uint8_t b)
+{
+    unsigned bm = sat_base_mask(v);
+    v->vram[a] = b;
+    if ((a & bm) == (((unsigned)v->reg[5] << 9) & bm))
+        v->sat[a & ~bm & 0x3FFu] = b;
+}
+
 static void vram_write_word(rg__gen_vdp *v, uint16_t addr, uint16_t val)
 {
     if (addr & 1u) /* an odd address writes the bytes swapped into the even word */
         val = (uint16_t)(val << 8 | val >> 8);
-    v->vram[addr & 0xFFFEu] = (uint8_t)(val >> 8);
-    v->vram[addr | 1u] = (uint8_t)val;
+    unsigned a = addr & 0xFFFEu, bm = sat_base_mask(v);
+    v->vram[a] = (uint8_t)(val >> 8);
+    v->vram[a | 1u] = (uint8_t)val;
+    if ((a & bm) == (((unsigned)v->reg[5] << 9) & bm)) {
+        v->sat[a & ~bm & 0x3FFu] = (uint8_t)(val >> 8);
+        v->sat[(a | 1u) & ~bm & 0x3FFu] = (uint8_t)val;
+    }
 }
 
 /* One data-port write to the target the code names (VRAM 1, CRAM 3, VSRAM 5; reads and other codes write
@@ -259,7 +279,7 @@ static void dma_copy(rg__gen_vdp *v)
     unsigned n = dma_length(v);
     unsigned src = v->reg[21] | (unsigned)v->reg[22] << 8;
     for (unsigned i = 0; i < n; i++) {
-        v->vram[v->addr] = v->vram[src];
+        vram_put(v, v->addr, v->vram[src]);
         src = (src + 1u) & 0xFFFFu;
         v->addr = (uint16_t)(v->addr + v->reg[15]);
     }
@@ -277,7 +297,7 @@ static void dma_fill(rg__gen_vdp *v, uint16_t val)
     uint16_t word = v->fifo[v->fifo_idx];
     for (unsigned i = 0; i < n; i++) {
         if ((v->code & 0x0Fu) == 1) {
-            v->vram[v->addr ^ 1u] = (uint8_t)(val >> 8);
+            vram_put(v, v->addr ^ 1u, (uint8_t)(val >> 8));
             v->addr = (uint16_t)(v->addr + v->reg[15]);
         } else {
             port_write(v, word);
@@ -301,7 +321,12 @@ static void reg_write(rg__gen_machine *m, unsigned r, uint8_t d)
             v->hv_latch = rg__gen_vdp_hv(m);
     }
     v->reg[r] = d;
-    if (r == 1) {
+    if (r == 5) {
+        /* the table moved early in a line of the picture (up to 860 master clocks in, GPGX's window): the next
+         * line's sprites are read again from the new place, as Genesis Plus GX does */
+        if (v->line + 1u < v->view_h && (v->reg[1] & 0x40u) && frame_pos(m) % RG__GEN_LINE_MCLK <= 860u)
+            rg__gen_sprite_parse(m, v->line + 1u);
+    } else if (r == 1) {
         if (changed & 4u) {
             v->view_changed = 1;
             /* mode 5 frees the counter (or latches it with register 0 bit 1); mode 4 latches it */
