@@ -177,6 +177,9 @@ typedef struct rg__gen_machine {
     uint64_t stop_mclk;     /* master clock the current 68000 run ends at (stop_at is its 68000 clock) */
     uint64_t freeze_add;    /* a 68000-to-VDP DMA started by this instruction: master clocks the 68000 waits after */
     uint64_t freeze_to;     /* it (the DMA ends in the same line or blank), or the master clock it waits until */
+    uint8_t stopped_at_start; /* the 68000 was in STOP when the current run began (a STOP of an earlier run) */
+    uint8_t stop_irq;       /* a STOP of this run let a pending interrupt in at once: the handler starts at the run's
+                             * end (Genesis Plus GX 1.7.4, freeze_to is that end) */
     int pad6;               /* the pads are 6-button ones: the ROM header's I/O field ($190-$19D) names '6', as
                              * Genesis Plus GX picks them for a RETRO_DEVICE_JOYPAD port; else 3-button */
     unsigned ipl_delay;     /* an interrupt enabled while pending reaches the 68000 after one more instruction: 2

@@ -287,6 +287,24 @@ static int gpgx_clock_quirk(const rg_m68k *c)
     return 0;
 }
 
+/* The 68000 in STOP before its next step: if an interrupt ends the STOP now, where its handler starts. Woken at a
+ * run's start (a STOP of an earlier run), it starts at that moment, as in Genesis Plus GX; let in by the STOP just
+ * run (its new mask below the pending level), GPGX 1.7.4 takes it and then sets its clock to the run's end (its
+ * STOP's jump to the end, made even when the interrupt was taken; upstream fixed that in 2019), so the handler
+ * starts there (the next gen_stop applies it as a freeze until then). */
+static __attribute__((noinline)) void stop_wake(rg__gen_machine *m, unsigned lvl)
+{
+    const rg_m68k *c = &m->st.cpu;
+    if (!(lvl == 7u ? !c->nmi_seen : lvl > ((c->sr >> 8) & 7u)))
+        return;
+    if (m->stopped_at_start) {
+        m->stopped_at_start = 0;
+    } else {
+        m->stop_irq = 1;
+        m->freeze_to = m->stop_mclk;
+    }
+}
+
 /* Checked before each instruction and exception: ends a DMA's freeze of the 68000 and marks the instruction's
  * start. */
 static inline int gen_stop(rg__gen_machine *m)
@@ -294,8 +312,9 @@ static inline int gen_stop(rg__gen_machine *m)
     rg__gen_state *s = &m->st;
     if (m->freeze_add | m->freeze_to) {
         uint64_t now = s->cpu.cycles * 7u + s->cpu_moff;
-        uint64_t to = m->freeze_to ? (m->freeze_to > now ? m->freeze_to : now) : now + m->freeze_add;
+        uint64_t to = m->freeze_to ? (m->freeze_to > now || m->stop_irq ? m->freeze_to : now) : now + m->freeze_add;
         m->freeze_add = m->freeze_to = 0;
+        m->stop_irq = 0;
         s->cpu.cycles = to / 7u;
         s->cpu_moff = (uint8_t)(to % 7u);
         m->stop_at = (m->stop_mclk + 6u - s->cpu_moff) / 7u;
@@ -312,6 +331,8 @@ static inline int gen_stop(rg__gen_machine *m)
         int q = gpgx_clock_quirk(&s->cpu);
         if (q)
             s->cpu.cycles = (uint64_t)((int64_t)s->cpu.cycles + q);
+    } else if (s->cpu.stopped) {
+        stop_wake(m, lvl);
     }
     return 0;
 }
@@ -460,9 +481,19 @@ static void run_to(rg__gen_machine *m, uint64_t mclk)
         s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(&s->vdp);
     m->stop_mclk = mclk;
     m->stop_at = (mclk + 6u - s->cpu_moff) / 7u;
+    uint64_t before = s->cpu.cycles * 7u + s->cpu_moff;
+    m->stopped_at_start = s->cpu.stopped;
     gen_m68k_run(&s->cpu, m);
     if (s->cpu.cycles < m->stop_at) /* a halted 68000 lets the time pass */
         s->cpu.cycles = m->stop_at;
+    /* a 68000 in STOP (which our interpreter passes 4 clocks at a time) is, as in Genesis Plus GX, exactly at the
+     * run's end: GPGX's STOP sets its clock to the run's end, and each run while stopped starts there, so an
+     * interrupt wakes it at the master clock the VDP raised it (ours woke up to 27 master clocks later, 1-2 steps
+     * of the H counter) */
+    if (s->cpu.stopped && !s->cpu.halted && before < mclk) {
+        s->cpu.cycles = mclk / 7u;
+        s->cpu_moff = (uint8_t)(mclk % 7u);
+    }
     rg__gen_z80_run_to(m, mclk);
     s->cpu.reset_out = 0;
 }

@@ -8,7 +8,9 @@
  * the window, sprite limits and masking, shadow/highlight, interlace modes 1 and 2).
  * sat (tests/roms/md/sat/sat.s): the sprite table moved by register 5 without being rewritten, in 8 scenes of 16
  * frames (double buffering, H32, DMA fill and copy into it, moved by an H interrupt): y, size and link come from the
- * VDP's own copy of the table. */
+ * VDP's own copy of the table.
+ * stop (tests/roms/md/stop/stop.s): the 68000 waiting in STOP (entered at many places in a line) for H and V
+ * interrupts, each handler logging the HV counter first: the time it left STOP. */
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
 
@@ -150,6 +152,30 @@ static void test_sat_vs_gpgx(void **s)
         print_message("sat: %u of %u frames equal%s%s\n", first, frames, why[0] ? ": " : "", why);
     if (first < frames)
         fail_msg("sat: our core and Genesis Plus GX differ: %s", why);
+}
+
+/* ---- stop: the 68000 waiting in STOP for interrupts, the HV counter read first in each handler ---- */
+
+#define STOP_FRAMES 120u
+
+static void test_stop_vs_gpgx(void **s)
+{
+    (void)s;
+#if defined(__SANITIZE_ADDRESS__)
+    print_message("skipped: the foreign core is not run under ASan\n");
+    skip();
+#endif
+    if (!have_gpgx()) {
+        print_message("skipped: no genesis_plus_gx in .venv's stable-retro\n");
+        skip();
+    }
+    unsigned frames = frames_to_run(STOP_FRAMES);
+    char why[256];
+    unsigned first = compare_program("stop", frames, why, sizeof why);
+    if (verbose())
+        print_message("stop: %u of %u frames equal%s%s\n", first, frames, why[0] ? ": " : "", why);
+    if (first < frames)
+        fail_msg("stop: our core and Genesis Plus GX differ: %s", why);
 }
 
 /* ---- vdp: the VDP's picture ---- */
@@ -324,6 +350,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sat_vs_gpgx),
+        cmocka_unit_test(test_stop_vs_gpgx),
         cmocka_unit_test(test_vdp_vs_gpgx),
         cmocka_unit_test(test_vdp_ours),
         cmocka_unit_test(test_vdp_frame_skip),
