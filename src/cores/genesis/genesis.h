@@ -194,6 +194,7 @@ typedef struct rg__gen_machine {
     uint8_t sram_slot;      /* in this 64 KiB slot at power-on */
     uint8_t bankshift;      /* a bank-switched cartridge, 1 SSF2, 2 extended SSF: its own register decoding, and the
                              * reset button maps the power-on pages again */
+    rg__gen_eeprom_board eeprom; /* a serial EEPROM cartridge's board (genesis_eeprom.c), kind 0 without */
 } rg__gen_machine;
 
 /* Power-on: zeroed state, Z80 in reset, the 68000's reset from the ROM's vectors. */

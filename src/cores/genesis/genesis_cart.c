@@ -107,6 +107,7 @@ int rg__gen_cart_open(rg__gen_machine *m, const uint8_t *rom, size_t size)
                          "core genesis_plus_gx", size);
     uint32_t start = 0, end = 0;
     m->sram_on = 0;
+    memset(&m->eeprom, 0, sizeof m->eeprom);
     if (rom[0x1B0] == 'R' && rom[0x1B1] == 'A') {
         start = be32(rom + 0x1B4) & 0xFFFFFFu;
         end = be32(rom + 0x1B8) & 0xFFFFFFu;
@@ -122,10 +123,17 @@ int rg__gen_cart_open(rg__gen_machine *m, const uint8_t *rom, size_t size)
         } else if (start > end || end - start >= 0x10000u) {
             end = start + 0xFFFFu;
         }
-        if (m->sram_on && (rom[0x1B2] == 0xE8u || end - start < 2u))
-            return rg__error(RG_EUNSUPPORTED, "this Genesis ROM's header declares a serial EEPROM (backup RAM type "
-                             "$%02X, $%06X-$%06X), which the genesis core does not emulate; use core "
-                             "genesis_plus_gx", rom[0x1B2], (unsigned)start, (unsigned)end);
+        if (m->sram_on && (rom[0x1B2] == 0xE8u || end - start < 2u)) {
+            /* a header declaring an EEPROM: the board of the product code, else the Sega board (as Genesis Plus GX
+             * assumes); the Codemasters boards are refused below */
+            const char *listed = eeprom_game(rom, end - start);
+            if (!listed || rg__gen_eeprom_board_of(product, 0, &m->eeprom)) {
+                if (!listed)
+                    rg__gen_eeprom_board_of("", 1, &m->eeprom);
+                m->sram_on = 0;
+                return RG_OK;
+            }
+        }
         if (m->sram_on && start >= 0x400000u)
             return rg__error(RG_EUNSUPPORTED, "this Genesis ROM's backup RAM is at $%06X, outside the cartridge's "
                              "$000000-$3FFFFF, which the genesis core does not map; use core genesis_plus_gx",
@@ -153,6 +161,11 @@ int rg__gen_cart_open(rg__gen_machine *m, const uint8_t *rom, size_t size)
         end = 0x20FFFFu;
     }
     const char *eeprom = eeprom_game(rom, m->sram_on ? end - start : 0u);
+    /* a board genesis_eeprom.c emulates (the Codemasters J-Cart boards are refused) */
+    if (rg__gen_eeprom_board_of(product, 0, &m->eeprom) && eeprom) {
+        m->sram_on = 0;
+        return RG_OK;
+    }
     if (eeprom)
         return rg__error(RG_EUNSUPPORTED, "this Genesis ROM (%s, product code %s) saves in a serial EEPROM, which "
                          "the genesis core does not emulate; use core genesis_plus_gx", eeprom, product);
@@ -172,6 +185,8 @@ void rg__gen_cart_refresh(rg__gen_machine *m)
             fast = i << 16;
             break;
         }
+    if (m->eeprom.kind && fast > 0x200000u && rg__gen_eeprom_reads(&m->eeprom, &c->eeprom, 0x200000u))
+        fast = 0x200000u; /* the EEPROM's reads */
     m->rom_fast = fast;
 }
 
@@ -189,6 +204,7 @@ void rg__gen_cart_power_on(rg__gen_machine *m)
     c->sram_slots = m->sram_on ? 1ull << m->sram_slot : 0u;
     c->sram_wp = 0;
     memset(c->pad_, 0, sizeof c->pad_);
+    rg__gen_eeprom_power_on(&c->eeprom);
     rg__gen_cart_refresh(m);
 }
 
@@ -215,7 +231,7 @@ int rg__gen_cart_check(const rg__gen_machine *m, const rg__gen_cart *c)
     for (size_t i = 0; i < sizeof c->pad_; i++)
         if (c->pad_[i])
             return rg__error(RG_ESTATE, "genesis state: bad cart padding");
-    return RG_OK;
+    return rg__gen_eeprom_check(&m->eeprom, &c->eeprom);
 }
 
 uint16_t rg__gen_cart_read16(const rg__gen_machine *m, uint32_t addr)
@@ -223,6 +239,8 @@ uint16_t rg__gen_cart_read16(const rg__gen_machine *m, uint32_t addr)
     const rg__gen_cart *c = &m->st.cart;
     unsigned slot = (addr >> 16) & 0x3Fu;
     uint32_t off = addr & 0xFFFEu;
+    if (m->eeprom.kind && rg__gen_eeprom_reads(&m->eeprom, &c->eeprom, addr & 0x3FFFFEu))
+        return rg__gen_eeprom_read16(&m->eeprom, &c->eeprom, c->sram);
     if (c->sram_slots >> slot & 1u)
         return (uint16_t)(c->sram[off] << 8 | c->sram[off + 1u]);
     uint32_t a = ((uint32_t)c->page[slot] << 16 | off) & m->rom_mask;
@@ -233,6 +251,10 @@ void rg__gen_cart_write16(rg__gen_machine *m, uint32_t addr, uint16_t v, int sel
 {
     rg__gen_cart *c = &m->st.cart;
     unsigned slot = (addr >> 16) & 0x3Fu;
+    if (m->eeprom.kind && rg__gen_eeprom_write16(&m->eeprom, &c->eeprom, c->sram, addr & 0x3FFFFEu, v, sel)) {
+        rg__gen_cart_refresh(m); /* an Acclaim 32 Mbit board's word write maps the ROM or the EEPROM for reads */
+        return;
+    }
     if (!(c->sram_slots >> slot & 1u) || (slot == 0x20u && c->sram_wp))
         return; /* ROM, or write-protected backup RAM: the write is lost */
     uint32_t off = addr & 0xFFFEu;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cores/genesis/genesis_eeprom.h"
+
 #define RG__GEN_SRAM_SIZE 0x10000u
 #define RG__GEN_CART_MAX (8u << 20) /* the largest ROM: 8 MiB, through the bank registers */
 
@@ -19,6 +21,7 @@ typedef struct rg__gen_cart {
     uint64_t sram_slots;    /* bit i: slot i shows the backup RAM instead of its ROM page */
     uint8_t sram_wp;        /* $A130F1 bit 1: the backup RAM in slot $20 ignores writes */
     uint8_t pad_[7];
+    rg__gen_eeprom eeprom;  /* a serial EEPROM cartridge's chip (genesis_eeprom.c; its array is sram) */
 } rg__gen_cart;
 
 struct rg__gen_machine;

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #define STATE_MAGIC "RGGENST"
-#define STATE_VERSION 6u /* 4: the cartridge (backup RAM, slots) in the state; 5: the YM2612 and PSG synthesis (fm);
-                           * 6: the VDP's sprite table copy (vdp.sat) */
+#define STATE_VERSION 7u /* 4: the cartridge (backup RAM, slots) in the state; 5: the YM2612 and PSG synthesis (fm);
+                           * 6: the VDP's sprite table copy (vdp.sat); 7: the serial EEPROM (cart.eeprom) */
 #define FB_PIXELS ((size_t)RG__GEN_WIDTH * RG__GEN_MAX_HEIGHT)
 #define GEN_FPS (RG__GEN_MCLK / RG__GEN_FRAME_MCLK)
 
@@ -50,8 +50,9 @@ static void power_on(gen_core *c)
     io->system_ram = c->m.st.ram;
     io->system_ram_size = sizeof c->m.st.ram;
     /* the backup RAM, when the cartridge has some (genesis_cart.c): 64 KiB as Genesis Plus GX exposes it */
-    io->save_ram = c->m.sram_on ? c->m.st.cart.sram : NULL;
-    io->save_ram_size = c->m.sram_on ? sizeof c->m.st.cart.sram : 0;
+    int saves = c->m.sram_on || c->m.eeprom.kind; /* a serial EEPROM's array is the same 64 KiB (genesis_eeprom.c) */
+    io->save_ram = saves ? c->m.st.cart.sram : NULL;
+    io->save_ram_size = saves ? sizeof c->m.st.cart.sram : 0;
     io->mem_generation++;
 }
 

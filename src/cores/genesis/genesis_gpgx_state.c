@@ -62,6 +62,7 @@ static int convert_cart(const rg__gen_machine *m, const rg__gpgx_state *g, rg__g
     memcpy(c->sram, m->st.cart.sram, sizeof c->sram);
     c->sram_wp = 0;
     memset(c->pad_, 0, sizeof c->pad_);
+    rg__gen_eeprom_power_on(&c->eeprom); /* GPGX's state holds no serial EEPROM protocol state: idle */
     return rg__gen_cart_check(m, c);
 }
 

@@ -57,6 +57,59 @@ static const uint8_t k_prog[] = {
     0x00, 0x18, 0x60, 0xfe};
 #define LOOP_ADDR (0x200u + sizeof k_prog - 2u)
 
+/* Serial EEPROM programs (m68k-linux-gnu-as -m68000, at $200; ACCLAIM defined for the second). They bit-bang I2C
+ * through the board's lines: setl writes D0 = SDA, D1 = SCL in one byte at $200001 (Sega board), or SDA as D0 of a
+ * byte at $200001 and SCL as D0 of a byte at $200000 (Acclaim 32 Mbit board, after a word write of 0 at $200000 maps
+ * the EEPROM for reads); getsda reads D0 of $200001 (byte) or $200000 (word). Start: SDA 1, SCL 1, SDA 0, SCL 0;
+ * stop: SDA 0, SCL 1, SDA 1; a bit: SDA, SCL 1, SCL 0; the acknowledge clock reads SDA with SCL high.
+ *   Sega (X24C01): start, $04 (word address 2, write), six bytes $11-$66 (the 4-byte page wraps: 2, 3, 0, 1, 2, 3),
+ *     stop; start, $01 (address 0, read), eight bytes read, each acknowledged but the last, stop; a word read of
+ *     $200000. Results from $FF0000: the 8 acknowledge bits, the 8 bytes, the word's low byte; $BEEF at $FF0100.
+ *   Acclaim (24C65): start, $A0, $0F, $FE (address $0FFE, write), six bytes (the 64-byte page wraps: $FFE, $FFF,
+ *     $FC0-$FC3), stop; start, $A0, $0F, $C0, repeated start, $A1, eight bytes read, stop; the word read. Results:
+ *     the 13 acknowledge bits, the 8 bytes, the word's low byte. The acknowledge bits and the word read are 0: the
+ *     chip drives SDA low at the ninth clock, and after the stop its clock count still says 9 (GPGX's model). */
+static const uint8_t k_i2c_sega[] = {
+    0x46, 0xfc, 0x27, 0x00, 0x4b, 0xf9, 0x00, 0xff, 0x00, 0x00, 0x61, 0x00, 0x00, 0x72, 0x12, 0x3c, 0x00, 0x04,
+    0x61, 0x00, 0x00, 0xaa, 0x1a, 0xc0, 0x41, 0xfa, 0x00, 0xfa, 0x7e, 0x05, 0x12, 0x18, 0x61, 0x00, 0x00, 0x9c,
+    0x1a, 0xc0, 0x51, 0xcf, 0xff, 0xf6, 0x61, 0x00, 0x00, 0x6a, 0x61, 0x00, 0x00, 0x4e, 0x12, 0x3c, 0x00, 0x01,
+    0x61, 0x00, 0x00, 0x86, 0x1a, 0xc0, 0x7e, 0x07, 0x61, 0x00, 0x00, 0xac, 0x1a, 0xc1, 0x70, 0x00, 0x4a, 0x47,
+    0x66, 0x02, 0x70, 0x01, 0x61, 0x00, 0x00, 0xc2, 0x51, 0xcf, 0xff, 0xec, 0x61, 0x00, 0x00, 0x40, 0x30, 0x39,
+    0x00, 0x20, 0x00, 0x00, 0x1a, 0xc0, 0x33, 0xfc, 0xbe, 0xef, 0x00, 0xff, 0x01, 0x00, 0x60, 0xfe, 0x13, 0xc0,
+    0x00, 0x20, 0x00, 0x01, 0x4e, 0x75, 0x10, 0x39, 0x00, 0x20, 0x00, 0x01, 0x02, 0x40, 0x00, 0x01, 0x4e, 0x75,
+    0x70, 0x01, 0x61, 0x00, 0xff, 0xe8, 0x70, 0x03, 0x61, 0x00, 0xff, 0xe2, 0x70, 0x02, 0x61, 0x00, 0xff, 0xdc,
+    0x70, 0x00, 0x60, 0x00, 0xff, 0xd6, 0x70, 0x00, 0x61, 0x00, 0xff, 0xd0, 0x70, 0x02, 0x61, 0x00, 0xff, 0xca,
+    0x70, 0x03, 0x60, 0x00, 0xff, 0xc4, 0x16, 0x00, 0x61, 0x00, 0xff, 0xbe, 0x10, 0x03, 0x00, 0x00, 0x00, 0x02,
+    0x61, 0x00, 0xff, 0xb4, 0x10, 0x03, 0x60, 0x00, 0xff, 0xae, 0x78, 0x07, 0x70, 0x00, 0x09, 0x01, 0x67, 0x02,
+    0x70, 0x01, 0x61, 0x00, 0xff, 0xde, 0x51, 0xcc, 0xff, 0xf2, 0x70, 0x01, 0x61, 0x00, 0xff, 0x96, 0x70, 0x03,
+    0x61, 0x00, 0xff, 0x90, 0x61, 0x00, 0xff, 0x94, 0x1a, 0x00, 0x70, 0x01, 0x61, 0x00, 0xff, 0x84, 0x10, 0x05,
+    0x4e, 0x75, 0x72, 0x00, 0x78, 0x07, 0x70, 0x01, 0x61, 0x00, 0xff, 0x76, 0x70, 0x03, 0x61, 0x00, 0xff, 0x70,
+    0x61, 0x00, 0xff, 0x74, 0xd2, 0x01, 0x82, 0x00, 0x70, 0x01, 0x61, 0x00, 0xff, 0x62, 0x51, 0xcc, 0xff, 0xe4,
+    0x4e, 0x75, 0x60, 0x00, 0xff, 0x96, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66};
+#define I2C_SEGA_LOOP 0x268u
+static const uint8_t k_i2c_acclaim[] = {
+    0x46, 0xfc, 0x27, 0x00, 0x4b, 0xf9, 0x00, 0xff, 0x00, 0x00, 0x33, 0xfc, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00,
+    0x61, 0x00, 0x00, 0xb2, 0x12, 0x3c, 0x00, 0xa0, 0x61, 0x00, 0x00, 0xea, 0x1a, 0xc0, 0x12, 0x3c, 0x00, 0x0f,
+    0x61, 0x00, 0x00, 0xe0, 0x1a, 0xc0, 0x12, 0x3c, 0x00, 0xfe, 0x61, 0x00, 0x00, 0xd6, 0x1a, 0xc0, 0x41, 0xfa,
+    0x01, 0x26, 0x7e, 0x05, 0x12, 0x18, 0x61, 0x00, 0x00, 0xc8, 0x1a, 0xc0, 0x51, 0xcf, 0xff, 0xf6, 0x61, 0x00,
+    0x00, 0x96, 0x61, 0x00, 0x00, 0x7a, 0x12, 0x3c, 0x00, 0xa0, 0x61, 0x00, 0x00, 0xb2, 0x1a, 0xc0, 0x12, 0x3c,
+    0x00, 0x0f, 0x61, 0x00, 0x00, 0xa8, 0x1a, 0xc0, 0x12, 0x3c, 0x00, 0xc0, 0x61, 0x00, 0x00, 0x9e, 0x1a, 0xc0,
+    0x61, 0x00, 0x00, 0x58, 0x12, 0x3c, 0x00, 0xa1, 0x61, 0x00, 0x00, 0x90, 0x1a, 0xc0, 0x7e, 0x07, 0x61, 0x00,
+    0x00, 0xb6, 0x1a, 0xc1, 0x70, 0x00, 0x4a, 0x47, 0x66, 0x02, 0x70, 0x01, 0x61, 0x00, 0x00, 0xcc, 0x51, 0xcf,
+    0xff, 0xec, 0x61, 0x00, 0x00, 0x4a, 0x30, 0x39, 0x00, 0x20, 0x00, 0x00, 0x1a, 0xc0, 0x33, 0xfc, 0xbe, 0xef,
+    0x00, 0xff, 0x01, 0x00, 0x60, 0xfe, 0x13, 0xc0, 0x00, 0x20, 0x00, 0x01, 0x14, 0x00, 0xe2, 0x0a, 0x13, 0xc2,
+    0x00, 0x20, 0x00, 0x00, 0x4e, 0x75, 0x30, 0x39, 0x00, 0x20, 0x00, 0x00, 0x02, 0x40, 0x00, 0x01, 0x4e, 0x75,
+    0x70, 0x01, 0x61, 0x00, 0xff, 0xde, 0x70, 0x03, 0x61, 0x00, 0xff, 0xd8, 0x70, 0x02, 0x61, 0x00, 0xff, 0xd2,
+    0x70, 0x00, 0x60, 0x00, 0xff, 0xcc, 0x70, 0x00, 0x61, 0x00, 0xff, 0xc6, 0x70, 0x02, 0x61, 0x00, 0xff, 0xc0,
+    0x70, 0x03, 0x60, 0x00, 0xff, 0xba, 0x16, 0x00, 0x61, 0x00, 0xff, 0xb4, 0x10, 0x03, 0x00, 0x00, 0x00, 0x02,
+    0x61, 0x00, 0xff, 0xaa, 0x10, 0x03, 0x60, 0x00, 0xff, 0xa4, 0x78, 0x07, 0x70, 0x00, 0x09, 0x01, 0x67, 0x02,
+    0x70, 0x01, 0x61, 0x00, 0xff, 0xde, 0x51, 0xcc, 0xff, 0xf2, 0x70, 0x01, 0x61, 0x00, 0xff, 0x8c, 0x70, 0x03,
+    0x61, 0x00, 0xff, 0x86, 0x61, 0x00, 0xff, 0x94, 0x1a, 0x00, 0x70, 0x01, 0x61, 0x00, 0xff, 0x7a, 0x10, 0x05,
+    0x4e, 0x75, 0x72, 0x00, 0x78, 0x07, 0x70, 0x01, 0x61, 0x00, 0xff, 0x6c, 0x70, 0x03, 0x61, 0x00, 0xff, 0x66,
+    0x61, 0x00, 0xff, 0x74, 0xd2, 0x01, 0x82, 0x00, 0x70, 0x01, 0x61, 0x00, 0xff, 0x58, 0x51, 0xcc, 0xff, 0xe4,
+    0x4e, 0x75, 0x60, 0x00, 0xff, 0x96, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66};
+#define I2C_ACCLAIM_LOOP 0x2A6u
+
 typedef struct rom_spec {
     size_t size;
     const char *domestic; /* header name at $120 */
@@ -64,6 +117,9 @@ typedef struct rom_spec {
     int ra;               /* a backup RAM field at $1B0 */
     uint8_t type;
     uint32_t start, end;
+    const uint8_t *prog; /* the program at $200 (k_prog when NULL), */
+    size_t prog_len;
+    uint32_t loop;       /* and the address every other vector points to */
 } rom_spec;
 
 /* Every ROM byte not written otherwise: its offset's bits 23-16 xor bits 7-0; the last word of each 512 KiB page p
@@ -100,7 +156,7 @@ static void write_rom(const char *path, const rom_spec *r)
     put32(rom, 0x00FFFE00u);
     put32(rom + 4, 0x200u);
     for (unsigned v = 2; v < 64; v++)
-        put32(rom + 4 * v, LOOP_ADDR);
+        put32(rom + 4 * v, r->prog ? r->loop : LOOP_ADDR);
     put_text(rom + 0x100, 16, "SEGA MEGA DRIVE");
     put_text(rom + 0x110, 16, "(C)RGYM 2026.NOV");
     put_text(rom + 0x120, 48, r->domestic);
@@ -123,7 +179,7 @@ static void write_rom(const char *path, const rom_spec *r)
     }
     put_text(rom + 0x1BC, 52, "");
     put_text(rom + 0x1F0, 16, "U");
-    memcpy(rom + 0x200, k_prog, sizeof k_prog);
+    memcpy(rom + 0x200, r->prog ? r->prog : k_prog, r->prog ? r->prog_len : sizeof k_prog);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(rom, 1, r->size, f), r->size);
@@ -212,7 +268,7 @@ static void test_small_rom_sram(void **state)
     (void)state;
     char path[1024];
     rom_path(path, sizeof path, "small");
-    rom_spec r = {512u * KIB, "RG CART SMALL", "GM 00000000-00", 0, 0, 0, 0};
+    rom_spec r = {512u * KIB, "RG CART SMALL", "GM 00000000-00", 0, 0, 0, 0, NULL, 0, 0};
     write_rom(path, &r);
     rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
@@ -282,7 +338,7 @@ static void test_ssf2_banks(void **state)
     char path[1024];
     rom_path(path, sizeof path, "ssf2");
     rom_spec r = {5u * MIB, "SUPER STREET FIGHTER2 THE NEW CHALLENGERS", "GM T-12056 -00", 1, 0xF8, 0x200001u,
-                  0x203FFFu};
+                  0x203FFFu, NULL, 0, 0};
     write_rom(path, &r);
     rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
@@ -321,7 +377,7 @@ static void test_big_rom_no_sram(void **state)
     (void)state;
     char path[1024];
     rom_path(path, sizeof path, "big");
-    rom_spec r = {3u * MIB, "RG CART BIG", "GM 00000000-00", 0, 0, 0, 0};
+    rom_spec r = {3u * MIB, "RG CART BIG", "GM 00000000-00", 0, 0, 0, 0, NULL, 0, 0};
     write_rom(path, &r);
     rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
@@ -358,29 +414,33 @@ static void test_headers(void **state)
     (void)state;
     char path[1024];
     rom_path(path, sizeof path, "hdr");
-    rom_spec eeprom = {512u * KIB, "NBA JAM", "GM T-081326 -00", 0, 0, 0, 0};
+    /* a Codemasters J-Cart EEPROM board (not emulated) */
+    rom_spec eeprom = {512u * KIB, "MICRO MACHINES 2", "GM T-120096 -00", 0, 0, 0, 0, NULL, 0, 0};
     write_rom(path, &eeprom);
     assert_int_equal(open_code(path), RG_EUNSUPPORTED);
     assert_non_null(strstr(rg_error_last(), "EEPROM"));
-    assert_non_null(strstr(rg_error_last(), "NBA Jam"));
-    rom_spec e8 = {512u * KIB, "RG EEPROM", "GM 00000000-00", 1, 0xE8, 0x200001u, 0x200001u};
+    assert_non_null(strstr(rg_error_last(), "Micro Machines 2"));
+    /* EEPROM boards genesis_eeprom.c emulates, by product code and by a header declaring one (the Sega board) */
+    rom_spec nba = {512u * KIB, "NBA JAM", "GM T-081326 -00", 0, 0, 0, 0, NULL, 0, 0};
+    write_rom(path, &nba);
+    assert_int_equal(open_code(path), RG_OK);
+    rom_spec e8 = {512u * KIB, "RG EEPROM", "GM 00000000-00", 1, 0xE8, 0x200001u, 0x200001u, NULL, 0, 0};
     write_rom(path, &e8);
-    assert_int_equal(open_code(path), RG_EUNSUPPORTED);
-    assert_non_null(strstr(rg_error_last(), "serial EEPROM"));
-    rom_spec far = {512u * KIB, "RG FAR", "GM 00000000-00", 1, 0xF8, 0x400001u, 0x40FFFFu};
+    assert_int_equal(open_code(path), RG_OK);
+    rom_spec far = {512u * KIB, "RG FAR", "GM 00000000-00", 1, 0xF8, 0x400001u, 0x40FFFFu, NULL, 0, 0};
     write_rom(path, &far);
     assert_int_equal(open_code(path), RG_EUNSUPPORTED);
     assert_non_null(strstr(rg_error_last(), "$400001"));
-    rom_spec big = {4u * MIB + 64u * KIB, "RG TOO BIG", "GM 00000000-00", 0, 0, 0, 0};
+    rom_spec big = {4u * MIB + 64u * KIB, "RG TOO BIG", "GM 00000000-00", 0, 0, 0, 0, NULL, 0, 0};
     write_rom(path, &big);
     assert_int_equal(open_code(path), RG_EINVAL);
     assert_non_null(strstr(rg_error_last(), "SSF2"));
-    rom_spec huge = {8u * MIB + 512u * KIB, "SUPER STREET FIGHTER2", "GM T-12056 -00", 0, 0, 0, 0};
+    rom_spec huge = {8u * MIB + 512u * KIB, "SUPER STREET FIGHTER2", "GM T-12056 -00", 0, 0, 0, 0, NULL, 0, 0};
     write_rom(path, &huge);
     assert_int_equal(open_code(path), RG_EINVAL);
     assert_non_null(strstr(rg_error_last(), "8 MiB"));
     /* work RAM named as backup RAM: none, the ROM is read at $200001 */
-    rom_spec wram = {512u * KIB, "RG WRAM", "GM 00000000-00", 1, 0xF8, 0xFF0000u, 0xFFFFFFu};
+    rom_spec wram = {512u * KIB, "RG WRAM", "GM 00000000-00", 1, 0xF8, 0xFF0000u, 0xFFFFFFu, NULL, 0, 0};
     write_rom(path, &wram);
     rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
@@ -392,7 +452,7 @@ static void test_headers(void **state)
     assert_int_equal(n, 0);
     rg_emu_free(emu);
     /* an address no cartridge has: 64 KiB at $200000 */
-    rom_spec odd = {512u * KIB, "RG ODD", "GM 00000000-00", 1, 0xF8, 0xA00001u, 0xA03FFFu};
+    rom_spec odd = {512u * KIB, "RG ODD", "GM 00000000-00", 1, 0xF8, 0xA00001u, 0xA03FFFu, NULL, 0, 0};
     write_rom(path, &odd);
     emu = test_open(path, "genesis");
     run_program(emu, out);
@@ -402,7 +462,8 @@ static void test_headers(void **state)
     remove(path);
 }
 
-/* An environment for a serial EEPROM cartridge: core genesis refuses the ROM (RG_EUNSUPPORTED), so the game runs on
+/* An environment for a serial EEPROM cartridge of a board the genesis core does not emulate (Codemasters' J-Cart):
+ * core genesis refuses the ROM (RG_EUNSUPPORTED), so the game runs on
  * the system's next installed core, genesis_plus_gx (skipped without the wheel). */
 static void test_env_falls_back(void **state)
 {
@@ -420,7 +481,7 @@ static void test_env_falls_back(void **state)
     snprintf(dir, sizeof dir, "%s/stable/RgEeprom-Genesis", root);
     test_mkdirs(dir);
     snprintf(rom, sizeof rom, "%s/rom.md", dir);
-    rom_spec eeprom = {512u * KIB, "NBA JAM", "GM T-081326 -00", 0, 0, 0, 0};
+    rom_spec eeprom = {512u * KIB, "MICRO MACHINES 2", "GM T-120096 -00", 0, 0, 0, 0, NULL, 0, 0};
     write_rom(rom, &eeprom);
     char sha[RG_INTEGRATION_SHA1_HEX + 2];
     assert_int_equal(rg_integration_rom_sha1_file(rom, sha), RG_OK);
@@ -446,6 +507,135 @@ static void test_env_falls_back(void **state)
     rg__remove_tree(root);
 }
 
+/* Runs the EEPROM program for `frames` frames on core `core` (NULL: skipped without the wheel), work RAM per frame
+ * into ram (frames * 64 KiB). */
+static rg_emu *run_i2c(const char *path, const char *core, unsigned frames, uint8_t *ram)
+{
+    rg_emu *emu = test_open(path, core);
+    for (unsigned f = 0; f < frames; f++) {
+        assert_int_equal(rg_emu_run(emu), RG_OK);
+        assert_int_equal(rg_emu_mem_read(emu, 0xFF0000u, ram + (size_t)f * 0x10000u, 0x10000u), RG_OK);
+    }
+    return emu;
+}
+
+/* The save RAM the program leaves: $FF but the bytes listed (offset, value pairs). */
+static void check_eeprom_array(rg_emu *emu, const unsigned *want, size_t n_want)
+{
+    uint8_t *s = NULL;
+    size_t n = 0;
+    assert_int_equal(rg_emu_save_ram(emu, &s, &n), RG_OK);
+    assert_non_null(s);
+    assert_int_equal(n, 0x10000u);
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = 0xFF;
+        for (size_t k = 0; k < n_want; k += 2)
+            if (want[k] == i)
+                v = want[k + 1];
+        if (s[i] != v)
+            fail_msg("EEPROM byte $%04zX is $%02X, not $%02X", i, s[i], v);
+    }
+}
+
+/* One EEPROM board: our results, the array as save RAM, the same work RAM every frame and the same save RAM as
+ * Genesis Plus GX (skipped without the wheel), states (the chip's protocol state checked field by field). */
+static void eeprom_board(const char *tag, const rom_spec *r, const uint8_t *want, size_t n_want, const unsigned *arr,
+                         size_t n_arr)
+{
+    char path[1024];
+    rom_path(path, sizeof path, tag);
+    write_rom(path, r);
+    enum { FRAMES = 4 };
+    uint8_t *ours = malloc((size_t)FRAMES * 0x10000u), *theirs = malloc((size_t)FRAMES * 0x10000u);
+    assert_non_null(ours);
+    assert_non_null(theirs);
+    rg_emu *emu = run_i2c(path, "genesis", FRAMES, ours);
+    const uint8_t *last = ours + (size_t)(FRAMES - 1) * 0x10000u;
+    assert_int_equal(last[0x100] << 8 | last[0x101], 0xBEEF);
+    char core[4096];
+    if (test_wheel_core("genesis_plus_gx", core, sizeof core) && test_core_installed("genesis_plus_gx")) {
+        rg_emu *g = run_i2c(path, "genesis_plus_gx", FRAMES, theirs);
+        for (unsigned f = 0; f < FRAMES; f++)
+            for (size_t i = 0; i < 0x10000u; i++)
+                if (ours[(size_t)f * 0x10000u + i] != theirs[(size_t)f * 0x10000u + i])
+                    fail_msg("%s: frame %u: $FF%04zX is $%02X in ours, $%02X in Genesis Plus GX", tag, f, i,
+                             ours[(size_t)f * 0x10000u + i], theirs[(size_t)f * 0x10000u + i]);
+        uint8_t *a = NULL, *b = NULL;
+        size_t na = 0, nb = 0;
+        assert_int_equal(rg_emu_save_ram(emu, &a, &na), RG_OK);
+        assert_int_equal(rg_emu_save_ram(g, &b, &nb), RG_OK);
+        assert_int_equal(na, nb);
+        if (memcmp(a, b, na) != 0)
+            fail_msg("%s: the EEPROM's array differs from Genesis Plus GX's", tag);
+        rg_emu_free(g);
+    } else {
+        printf("genesis_cart: stable-retro's wheel is not in .venv; Genesis Plus GX comparison skipped\n");
+    }
+    for (size_t i = 0; i < n_want; i++)
+        if (last[i] != want[i])
+            fail_msg("%s: $FF%04zX is $%02X, not $%02X", tag, i, last[i], want[i]);
+    check_eeprom_array(emu, arr, n_arr);
+    /* states: the array and the chip's state travel; bad protocol fields are refused, the machine unchanged */
+    size_t size = 0, written = 0;
+    assert_int_equal(rg_emu_state_size(emu, &size), RG_OK);
+    uint8_t *snap = malloc(size), *bad = malloc(size);
+    assert_non_null(snap);
+    assert_non_null(bad);
+    assert_int_equal(rg_emu_state_save(emu, snap, size, &written), RG_OK);
+    rg_emu *two = test_open(path, "genesis");
+    assert_int_equal(rg_emu_state_load(two, snap, written), RG_OK);
+    check_eeprom_array(two, arr, n_arr);
+    rg_emu_free(two);
+    size_t base = HEADER_SIZE + offsetof(rg__gen_state, cart) + offsetof(rg__gen_cart, eeprom);
+    static const struct {
+        size_t off;
+        uint8_t v;
+        const char *field;
+    } k_bad[] = {
+        {offsetof(rg__gen_eeprom, sda), 2, "lines"},        {offsetof(rg__gen_eeprom, old_scl), 7, "lines"},
+        {offsetof(rg__gen_eeprom, cycles), 10, "cycles"},   {offsetof(rg__gen_eeprom, rw), 2, "rw"},
+        {offsetof(rg__gen_eeprom, phase), 8, "phase"},      {offsetof(rg__gen_eeprom, rom_reads), 2, "rom_reads"},
+        {offsetof(rg__gen_eeprom, pad_) + 2, 1, "padding"},
+    };
+    for (size_t k = 0; k < sizeof k_bad / sizeof k_bad[0]; k++) {
+        memcpy(bad, snap, written);
+        bad[base + k_bad[k].off] = k_bad[k].v;
+        assert_int_equal(rg_emu_state_load(emu, bad, written), RG_ESTATE);
+        if (!strstr(rg_error_last(), k_bad[k].field))
+            fail_msg("%s: bad %s refused with \"%s\"", tag, k_bad[k].field, rg_error_last());
+    }
+    check_eeprom_array(emu, arr, n_arr);
+    free(bad);
+    free(snap);
+    free(ours);
+    free(theirs);
+    rg_emu_free(emu);
+    remove(path);
+}
+
+/* The Sega board (Mega Man - The Wily Wars' product code and its header field: type $E8 at $200001), X24C01. */
+static void test_eeprom_sega(void **state)
+{
+    (void)state;
+    rom_spec r = {512u * KIB, "MEGAMAN THE WILY WARS", "GM T-12046 -00", 1, 0xE8, 0x200001u, 0x200001u,
+                  k_i2c_sega, sizeof k_i2c_sega, I2C_SEGA_LOOP};
+    static const uint8_t want[] = {0, 0, 0, 0, 0, 0, 0, 0, 0x33, 0x44, 0x55, 0x66, 0xFF, 0xFF, 0xFF, 0xFF, 0x00};
+    static const unsigned arr[] = {0, 0x33, 1, 0x44, 2, 0x55, 3, 0x66};
+    eeprom_board("eep_sega", &r, want, sizeof want, arr, sizeof arr / sizeof arr[0]);
+}
+
+/* The Acclaim 32 Mbit board (College Slam's product code), 24C65: 16-bit word addresses, its own strobes. */
+static void test_eeprom_acclaim(void **state)
+{
+    (void)state;
+    rom_spec r = {512u * KIB, "COLLEGE SLAM", "GM T-81576 -00", 0, 0, 0, 0, k_i2c_acclaim, sizeof k_i2c_acclaim,
+                  I2C_ACCLAIM_LOOP};
+    static const uint8_t want[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x33, 0x44, 0x55, 0x66, 0xFF, 0xFF, 0xFF,
+                                   0xFF, 0x00};
+    static const unsigned arr[] = {0xFFE, 0x11, 0xFFF, 0x22, 0xFC0, 0x33, 0xFC1, 0x44, 0xFC2, 0x55, 0xFC3, 0x66};
+    eeprom_board("eep_acclaim", &r, want, sizeof want, arr, sizeof arr / sizeof arr[0]);
+}
+
 int main(void)
 {
     test_use_wheel_cores();
@@ -455,6 +645,8 @@ int main(void)
         cmocka_unit_test(test_big_rom_no_sram),
         cmocka_unit_test(test_headers),
         cmocka_unit_test(test_env_falls_back),
+        cmocka_unit_test(test_eeprom_sega),
+        cmocka_unit_test(test_eeprom_acclaim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
