@@ -39,10 +39,10 @@ fi
 count=$((count + a26count))
 # The size-switching ROMs (tests/roms/{md,snes,pce}/modes) live in bin/md, bin/snes and bin/pce; the SMS/GG VDP
 # feature ROMs (tests/roms/sms/tms, tests/roms/sms/features), the Codemasters-mapper ROM (tests/roms/sms/codemasters)
-# and the Z80 exerciser (tests/roms/sms/z80ex) in bin/sms; the Genesis hardware programs (tests/roms/md/{dma,irq,z80,ym,sat,stop})
+# and the Z80 exerciser (tests/roms/sms/z80ex) in bin/sms; the Genesis hardware programs (tests/roms/md/{dma,irq,z80,ym,sat,stop,m68k})
 # in bin/md.
 for name in md/modes.md md/vdp.md snes/modes.sfc pce/modes.pce sms/tms.sms sms/features.sms sms/codemasters.sms sms/z80ex.sms \
-    md/dma.md md/irq.md md/z80.md md/ym.md md/sat.md md/stop.md; do
+    md/dma.md md/irq.md md/z80.md md/ym.md md/sat.md md/stop.md md/m68k.md; do
   count=$((count + 1))
   if ! cmp -s "$src/tests/roms/bin/$name" "$out/$name"; then echo "FAIL: $name differs from its rebuild"; status=1; fi
 done

@@ -160,6 +160,8 @@ typedef struct rg__gen_sprite_cache {
     uint8_t next_n[2];
 } rg__gen_sprite_cache;
 
+#define RG__GEN_QUIRK_REG 127
+
 typedef struct rg__gen_machine {
     rg__gen_state st;
     const uint8_t *rom;     /* ROM bytes padded to rom_size (a power of two, at least 512 KiB mirrored) */
@@ -177,6 +179,8 @@ typedef struct rg__gen_machine {
     uint64_t stop_mclk;     /* master clock the current 68000 run ends at (stop_at is its 68000 clock) */
     uint64_t freeze_add;    /* a 68000-to-VDP DMA started by this instruction: master clocks the 68000 waits after */
     uint64_t freeze_to;     /* it (the DMA ends in the same line or blank), or the master clock it waits until */
+    int8_t quirk[0x10000];  /* 68000 clocks Genesis Plus GX 1.7.4 counts more per opcode (genesis_machine.c, made at
+                             * power-on), RG__GEN_QUIRK_REG where the registers decide */
     uint8_t stopped_at_start; /* the 68000 was in STOP when the current run began (a STOP of an earlier run) */
     uint8_t stop_irq;       /* a STOP of this run let a pending interrupt in at once: the handler starts at the run's
                              * end (Genesis Plus GX 1.7.4, freeze_to is that end) */

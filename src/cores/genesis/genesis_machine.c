@@ -266,10 +266,13 @@ static int iack(rg__gen_machine *m, int level)
  * (8), BTST Dn,#imm 8 (10), and BCHG/BCLR/BSET on a data register always their longest count, which the chip takes
  * only for bits 16-31 (2 fewer for bits 0-15). Equivalence with it (RAM equal every frame) needs its counts:
  * Airstriker's sound driver runs ANDI.L five times per YM2612 register it writes. Returns the clocks to add to the
- * instruction about to run (opcode in ir, its first extension word in irc). */
-static int gpgx_clock_quirk(const rg_m68k *c)
+ * instruction about to run (opcode in ir, its first extension word in irc). Since 10:20 also TRAP #n 38 (34), TRAPV
+ * 38 when it traps (34), TAS to memory 4 more, CHK.W Dn,Dx and #imm,Dx when they trap ea + 50 (the chip: ea + 38,
+ * or ea + 40 below zero but not above): the counts of its opcode table and exception table (CHK 40); a CHK with its
+ * bound in memory is not adjusted. The machine keeps these per opcode (m->quirk, made at power-on), RG__GEN_QUIRK_REG
+ * where the count depends on registers (gpgx_clock_quirk_reg). */
+static int gpgx_clock_quirk_op(uint16_t op)
 {
-    uint16_t op = c->ir;
     if ((op >> 12) == 0xAu || (op >> 12) == 0xFu) /* line A / line F: the whole exception 4 clocks (the chip: 34) */
         return -30;
     if ((op & 0xFFF8u) == 0x0280u) /* ANDI.L #,Dn */
@@ -280,12 +283,39 @@ static int gpgx_clock_quirk(const rg_m68k *c)
         return -2;
     unsigned t = op & 0xF1F8u;
     if (t == 0x0140u || t == 0x0180u || t == 0x01C0u) /* BCHG/BCLR/BSET Dn,Dn */
-        return (c->d[(op >> 9) & 7u] & 31u) < 16u ? 2 : 0;
+        return RG__GEN_QUIRK_REG;
     t = op & 0xFFF8u;
     if (t == 0x0840u || t == 0x0880u || t == 0x08C0u) /* BCHG/BCLR/BSET #,Dn */
-        return (c->irc & 31u) < 16u ? 2 : 0;
+        return RG__GEN_QUIRK_REG;
+    if ((op & 0xFFF0u) == 0x4E40u) /* TRAP #n */
+        return 4;
+    if (op == 0x4E76u) /* TRAPV */
+        return RG__GEN_QUIRK_REG;
+    if ((op & 0xFFC0u) == 0x4AC0u && (op & 0x38u) && op != 0x4AFCu && (op & 0x3Fu) < 0x3Au) /* TAS to memory */
+        return 4;
+    if ((op & 0xF1C0u) == 0x4180u && ((op & 0x38u) == 0 || (op & 0x3Fu) == 0x3Cu)) /* CHK.W Dn / #imm,Dx */
+        return RG__GEN_QUIRK_REG;
     return 0;
 }
+
+static __attribute__((noinline)) int gpgx_clock_quirk_reg(const rg_m68k *c)
+{
+    uint16_t op = c->ir;
+    if ((op & 0xF000u) == 0x0000u) {
+        if (op & 0x0100u) /* BCHG/BCLR/BSET Dn,Dn: bits 16-31's count for every bit */
+            return (c->d[(op >> 9) & 7u] & 31u) < 16u ? 2 : 0;
+        return (c->irc & 31u) < 16u ? 2 : 0; /* #,Dn */
+    }
+    if (op == 0x4E76u) /* TRAPV: 38 when it traps */
+        return (c->sr & RG_M68K_V) ? 4 : 0;
+    /* CHK.W: when it traps, its no-trap count and the 40-clock exception */
+    int16_t v = (int16_t)c->d[(op >> 9) & 7u];
+    int16_t bound = (int16_t)((op & 0x38u) ? c->irc : c->d[op & 7u]);
+    if (v > bound || (v < 0 && (int32_t)bound - v > 32767))
+        return 12;
+    return v < 0 ? 10 : 0;
+}
+
 
 /* The 68000 in STOP before its next step: if an interrupt ends the STOP now, where its handler starts. Woken at a
  * run's start (a STOP of an earlier run), it starts at that moment, as in Genesis Plus GX; let in by the STOP just
@@ -328,7 +358,9 @@ static inline int gen_stop(rg__gen_machine *m)
      * Genesis Plus GX's count for it (its bus accesses happen at no other time: the quirks are register-only) */
     unsigned lvl = s->cpu.ipl & 7u;
     if (!s->cpu.stopped && !s->cpu.trace_pending && !(lvl == 7u ? !s->cpu.nmi_seen : lvl > ((s->cpu.sr >> 8) & 7u))) {
-        int q = gpgx_clock_quirk(&s->cpu);
+        int q = m->quirk[s->cpu.ir];
+        if (q == RG__GEN_QUIRK_REG)
+            q = gpgx_clock_quirk_reg(&s->cpu);
         if (q)
             s->cpu.cycles = (uint64_t)((int64_t)s->cpu.cycles + q);
     } else if (s->cpu.stopped) {
@@ -420,6 +452,8 @@ static uint8_t header_region(const rg__gen_machine *m)
 
 void rg__gen_power_on(rg__gen_machine *m)
 {
+    for (unsigned op = 0; op < 0x10000u; op++)
+        m->quirk[op] = (int8_t)gpgx_clock_quirk_op((uint16_t)op);
     memset(&m->st, 0, sizeof m->st);
     rg__gen_cart_power_on(m);
     m->st.z80_reset = 1;

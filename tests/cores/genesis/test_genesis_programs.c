@@ -10,7 +10,9 @@
  * frames (double buffering, H32, DMA fill and copy into it, moved by an H interrupt): y, size and link come from the
  * VDP's own copy of the table.
  * stop (tests/roms/md/stop/stop.s): the 68000 waiting in STOP (entered at many places in a line) for H and V
- * interrupts, each handler logging the HV counter first: the time it left STOP. */
+ * interrupts, each handler logging the HV counter first: the time it left STOP.
+ * m68k (tests/roms/md/m68k/m68k.s): TAS, TRAP, TRAPV, CHK and line A in batches timed with the HV counter (the
+ * counts of Genesis Plus GX 1.7.4). */
 #define _POSIX_C_SOURCE 200809L
 #include "test_support.h"
 
@@ -176,6 +178,30 @@ static void test_stop_vs_gpgx(void **s)
         print_message("stop: %u of %u frames equal%s%s\n", first, frames, why[0] ? ": " : "", why);
     if (first < frames)
         fail_msg("stop: our core and Genesis Plus GX differ: %s", why);
+}
+
+/* ---- m68k: the instructions GPGX 1.7.4 counts otherwise than the 68000, timed with the HV counter ---- */
+
+#define M68K_FRAMES 60u
+
+static void test_m68k_vs_gpgx(void **s)
+{
+    (void)s;
+#if defined(__SANITIZE_ADDRESS__)
+    print_message("skipped: the foreign core is not run under ASan\n");
+    skip();
+#endif
+    if (!have_gpgx()) {
+        print_message("skipped: no genesis_plus_gx in .venv's stable-retro\n");
+        skip();
+    }
+    unsigned frames = frames_to_run(M68K_FRAMES);
+    char why[256];
+    unsigned first = compare_program("m68k", frames, why, sizeof why);
+    if (verbose())
+        print_message("m68k: %u of %u frames equal%s%s\n", first, frames, why[0] ? ": " : "", why);
+    if (first < frames)
+        fail_msg("m68k: our core and Genesis Plus GX differ: %s", why);
 }
 
 /* ---- vdp: the VDP's picture ---- */
@@ -351,6 +377,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sat_vs_gpgx),
         cmocka_unit_test(test_stop_vs_gpgx),
+        cmocka_unit_test(test_m68k_vs_gpgx),
         cmocka_unit_test(test_vdp_vs_gpgx),
         cmocka_unit_test(test_vdp_ours),
         cmocka_unit_test(test_vdp_frame_skip),
