@@ -181,6 +181,9 @@ typedef struct rg__gen_machine {
     uint64_t freeze_to;     /* it (the DMA ends in the same line or blank), or the master clock it waits until */
     int8_t quirk[0x10000];  /* 68000 clocks Genesis Plus GX 1.7.4 counts more per opcode (genesis_machine.c, made at
                              * power-on), RG__GEN_QUIRK_REG where the registers decide */
+    uint8_t tas_keep;       /* a TAS to work RAM ran: its byte (tas_byte at ram[tas_at]) is put back (GPGX never */
+    uint8_t tas_byte;       /* writes TAS's result) */
+    uint16_t tas_at;
     uint8_t stopped_at_start; /* the 68000 was in STOP when the current run began (a STOP of an earlier run) */
     uint8_t stop_irq;       /* a STOP of this run let a pending interrupt in at once: the handler starts at the run's
                              * end (Genesis Plus GX 1.7.4, freeze_to is that end) */

@@ -292,15 +292,53 @@ static int gpgx_clock_quirk_op(uint16_t op)
     if (op == 0x4E76u) /* TRAPV */
         return RG__GEN_QUIRK_REG;
     if ((op & 0xFFC0u) == 0x4AC0u && (op & 0x38u) && op != 0x4AFCu && (op & 0x3Fu) < 0x3Au) /* TAS to memory */
-        return 4;
+        return RG__GEN_QUIRK_REG;
     if ((op & 0xF1C0u) == 0x4180u && ((op & 0x38u) == 0 || (op & 0x3Fu) == 0x3Cu)) /* CHK.W Dn / #imm,Dx */
         return RG__GEN_QUIRK_REG;
     return 0;
 }
 
-static __attribute__((noinline)) int gpgx_clock_quirk_reg(const rg_m68k *c)
+/* TAS to memory: GPGX never writes its result back (the console's bus drops the write of its read-modify-write
+ * cycle; Gargoyles relies on it). A work-RAM byte it addresses is kept here and put back before the next step
+ * (gen_stop's freeze path, with no time added). */
+static void tas_keep(rg__gen_machine *m)
+{
+    const rg_m68k *c = &m->st.cpu;
+    uint16_t op = c->ir;
+    unsigned mode = (op >> 3) & 7u, n = op & 7u;
+    uint32_t a;
+    if (mode == 2 || mode == 3)
+        a = c->a[n];
+    else if (mode == 4)
+        a = c->a[n] - (n == 7 ? 2u : 1u);
+    else if (mode == 5)
+        a = c->a[n] + (uint32_t)(int32_t)(int16_t)c->irc;
+    else if (mode == 6) {
+        unsigned x = (c->irc >> 12) & 7u;
+        uint32_t xv = (c->irc & 0x8000u) ? c->a[x] : c->d[x];
+        if (!(c->irc & 0x0800u))
+            xv = (uint32_t)(int32_t)(int16_t)xv;
+        a = c->a[n] + xv + (uint32_t)(int32_t)(int8_t)c->irc;
+    } else if (n == 0)
+        a = (uint32_t)(int32_t)(int16_t)c->irc;
+    else
+        a = (uint32_t)c->irc << 16 | rg__gen_read16(m, c->pc & 0xFFFFFEu);
+    a &= 0xFFFFFFu;
+    if (a < 0xE00000u)
+        return;
+    m->tas_at = (a & 0xFFFFu) ^ 1u;
+    m->tas_byte = m->st.ram[m->tas_at];
+    m->tas_keep = 1;
+    m->freeze_to = 1; /* (gen_stop's freeze path: no time added, then the byte put back) */
+}
+
+static __attribute__((noinline)) int gpgx_clock_quirk_reg(rg__gen_machine *m, const rg_m68k *c)
 {
     uint16_t op = c->ir;
+    if ((op & 0xFFC0u) == 0x4AC0u) { /* TAS to memory: 4 more (14 + ea) */
+        tas_keep(m);
+        return 4;
+    }
     if ((op & 0xF000u) == 0x0000u) {
         if (op & 0x0100u) /* BCHG/BCLR/BSET Dn,Dn: bits 16-31's count for every bit */
             return (c->d[(op >> 9) & 7u] & 31u) < 16u ? 2 : 0;
@@ -337,18 +375,29 @@ static __attribute__((noinline)) void stop_wake(rg__gen_machine *m, unsigned lvl
 
 /* Checked before each instruction and exception: ends a DMA's freeze of the 68000 and marks the instruction's
  * start. */
+/* gen_stop's rare path: a DMA's freeze of the 68000 ends (or a STOP's interrupt waits for the run's end); a TAS's
+ * work-RAM byte is put back */
+static __attribute__((noinline)) void freeze_end(rg__gen_machine *m)
+{
+    rg__gen_state *s = &m->st;
+    uint64_t now = s->cpu.cycles * 7u + s->cpu_moff;
+    uint64_t to = m->freeze_to ? (m->freeze_to > now || m->stop_irq ? m->freeze_to : now) : now + m->freeze_add;
+    m->freeze_add = m->freeze_to = 0;
+    m->stop_irq = 0;
+    if (m->tas_keep) { /* the TAS just run: its work-RAM byte as it was */
+        m->tas_keep = 0;
+        s->ram[m->tas_at] = m->tas_byte;
+    }
+    s->cpu.cycles = to / 7u;
+    s->cpu_moff = (uint8_t)(to % 7u);
+    m->stop_at = (m->stop_mclk + 6u - s->cpu_moff) / 7u;
+}
+
 static inline int gen_stop(rg__gen_machine *m)
 {
     rg__gen_state *s = &m->st;
-    if (m->freeze_add | m->freeze_to) {
-        uint64_t now = s->cpu.cycles * 7u + s->cpu_moff;
-        uint64_t to = m->freeze_to ? (m->freeze_to > now || m->stop_irq ? m->freeze_to : now) : now + m->freeze_add;
-        m->freeze_add = m->freeze_to = 0;
-        m->stop_irq = 0;
-        s->cpu.cycles = to / 7u;
-        s->cpu_moff = (uint8_t)(to % 7u);
-        m->stop_at = (m->stop_mclk + 6u - s->cpu_moff) / 7u;
-    }
+    if (m->freeze_add | m->freeze_to)
+        freeze_end(m);
     if (m->ipl_delay && --m->ipl_delay == 0)
         s->cpu.ipl = (uint8_t)rg__gen_vdp_ipl(&s->vdp);
     m->insn_mclk = s->cpu.cycles * 7u + s->cpu_moff;
@@ -360,7 +409,7 @@ static inline int gen_stop(rg__gen_machine *m)
     if (!s->cpu.stopped && !s->cpu.trace_pending && !(lvl == 7u ? !s->cpu.nmi_seen : lvl > ((s->cpu.sr >> 8) & 7u))) {
         int q = m->quirk[s->cpu.ir];
         if (q == RG__GEN_QUIRK_REG)
-            q = gpgx_clock_quirk_reg(&s->cpu);
+            q = gpgx_clock_quirk_reg(m, &s->cpu);
         if (q)
             s->cpu.cycles = (uint64_t)((int64_t)s->cpu.cycles + q);
     } else if (s->cpu.stopped) {

@@ -5,14 +5,14 @@
 | CHK Dn,Dn above the bound, below zero, within it, CHK #imm,Dn above the bound, line A. The batches repeat without end
 | (the V interrupt only counts frames), so a count that differs moves every later HV sample.
 |
-| RAM: $FF0010 frame word; $FF0012 the log index; $FF0100-$FF02FF the HV samples (256 words, ring). TAS's byte is in
-| ROM: GPGX never writes TAS's result back (the console's bus drops its write), ours does (not compared here).
+| RAM: $FF0010 frame word; $FF0012 the log index; $FF0100-$FF02FF the HV samples (256 words, ring); $FF0400 TAS's
+| byte (cleared each turn: TAS's write-back never reaches it on the console, nor in GPGX).
 
         .include "common.inc"
         .include "prog.inc"
 
         .equ    LOGI,       0xFF0012
-        .equ    TASB,       0x000300    | in ROM
+        .equ    TASB,       0xFF0400
 
         .text
         .global reset
@@ -89,6 +89,7 @@ main:
         .rept   20
         .word   0xA000                  | line A
         .endr
+        clr.b   (%a0)
         bra     main
 
 sample:
