@@ -132,13 +132,10 @@ static unsigned compare_program(const char *name, unsigned frames, char *why, si
     return first;
 }
 
-/* ---- sat: the sprite table moved by register 5, and the VDP's own copy of it ---- */
-
-#define SAT_FRAMES 150u /* the 8 scenes of 16 frames after the set-up, and the first again */
-
-static void test_sat_vs_gpgx(void **s)
+/* Runs program `name` on our core and on Genesis Plus GX for `dflt` frames (GENESIS_PROGRAMS_FRAMES overrides) and
+ * fails at the first frame whose RAM or picture differs; skipped under ASan and without the wheel. */
+static void program_vs_gpgx(const char *name, unsigned dflt)
 {
-    (void)s;
 #if defined(__SANITIZE_ADDRESS__)
     print_message("skipped: the foreign core is not run under ASan\n");
     skip();
@@ -147,13 +144,23 @@ static void test_sat_vs_gpgx(void **s)
         print_message("skipped: no genesis_plus_gx in .venv's stable-retro\n");
         skip();
     }
-    unsigned frames = frames_to_run(SAT_FRAMES);
+    unsigned frames = frames_to_run(dflt);
     char why[256];
-    unsigned first = compare_program("sat", frames, why, sizeof why);
+    unsigned first = compare_program(name, frames, why, sizeof why);
     if (verbose())
-        print_message("sat: %u of %u frames equal%s%s\n", first, frames, why[0] ? ": " : "", why);
+        print_message("%s: %u of %u frames equal%s%s\n", name, first, frames, why[0] ? ": " : "", why);
     if (first < frames)
-        fail_msg("sat: our core and Genesis Plus GX differ: %s", why);
+        fail_msg("%s: our core and Genesis Plus GX differ: %s", name, why);
+}
+
+/* ---- sat: the sprite table moved by register 5, and the VDP's own copy of it ---- */
+
+#define SAT_FRAMES 150u /* the 8 scenes of 16 frames after the set-up, and the first again */
+
+static void test_sat_vs_gpgx(void **s)
+{
+    (void)s;
+    program_vs_gpgx("sat", SAT_FRAMES);
 }
 
 /* ---- stop: the 68000 waiting in STOP for interrupts, the HV counter read first in each handler ---- */
@@ -163,21 +170,7 @@ static void test_sat_vs_gpgx(void **s)
 static void test_stop_vs_gpgx(void **s)
 {
     (void)s;
-#if defined(__SANITIZE_ADDRESS__)
-    print_message("skipped: the foreign core is not run under ASan\n");
-    skip();
-#endif
-    if (!have_gpgx()) {
-        print_message("skipped: no genesis_plus_gx in .venv's stable-retro\n");
-        skip();
-    }
-    unsigned frames = frames_to_run(STOP_FRAMES);
-    char why[256];
-    unsigned first = compare_program("stop", frames, why, sizeof why);
-    if (verbose())
-        print_message("stop: %u of %u frames equal%s%s\n", first, frames, why[0] ? ": " : "", why);
-    if (first < frames)
-        fail_msg("stop: our core and Genesis Plus GX differ: %s", why);
+    program_vs_gpgx("stop", STOP_FRAMES);
 }
 
 /* ---- m68k: the instructions GPGX 1.7.4 counts otherwise than the 68000, timed with the HV counter ---- */
@@ -187,21 +180,7 @@ static void test_stop_vs_gpgx(void **s)
 static void test_m68k_vs_gpgx(void **s)
 {
     (void)s;
-#if defined(__SANITIZE_ADDRESS__)
-    print_message("skipped: the foreign core is not run under ASan\n");
-    skip();
-#endif
-    if (!have_gpgx()) {
-        print_message("skipped: no genesis_plus_gx in .venv's stable-retro\n");
-        skip();
-    }
-    unsigned frames = frames_to_run(M68K_FRAMES);
-    char why[256];
-    unsigned first = compare_program("m68k", frames, why, sizeof why);
-    if (verbose())
-        print_message("m68k: %u of %u frames equal%s%s\n", first, frames, why[0] ? ": " : "", why);
-    if (first < frames)
-        fail_msg("m68k: our core and Genesis Plus GX differ: %s", why);
+    program_vs_gpgx("m68k", M68K_FRAMES);
 }
 
 /* ---- vdp: the VDP's picture ---- */
