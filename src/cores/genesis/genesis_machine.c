@@ -436,9 +436,11 @@ static inline int gen_stop(rg__gen_machine *m)
         return 1;
     /* the instruction in ir runs next unless an interrupt, a pending trace or STOP comes first (m68k_exec.h's order):
      * Genesis Plus GX's count for it (its bus accesses happen at no other time: the quirks are register-only) */
+    int q = m->quirk[s->cpu.ir];
+    if (__builtin_expect(!(q | s->cpu.stopped), 1)) /* most instructions: nothing to add, no STOP to leave */
+        return 0;
     unsigned lvl = s->cpu.ipl & 7u;
     if (!s->cpu.stopped && !s->cpu.trace_pending && !(lvl == 7u ? !s->cpu.nmi_seen : lvl > ((s->cpu.sr >> 8) & 7u))) {
-        int q = m->quirk[s->cpu.ir];
         if (q == RG__GEN_QUIRK_REG)
             q = gpgx_clock_quirk_reg(m, &s->cpu);
         if (q)
