@@ -23,5 +23,11 @@ set_tests_properties(cli_movie PROPERTIES TIMEOUT 600
 file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/test-tmp/cli_movie")
 # A start state the default core refuses goes to the next installed core of the system (src/env/env.c).
 rg_test(env_core_fallback env/test_env_core_fallback.c LIBS ZLIB::ZLIB)
+# Under LeakSanitizer the exit crashed LSan's own tracer ("Tracer caught signal 11", 2026-11-27) while it read the
+# dynamic TLS left by the two copies of stable-retro's Stella that the test loads and unloads (dlclose leaves a stale
+# DTLS range); with TLS not scanned as a root (use_tls=0, stricter: a block only TLS points to counts as a leak) the
+# test is checked for leaks as the others are.
+# (string_append, value ":use_tls=0")
+set_tests_properties(env_core_fallback PROPERTIES ENVIRONMENT_MODIFICATION "LSAN_OPTIONS=string_append::use_tls=0")
 # The start state's file picks the core that saved it (src/env/env_core_pick.c).
 rg_test(env_state_core env/test_env_state_core.c LIBS ZLIB::ZLIB)
