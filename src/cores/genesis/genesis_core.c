@@ -109,13 +109,6 @@ static int state_load(void *core, const void *src, size_t len)
     gen_core *c = core;
     if (rg__gpgx_sniff(src, len)) { /* a Genesis Plus GX state (stable-retro's start states), converted */
         int grc = rg__gen_gpgx_load(&c->m, src, len);
-        rg__gpgx_state g;
-        if (grc == RG_OK && rg__gpgx_parse(src, len, 1, &g) == RG_OK) {
-            /* the VDP's sprite table copy: GPGX's 1 KiB as host-order (little-endian) words, ours in the 68000's
-             * order (here until the converter takes it) */
-            for (unsigned i = 0; i < sizeof c->m.st.vdp.sat; i++)
-                c->m.st.vdp.sat[i] = g.vdp.sat[i ^ 1u];
-        }
         if (grc == RG_OK) {
             rg__gen_cart_refresh(&c->m);
             publish(c);

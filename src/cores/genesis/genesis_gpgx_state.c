@@ -93,6 +93,9 @@ static int convert_vdp(const rg__gpgx_state *g, rg__gen_vdp *v, unsigned lines)
     /* GPGX stores whole words in VSRAM and uses (and reads back) their 11 bits, as ours keeps them */
     for (unsigned i = 0; i < 40; i++)
         v->vsram[i] = (uint16_t)(le16(x->vsram + 2 * i) & 0x7FFu);
+    /* the VDP's own sprite table copy: GPGX's 1 KiB as host-order (little-endian) words, ours in the 68000's order */
+    for (unsigned i = 0; i < sizeof v->sat; i++)
+        v->sat[i] = x->sat[i ^ 1u];
     memcpy(v->reg, x->reg, sizeof v->reg);
     v->addr = x->addr;
     v->code = x->code;
