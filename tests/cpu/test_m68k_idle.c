@@ -46,9 +46,16 @@ static void ib_write(ibus *b, uint32_t a, uint16_t v, int sel)
 #define M68K_PURE_READ(b, addr) (((addr) & 0xFF00u) != 0xC000u && ((addr) & 0xFF00u) != 0xC100u)
 #define M68K_PURE_BYTE(b, addr) (M68K_PURE_READ((b), (addr) & 0xFFFFFEu) || ((addr) & 0xFFFFu) == 0xC100u)
 #define M68K_STOP_AT(b) ((b)->stop_at)
+#define M68K_PURE_WRITE(b, addr) M68K_PURE_READ((b), (addr))
 #include "cpu/m68k/m68k_exec.h"
 
 static ibus bus_a, bus_b;
+/* the handler of the line A, line F and trace vectors (at $3000), the stack pointer and the SR runs start with */
+static uint16_t storm_handler[2] = {0x4E73, 0x4E71}; /* rte */
+static uint32_t storm_sp = 0xF000;
+static int start_sr = -1; /* -1: $2300 with an interrupt to come, else $2700 */
+static uint32_t prog_at = 0x1000; /* where the program is put and started */
+static unsigned stop_mul = 1;     /* the clocks between stops, times this */
 
 /* Runs the program (words at $1000, registers as given) in both, stopping at each of a series of clocks; returns
  * the instructions the skipping run started divided by the plain run's (x1000). */
@@ -60,8 +67,8 @@ static long run_both(const uint16_t *prog, size_t n, uint32_t a4, uint8_t ram800
     for (int k = 0; k < 2; k++) {
         memset(b[k], 0, sizeof *b[k]);
         for (size_t i = 0; i < n; i++) {
-            b[k]->mem[0x1000 + 2 * i] = (uint8_t)(prog[i] >> 8);
-            b[k]->mem[0x1001 + 2 * i] = (uint8_t)prog[i];
+            b[k]->mem[prog_at + 2 * i] = (uint8_t)(prog[i] >> 8);
+            b[k]->mem[prog_at + 1 + 2 * i] = (uint8_t)prog[i];
         }
         b[k]->mem[0x8000] = ram8000;
         b[k]->mem[0x8001] = 0x05;
@@ -75,18 +82,28 @@ static long run_both(const uint16_t *prog, size_t n, uint32_t a4, uint8_t ram800
             b[k]->mem[0x2001 + 2 * i] = (uint8_t)h[i];
         }
         rg__m68k_init(c[k]);
-        c[k]->a[7] = 0xF000;
+        /* line A, line F and trace vectors: storm_handler's words at $3000 */
+        for (unsigned v = 9; v <= 11; v++) {
+            b[k]->mem[v * 4 + 2] = 0x30;
+            b[k]->mem[v * 4 + 3] = 0x00;
+        }
+        for (int i = 0; i < 2; i++) {
+            b[k]->mem[0x3000 + 2 * i] = (uint8_t)(storm_handler[i] >> 8);
+            b[k]->mem[0x3001 + 2 * i] = (uint8_t)storm_handler[i];
+        }
+        c[k]->a[7] = storm_sp;
         c[k]->a[4] = a4;
         c[k]->a[0] = 0x8000;
         c[k]->d[1] = 0x12;
-        c[k]->sr = ipl ? 0x2300 : 0x2700;
-        c[k]->ir = ib_read(b[k], 0x1000);
-        c[k]->irc = ib_read(b[k], 0x1002);
-        c[k]->pc = 0x1004;
+        c[k]->sr = (uint16_t)(start_sr >= 0 ? start_sr : ipl ? 0x2300 : 0x2700);
+        c[k]->other_sp = 0xE000;
+        c[k]->ir = ib_read(b[k], prog_at);
+        c[k]->irc = ib_read(b[k], prog_at + 2);
+        c[k]->pc = prog_at + 4;
     }
     uint64_t t = 0;
     for (int run = 0; run < 300; run++) {
-        t += 37 + (uint64_t)(run * 7919 % 613); /* stops at irregular clocks */
+        t += (37 + (uint64_t)(run * 7919 % 613)) * stop_mul; /* stops at irregular clocks */
         for (int k = 0; k < 2; k++) {
             b[k]->stop_at = t;
             c[k]->ipl = (uint8_t)(ipl && run == 150 ? 4 : 0);
@@ -151,11 +168,66 @@ static void test_loops_not_skipped(void **state)
     assert_int_equal(run_both(p5, 2, 0, 0, 0), 1000);
 }
 
+/* The exception-storm skip: a line-A or line-F word whose vector leads to a lone RTE traps and returns to itself
+ * forever (the Dekadrive dump on the Genesis); its turns are skipped like an idle loop's, the frame written with the
+ * same words each turn. */
+static void test_storms_skipped(void **state)
+{
+    (void)state;
+    stop_mul = 4; /* a turn is 54 clocks: runs long enough for several */
+    static const uint16_t lf[] = {0xF123, 0x4E71};
+    assert_true(run_both(lf, 2, 0, 0, 0) < 300);
+    assert_int_equal(bus_b.cpu->pc, 0x1004);
+    /* the frame: SR $2700, PC $00001000 */
+    assert_int_equal(bus_b.mem[0xEFFA], 0x27);
+    assert_int_equal(bus_b.mem[0xEFFD], 0x00);
+    assert_int_equal(bus_b.mem[0xEFFE], 0x10);
+    static const uint16_t la[] = {0xA000, 0x4E71};
+    assert_true(run_both(la, 2, 0, 0, 0) < 300);
+    /* from user mode: the frame on the supervisor stack, RTE back to user mode each turn */
+    start_sr = 0x0000;
+    assert_true(run_both(lf, 2, 0, 0, 0) < 300);
+    assert_int_equal(bus_b.mem[0xDFFE], 0x10);
+    start_sr = -1;
+    /* a level-4 interrupt at the 150th stop enters its handler (clr.b $8000.w; rte) and the storm goes on */
+    assert_true(run_both(lf, 2, 0, 1, 1) < 300);
+    assert_int_equal(bus_b.mem[0x8000], 0);
+    stop_mul = 1;
+}
+
+static void test_storms_not_skipped(void **state)
+{
+    (void)state;
+    stop_mul = 4;
+    static const uint16_t lf[] = {0xF123, 0x4E71};
+    /* a handler that counts before its RTE */
+    storm_handler[0] = 0x5282; /* addq.l #1,d2 */
+    storm_handler[1] = 0x4E73;
+    assert_int_equal(run_both(lf, 2, 0, 0, 0), 1000);
+    storm_handler[0] = 0x4E73;
+    storm_handler[1] = 0x4E71;
+    /* the frame in impure memory ($C000-$C1FF) */
+    storm_sp = 0xC010;
+    assert_int_equal(run_both(lf, 2, 0, 0, 0), 1000);
+    storm_sp = 0xF000;
+    /* trace on: each turn adds a trace exception */
+    start_sr = 0xA700;
+    assert_int_equal(run_both(lf, 2, 0, 0, 0), 1000);
+    start_sr = -1;
+    /* the trapping word in impure memory ($C000-$C1FF) */
+    prog_at = 0xC020;
+    assert_int_equal(run_both(lf, 2, 0, 0, 0), 1000);
+    prog_at = 0x1000;
+    stop_mul = 1;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_skipped_loops),
         cmocka_unit_test(test_loops_not_skipped),
+        cmocka_unit_test(test_storms_skipped),
+        cmocka_unit_test(test_storms_not_skipped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

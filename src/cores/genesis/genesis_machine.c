@@ -457,6 +457,8 @@ static inline int gen_stop(rg__gen_machine *m)
  * within one run (the Z80 and the VDP's events run between runs) */
 #define M68K_PURE_READ(m, addr) ((addr) < 0x400000u || (addr) >= 0xE00000u)
 #define M68K_STOP_AT(m) ((m)->stop_at)
+/* a write to work RAM only stores: the exception-storm skip (m68k_exec.h) may repeat a frame written there */
+#define M68K_PURE_WRITE(m, addr) ((addr) >= 0xE00000u)
 /* and the byte at an even HV counter address ($C00008-$C0000E): the V counter, which changes only at a line's end,
  * where a run ends (frame_pos uses the instruction's start, before the run's stop) */
 #define M68K_PURE_BYTE(m, addr)                                                                                 \

@@ -276,6 +276,11 @@ static void F_(addr_error)(F_(run) *r, uint32_t addr, int read, int instr, int f
 }
 
 /* Effective address: computes the address (extension words, pre-decrement, index idle clocks). */
+#if defined(M68K_PURE_READ) && defined(M68K_PURE_WRITE)
+#define RG__M68K_STORM 1
+static void F_(storm)(F_(run) *r, uint32_t head, uint32_t rte);
+#endif
+
 static F_(ea) F_(ea_calc)(F_(run) *r, unsigned mode, unsigned reg, int sz)
 {
     F_(ea) e = {2, 0, 0};
@@ -975,6 +980,9 @@ static void F_(line4)(F_(run) *r, uint16_t op)
                 C->a[7] = sp + 6;
                 F_(set_sr)(r, nsr);
                 F_(jump)(r, npc, 0);
+#ifdef RG__M68K_STORM
+                F_(storm)(r, npc, r->pc0 - 4u);
+#endif
                 return;
             }
             case 5: F_(jump)(r, F_(pop32)(r), 0); return;
@@ -1182,6 +1190,59 @@ static void F_(idle_loop)(F_(run) *r, uint32_t head, uint32_t bcc)
     r->loop_insns = r->insns;
     r->loop_cycles = C->cycles;
 }
+
+#ifdef RG__M68K_STORM
+/* Whether [a, a + n) and [b, b + m) share a byte (24-bit addresses, no wrap: the callers' ranges end below 2^24). */
+static inline int F_(overlap)(uint32_t a, uint32_t n, uint32_t b, uint32_t m)
+{
+    return a < b + m && b < a + n;
+}
+
+/* Whether the turn that just ended at head, [the instruction at head, the RTE at rte], repeats exactly: the
+ * instruction is a line-A or line-F word (it always traps, whatever the registers, and its frame returns to itself),
+ * its vector leads to rte, where the RTE is; all these words are pure, and the frame (on the supervisor stack) is pure
+ * to write and to read and overlaps none of them; trace is off. */
+static int F_(storm_turn)(F_(run) *r, uint32_t head, uint32_t rte)
+{
+    uint16_t op, w, hi, lo;
+    head &= 0xFFFFFFu;
+    rte &= 0xFFFFFFu;
+    if ((head & 1u) || (rte & 1u) || head > 0xFFFFFCu || (C->sr & RG_M68K_T))
+        return 0;
+    if (!F_(peek)(r, head, &op) || !F_(peek)(r, head + 2u, &w) || ((op >> 12) != 0xAu && (op >> 12) != 0xFu))
+        return 0;
+    uint32_t va = (op >> 12) == 0xAu ? 40u : 44u;
+    if (!F_(peek)(r, va, &hi) || !F_(peek)(r, va + 2u, &lo) || (((uint32_t)hi << 16 | lo) & 0xFFFFFFu) != rte)
+        return 0;
+    if (!F_(peek)(r, rte, &w) || w != 0x4E73u)
+        return 0;
+    uint32_t frame = ((SUP ? C->a[7] : C->other_sp) - 6u) & 0xFFFFFFu;
+    if ((frame & 1u) || frame > 0xFFFFFAu)
+        return 0;
+    for (uint32_t a = frame; a < frame + 6u; a += 2u)
+        if (!M68K_PURE_WRITE(r->ctx, a) || !M68K_PURE_READ(r->ctx, a))
+            return 0;
+    return !F_(overlap)(frame, 6u, head, 4u) && !F_(overlap)(frame, 6u, va, 4u) && !F_(overlap)(frame, 6u, rte, 2u);
+}
+
+/* The exception-storm skip: an RTE has just returned to head. When the last arrival at head was one turn ago (two
+ * instructions: the trap at head and this RTE, nothing between: an interrupt's handler would add one) and the turn
+ * repeats exactly (F_(storm_turn)), the turns that would start before the stop are skipped as F_(idle_loop) skips a
+ * loop's: each writes the same frame with the same values and leaves every register as it found it. */
+static void F_(storm)(F_(run) *r, uint32_t head, uint32_t rte)
+{
+    if (r->loop_head == head && r->insns == r->loop_insns + 2u && C->cycles > r->loop_cycles &&
+        F_(storm_turn)(r, head, rte)) {
+        uint64_t t = C->cycles - r->loop_cycles, stop = M68K_STOP_AT(r->ctx);
+        if (stop > C->cycles)
+            C->cycles += (stop - C->cycles) / t * t;
+    }
+    r->loop_pure = 0; /* (F_(idle_loop)'s verdict is on another kind of turn) */
+    r->loop_head = head;
+    r->loop_insns = r->insns;
+    r->loop_cycles = C->cycles;
+}
+#endif
 #endif
 
 static void F_(line6)(F_(run) *r, uint16_t op)
@@ -1554,6 +1615,7 @@ static int M68K_FN(rg_m68k *cpu, M68K_CTX *ctx)
 #undef FC_DATA
 #undef FC_PROG
 #undef F_
+#undef RG__M68K_STORM
 #ifdef RG__M68K_PURE_BYTE_DEFAULT
 #undef M68K_PURE_BYTE
 #undef RG__M68K_PURE_BYTE_DEFAULT
