@@ -3,6 +3,7 @@
  * ROM built by the test (as .sms and .gg: the .so picks Game Gear mode from the file name) and on the demo ROMs when
  * ../shared is there. */
 #define _POSIX_C_SOURCE 200809L
+#include "test_libretro_pair.h"
 #include "test_support.h"
 
 #include <stdio.h>
@@ -15,18 +16,6 @@
 #endif
 
 #define FRAMES 240
-
-static rg_emu *open_core(const char *rom, const char *core, const char *system)
-{
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.system = system;
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, rom, &o) != RG_OK)
-        fail_msg("cannot open %s in %s: %s", rom, core, rg_error_last());
-    return emu;
-}
 
 /* display on with the frame interrupt; the handler counts frames at $C010 and stores the joypad port at $C011 */
 static void write_rom(const char *path)
@@ -45,46 +34,20 @@ static void write_rom(const char *path)
     fclose(f);
 }
 
+/* our ROM counts its frames at $C010 (the demo ROMs are not checked) */
+static void check_counter(const char *rom, const uint8_t *ram, size_t size)
+{
+    (void)size;
+    assert_true(ram[0x10] >= FRAMES - 2 || strstr(rom, "rg_sms_so") == NULL);
+}
+
 static void same_as_builtin(const char *rom, const char *core, const char *system)
 {
-    rg_emu *a = open_core(rom, core, system), *b = open_core(rom, SMS_LIBRETRO, system);
-    assert_string_equal(rg_emu_core_library(b), "retrogym SMS/GG");
-    uint8_t ra[0x2000], rb[0x2000];
-    for (unsigned f = 0; f < FRAMES; f++) {
-        uint16_t pad = (uint16_t)(((f / 6u + 3u) * 2654435761u >> 9) & 0x1F1u);
-        rg_emu_set_buttons(a, 0, pad);
-        rg_emu_set_buttons(b, 0, pad);
-        assert_int_equal(rg_emu_run(a), RG_OK);
-        assert_int_equal(rg_emu_run(b), RG_OK);
-        rg_frame fa, fb;
-        assert_int_equal(rg_emu_frame(a, &fa), RG_OK);
-        assert_int_equal(rg_emu_frame(b, &fb), RG_OK);
-        assert_int_equal(fb.format, RG_PIXEL_RGB565);
-        assert_int_equal(fa.width, fb.width);
-        assert_int_equal(fa.height, fb.height);
-        if (test_frame_hash(a) != test_frame_hash(b))
-            fail_msg("%s: frame %u differs between the built-in core and sms_libretro.so", rom, f);
-        assert_int_equal(rg_emu_mem_read(a, 0xC000, ra, sizeof ra), RG_OK);
-        assert_int_equal(rg_emu_mem_read(b, 0xC000, rb, sizeof rb), RG_OK);
-        if (memcmp(ra, rb, sizeof ra) != 0)
-            fail_msg("%s: RAM of frame %u differs", rom, f);
-    }
-    assert_true(ra[0x10] >= FRAMES - 2 || strstr(rom, "rg_sms_so") == NULL); /* our ROM counts its frames */
-    /* a state of the .so loads into the built-in core and both go on alike */
-    size_t size = 0, written = 0;
-    assert_int_equal(rg_emu_state_size(b, &size), RG_OK);
-    uint8_t *snap = malloc(size);
-    assert_non_null(snap);
-    assert_int_equal(rg_emu_state_save(b, snap, size, &written), RG_OK);
-    assert_int_equal(rg_emu_state_load(a, snap, written), RG_OK);
-    for (unsigned f = 0; f < 30; f++) {
-        assert_int_equal(rg_emu_run(a), RG_OK);
-        assert_int_equal(rg_emu_run(b), RG_OK);
-        assert_true(test_frame_hash(a) == test_frame_hash(b));
-    }
-    free(snap);
-    rg_emu_free(a);
-    rg_emu_free(b);
+    const test_libretro_pair p = {
+        .core = core, .system = system, .library = SMS_LIBRETRO, .core_library = "retrogym SMS/GG",
+        .format = RG_PIXEL_RGB565, .frames = FRAMES, .pad_mask = 0x1F1u, .ram_addr = 0xC000, .ram_size = 0x2000,
+        .ram_name = "RAM", .check_ram = check_counter};
+    test_libretro_pair_same(rom, &p);
 }
 
 static void test_own_rom(void **state)
