@@ -5,6 +5,7 @@
  * its pictures are drawn and change, a snapshot replays the same frames and RAM, and (when the wheel's
  * genesis_plus_gx is there) how close RAM and pictures are to Genesis Plus GX is printed (docs/genesis.md; not
  * asserted yet). */
+#include "test_emu_state.h"
 #include "test_support.h"
 
 #include "base/base.h"
@@ -416,14 +417,7 @@ static void write_file(const char *path, const void *bytes, size_t n)
 
 static rg_emu *open_gen(const char *rom, const char *core)
 {
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.system = "Genesis";
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, rom, &o) != RG_OK)
-        fail_msg("cannot open %s in core %s: %s", rom, core, rg_error_last());
-    return emu;
+    return test_open_in(rom, core, "Genesis", 0);
 }
 
 static void test_program(void **s)
@@ -706,20 +700,7 @@ static void test_airstriker(void **s)
     free(st4);
     /* snapshot: the next 60 frames replay identically */
     assert_int_equal(rg_emu_state_save(emu, st, n, &wr), RG_OK);
-    uint64_t fr[60], ram[60];
-    for (unsigned i = 0; i < 60; i++) {
-        rg_emu_set_buttons(emu, 0, script(700 + i));
-        assert_int_equal(rg_emu_run(emu), RG_OK);
-        fr[i] = test_frame_hash(emu);
-        ram[i] = test_ram_hash(emu);
-    }
-    assert_int_equal(rg_emu_state_load(emu, st, n), RG_OK);
-    for (unsigned i = 0; i < 60; i++) {
-        rg_emu_set_buttons(emu, 0, script(700 + i));
-        assert_int_equal(rg_emu_run(emu), RG_OK);
-        assert_true(fr[i] == test_frame_hash(emu));
-        assert_true(ram[i] == test_ram_hash(emu));
-    }
+    test_state_replays(emu, st, n, script, 700, 60);
     free(st);
     rg_emu_free(emu);
 }

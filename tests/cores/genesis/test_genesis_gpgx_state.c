@@ -14,6 +14,7 @@
  *    pictures compared.
  * Skipped without stable-retro's wheel (Airstriker's ROM and genesis_plus_gx). */
 #define _POSIX_C_SOURCE 200809L
+#include "test_emu_state.h"
 #include "test_support.h"
 
 #include "cores/genesis/genesis.h"
@@ -80,22 +81,9 @@ static rg_emu *open_gen(const char *core)
     return test_open_in(g_rom, core, "Genesis", 0);
 }
 
-static uint8_t *save(rg_emu *e, size_t *len)
-{
-    EXPECT_OK(rg_emu_state_size(e, len));
-    uint8_t *b = malloc(*len);
-    assert_non_null(b);
-    EXPECT_OK(rg_emu_state_save(e, b, *len, len));
-    return b;
-}
-
 static void our_state(rg_emu *e, rg__gen_state *out)
 {
-    size_t n;
-    uint8_t *b = save(e, &n);
-    assert_int_equal(n, OUR_HEADER + sizeof *out);
-    memcpy(out, b + OUR_HEADER, sizeof *out);
-    free(b);
+    test_state_body(e, OUR_HEADER, out, sizeof *out);
 }
 
 static uint8_t *level1(void)
@@ -147,7 +135,7 @@ static void menu_state_converts(void **s)
         EXPECT_OK(rg_emu_run(us));
     }
     size_t len;
-    uint8_t *gs = save(gx, &len);
+    uint8_t *gs = test_state_save(gx, &len);
     assert_int_equal(len, STATE_LEN);
     rg__gen_state *mine = malloc(sizeof *mine), *conv = malloc(sizeof *conv);
     assert_non_null(mine);
@@ -308,18 +296,6 @@ static void level1_state(void **s)
     rg_emu_free(us);
 }
 
-static void expect_refused(rg_emu *us, const uint8_t *state, size_t len, const char *text)
-{
-    size_t n0, n1;
-    uint8_t *before = save(us, &n0);
-    TEST_EXPECT_ERROR(rg_emu_state_load(us, state, len), RG_ESTATE, text);
-    uint8_t *after = save(us, &n1);
-    assert_int_equal(n0, n1);
-    assert_memory_equal(before, after, n0);
-    free(before);
-    free(after);
-}
-
 static void bad_states_refused(void **s)
 {
     (void)s;
@@ -333,10 +309,10 @@ static void bad_states_refused(void **s)
     static const size_t cuts[] = {16, 0x8000, OFF_ZSTATE + 2, OFF_VDP + 100, OFF_VTAIL + 30, OFF_M68K - 20,
                                   OFF_M68K + 50, OFF_Z80 + 70, OFF_CART + 10, OFF_CART + 66};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
-        expect_refused(us, good, cuts[i], "truncated");
+        test_state_refused(us, good, cuts[i], "truncated");
     memcpy(bad, good, STATE_LEN);
     memcpy(bad + 11, "1.7.4", 5);
-    expect_refused(us, bad, STATE_LEN, "version 1.7.4");
+    test_state_refused(us, bad, STATE_LEN, "version 1.7.4");
     struct edit {
         size_t at;
         uint8_t val;
@@ -369,7 +345,7 @@ static void bad_states_refused(void **s)
     for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
         memcpy(bad, good, STATE_LEN);
         bad[edits[i].at] = edits[i].val;
-        expect_refused(us, bad, STATE_LEN, edits[i].text);
+        test_state_refused(us, bad, STATE_LEN, edits[i].text);
     }
     /* interlace (register 12 bits 1-2) converts since 2026-11-27, and the write FIFO's words and index come along */
     memcpy(bad, good, STATE_LEN);
@@ -472,7 +448,7 @@ static void z80_running_state(void **s)
     for (unsigned i = 0; i < 30; i++)
         EXPECT_OK(rg_emu_run(gx));
     size_t n;
-    uint8_t *st = save(gx, &n);
+    uint8_t *st = test_state_save(gx, &n);
     assert_int_equal(st[OFF_ZSTATE], 1); /* the Z80 runs: out of reset, its bus not requested */
     EXPECT_OK(rg_emu_state_load(us, st, n));
     rg__gen_state *o = malloc(sizeof *o);
@@ -517,7 +493,7 @@ static void z80_running_state(void **s)
             snprintf(why + l, sizeof why - l, " RAM: frame %u, $%06X GPGX %02x ours %02x;", fr, 0xFF0000u + (k ^ 1u),
                      ra[k], rb[k]);
         }
-        st = save(gx, &n);
+        st = test_state_save(gx, &n);
         our_state(us, o);
         if (zram_first == frames && memcmp(st + 16 + 0x10000, o->zram, 0x2000) != 0) {
             unsigned k = 0;
@@ -717,7 +693,7 @@ static void sram_states_convert(void **s)
     assert_int_equal(run_both(gx, us, at, NULL, "backup RAM, from power-on"), at);
     for (unsigned tries = 0; tries < 40 && !(done[0] && done[1]); tries++) {
         size_t n;
-        uint8_t *st = save(gx, &n);
+        uint8_t *st = test_state_save(gx, &n);
         int mapped = st[OFF_CART + 0x20] == 0xFFu;
         if (!done[mapped]) {
             assert_int_equal(st[OFF_CART + 0x20], mapped ? 0xFFu : 0x00u); /* ROM: page $20 of 16 is page 0 */
@@ -765,7 +741,7 @@ static void bank_state_converts(void **s)
     for (unsigned f = 0; f < 20; f++)
         EXPECT_OK(rg_emu_run(gx));
     size_t n;
-    uint8_t *st = save(gx, &n);
+    uint8_t *st = test_state_save(gx, &n);
     assert_int_equal(st[OFF_CART + 8], 72);
     assert_int_equal(st[OFF_CART + 40], 32);
     EXPECT_OK(rg_emu_state_load(us, st, n));
@@ -829,7 +805,7 @@ static void dma_state_converts(void **s)
     for (unsigned fr = 0; fr < 5 && !left; fr++) {
         EXPECT_OK(rg_emu_run(gx));
         free(st);
-        st = save(gx, &n);
+        st = test_state_save(gx, &n);
         EXPECT_OK(rg__gpgx_parse(st, n, 1, g));
         left = g->vdp.dma_length;
     }
@@ -847,7 +823,7 @@ static void dma_state_converts(void **s)
     assert_int_equal(at, (uint64_t)left * RG__GEN_LINE_MCLK / 83u);
     unsigned k = run_both(gx, us, 1, NULL, "DMA under way");
     free(st);
-    st = save(gx, &n);
+    st = test_state_save(gx, &n);
     our_state(us, o);
     unsigned vdiff = 0;
     for (unsigned i = 0; i < 0x10000u; i++)
@@ -902,7 +878,7 @@ static void pal_state_converts(void **s)
         EXPECT_OK(rg_emu_run(gx));
     }
     size_t n;
-    uint8_t *st = save(gx, &n);
+    uint8_t *st = test_state_save(gx, &n);
     EXPECT_OK(rg_emu_state_load(us, st, n));
     rg__gen_state *o = malloc(sizeof *o);
     assert_non_null(o);
@@ -937,7 +913,7 @@ static void fm_registers_convert(void **s)
         EXPECT_OK(rg_emu_run(us));
     }
     size_t n;
-    uint8_t *st = save(gx, &n);
+    uint8_t *st = test_state_save(gx, &n);
     EXPECT_OK(rg_emu_state_load(cv, st, n));
     rg__gen_state *a = malloc(sizeof *a), *c = malloc(sizeof *c);
     assert_non_null(a);

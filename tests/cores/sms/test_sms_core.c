@@ -3,6 +3,7 @@
  * a snapshot replays the same frames and RAM, the Codemasters mapper is detected from its header, bad ROM images and
  * hostile states are refused with an error naming the problem and the machine unchanged. The demo ROM parts skip
  * without ../shared. */
+#include "test_emu_state.h"
 #include "test_support.h"
 
 #include "base/base.h"
@@ -14,17 +15,6 @@
 #include <string.h>
 
 #define HEADER_SIZE 24u /* our state header: magic[8], version, size, rom hash */
-
-static rg_emu *open_sms(const char *rom, const char *core)
-{
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, rom, &o) != RG_OK)
-        fail_msg("cannot open %s in core %s: %s", rom, core, rg_error_last());
-    return emu;
-}
 
 static const char *tmp_file(const char *name, char *buf, size_t cap)
 {
@@ -76,7 +66,7 @@ static void demo_rom(const char *file, const char *core, unsigned w, unsigned h)
     }
     char rom[1200];
     snprintf(rom, sizeof rom, "%s/%s", dir, file);
-    rg_emu *emu = open_sms(rom, core);
+    rg_emu *emu = test_open(rom, core);
     assert_string_equal(rg_emu_core_name(emu), core);
     rg_frame f;
     assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
@@ -108,20 +98,7 @@ static void demo_rom(const char *file, const char *core, unsigned w, unsigned h)
     size_t wr = 0;
     assert_int_equal(rg_emu_state_save(emu, st, n, &wr), RG_OK);
     assert_int_equal(wr, n);
-    uint64_t fr[60], ram[60];
-    for (unsigned i = 0; i < 60; i++) {
-        rg_emu_set_buttons(emu, 0, script_buttons(1000 + i));
-        assert_int_equal(rg_emu_run(emu), RG_OK);
-        fr[i] = test_frame_hash(emu);
-        ram[i] = test_ram_hash(emu);
-    }
-    assert_int_equal(rg_emu_state_load(emu, st, n), RG_OK);
-    for (unsigned i = 0; i < 60; i++) {
-        rg_emu_set_buttons(emu, 0, script_buttons(1000 + i));
-        assert_int_equal(rg_emu_run(emu), RG_OK);
-        assert_true(fr[i] == test_frame_hash(emu));
-        assert_true(ram[i] == test_ram_hash(emu));
-    }
+    test_state_replays(emu, st, n, script_buttons, 1000, 60);
     free(st);
     rg_emu_free(emu);
 }
@@ -180,7 +157,7 @@ static void test_synthetic_rom(void **s)
         assert_int_equal(rg__sms_detect_mapper(rom, sizeof rom), cm ? RG__SMS_MAPPER_CODEMASTERS :
                          RG__SMS_MAPPER_SEGA);
         write_file(tmp_file("rg_sms_synth.sms", path, sizeof path), rom, sizeof rom);
-        rg_emu *emu = open_sms(path, "sms");
+        rg_emu *emu = test_open(path, "sms");
         for (unsigned i = 0; i < 10; i++)
             assert_int_equal(rg_emu_run(emu), RG_OK);
         uint8_t v = 0;
@@ -215,7 +192,7 @@ static void test_bad_roms(void **s)
     memmove(rom + 512, rom, 0x8000);
     memset(rom, 0xEE, 512);
     write_file(path, rom, 0x8000 + 512);
-    emu = open_sms(path, "sms");
+    emu = test_open(path, "sms");
     for (unsigned i = 0; i < 5; i++)
         assert_int_equal(rg_emu_run(emu), RG_OK);
     uint8_t v = 0;
@@ -244,7 +221,7 @@ static void test_hostile_states(void **s)
     make_rom(rom, sizeof rom, 0);
     char path[1024];
     write_file(tmp_file("rg_sms_state.sms", path, sizeof path), rom, sizeof rom);
-    rg_emu *emu = open_sms(path, "sms");
+    rg_emu *emu = test_open(path, "sms");
     for (unsigned i = 0; i < 5; i++)
         assert_int_equal(rg_emu_run(emu), RG_OK);
     size_t n = 0;

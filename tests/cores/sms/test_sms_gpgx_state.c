@@ -7,6 +7,7 @@
  * header or version, hostile fields, a Mega Drive state, features our core lacks) is refused with RG_ESTATE naming
  * what is wrong, and the machine is unchanged. Skipped without ../shared or the stable-retro wheel. */
 #define _POSIX_C_SOURCE 200809L
+#include "test_emu_state.h"
 #include "test_support.h"
 
 #include "cores/gpgx_state/gpgx_state.h"
@@ -47,18 +48,6 @@ static int setup_rom(const demo *d, char *rom, size_t cap)
     return test_shared_rom_with_wheel_core(d->file, "genesis_plus_gx", rom, cap);
 }
 
-static rg_emu *open_core(const char *rom, const char *core, const char *system)
-{
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.system = system;
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, rom, &o) != RG_OK)
-        fail_msg("cannot open %s in %s: %s", rom, core, rg_error_last());
-    return emu;
-}
-
 /* joypad bits of frame f (B, START, directions, A), seeded; START only on the Game Gear (the SMS pause is not
  * saved by GPGX, see docs/sms.md) */
 static uint16_t pad(unsigned seed, unsigned port, unsigned f, int gg)
@@ -80,23 +69,10 @@ static void run_frame(rg_emu *e, unsigned seed, unsigned f, int gg)
     EXPECT_OK(rg_emu_run(e));
 }
 
-static uint8_t *save(rg_emu *e, size_t *len)
-{
-    EXPECT_OK(rg_emu_state_size(e, len));
-    uint8_t *b = malloc(*len);
-    assert_non_null(b);
-    EXPECT_OK(rg_emu_state_save(e, b, *len, len));
-    return b;
-}
-
 /* Our core's state as the library saves it (header + rg__sms_state). */
 static void our_state(rg_emu *e, rg__sms_state *out)
 {
-    size_t n;
-    uint8_t *b = save(e, &n);
-    assert_int_equal(n, OUR_HEADER + sizeof *out);
-    memcpy(out, b + OUR_HEADER, sizeof *out);
-    free(b);
+    test_state_body(e, OUR_HEADER, out, sizeof *out);
 }
 
 /* The converted state against ours after the same frames: everything the machine shows or runs on is equal, except
@@ -197,13 +173,13 @@ static void demo_state(const demo *d)
     if (!setup_rom(d, rom, sizeof rom))
         skip();
     int gg = d->w == 160;
-    rg_emu *gx = open_core(rom, "genesis_plus_gx", d->system), *us = open_core(rom, d->core, d->system);
+    rg_emu *gx = test_open_in(rom, "genesis_plus_gx", d->system, 0), *us = test_open_in(rom, d->core, d->system, 0);
     for (unsigned f = 0; f < SAVE_AT; f++) {
         run_frame(gx, 1, f, gg);
         run_frame(us, 1, f, gg);
     }
     size_t len;
-    uint8_t *gstate = save(gx, &len);
+    uint8_t *gstate = test_state_save(gx, &len);
     assert_int_equal(len, 1036288u);
     assert_true(rg__gpgx_sniff(gstate, len));
 
@@ -212,7 +188,7 @@ static void demo_state(const demo *d)
     assert_non_null(mine);
     assert_non_null(conv);
     our_state(us, mine);
-    rg_emu *fresh = open_core(rom, d->core, d->system);
+    rg_emu *fresh = test_open_in(rom, d->core, d->system, 0);
     EXPECT_OK(rg_emu_state_load(fresh, gstate, len));
     our_state(fresh, conv);
     compare_states(conv, mine, gg);
@@ -258,13 +234,13 @@ static void halted_state(void **s)
     test_use_wheel_cores();
     test_source_path("tests/roms/bin/test.sms", rom, sizeof rom);
     const demo d = {"test.sms", "sms", "Sms", 256, 192};
-    rg_emu *gx = open_core(rom, "genesis_plus_gx", "Sms");
+    rg_emu *gx = test_open_in(rom, "genesis_plus_gx", "Sms", 0);
     size_t len = 0;
     uint8_t *gstate = NULL;
     rg__gpgx_state g;
     for (unsigned f = 0; f < 120 && !gstate; f++) {
         run_frame(gx, 3, f, 0);
-        uint8_t *b = save(gx, &len);
+        uint8_t *b = test_state_save(gx, &len);
         EXPECT_OK(rg__gpgx_parse(b, len, 0, &g));
         if (f >= 30 && g.z80.halt)
             gstate = b;
@@ -273,7 +249,7 @@ static void halted_state(void **s)
     }
     if (!gstate)
         fail_msg("GPGX never saved test.sms with its Z80 halted in 120 frames");
-    rg_emu *us = open_core(rom, "sms", "Sms");
+    rg_emu *us = test_open_in(rom, "sms", "Sms", 0);
     EXPECT_OK(rg_emu_state_load(us, gstate, len));
     rg__sms_state *conv = malloc(sizeof *conv);
     assert_non_null(conv);
@@ -295,18 +271,6 @@ static void halted_state(void **s)
 
 /* --- bad input: each refused with RG_ESTATE naming what is wrong, the machine unchanged */
 
-static void expect_refused(rg_emu *us, const uint8_t *state, size_t len, const char *text)
-{
-    size_t n0, n1;
-    uint8_t *before = save(us, &n0);
-    TEST_EXPECT_ERROR(rg_emu_state_load(us, state, len), RG_ESTATE, text);
-    uint8_t *after = save(us, &n1);
-    assert_int_equal(n0, n1);
-    assert_memory_equal(before, after, n0);
-    free(before);
-    free(after);
-}
-
 static void put32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
@@ -318,13 +282,13 @@ static void bad_states_refused(void **s)
     char rom[1200];
     if (!setup_rom(&k_sms, rom, sizeof rom))
         skip();
-    rg_emu *gx = open_core(rom, "genesis_plus_gx", "Sms"), *us = open_core(rom, "sms", "Sms");
+    rg_emu *gx = test_open_in(rom, "genesis_plus_gx", "Sms", 0), *us = test_open_in(rom, "sms", "Sms", 0);
     for (unsigned f = 0; f < 120; f++) {
         run_frame(gx, 3, f, 0);
         run_frame(us, 3, f, 0);
     }
     size_t len;
-    uint8_t *good = save(gx, &len);
+    uint8_t *good = test_state_save(gx, &len);
     uint8_t *bad = malloc(len);
     assert_non_null(bad);
     EXPECT_OK(rg_emu_state_load(us, good, len)); /* the unedited state loads */
@@ -334,14 +298,14 @@ static void bad_states_refused(void **s)
     static const size_t cuts[] = {16, 100, OFF_IO + 3, OFF_VRAM + 5, OFF_VTAIL + 10, OFF_PSG + 50, OFF_Z80 + 40,
                                   OFF_FCR + 2};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++)
-        expect_refused(us, good, cuts[i], "truncated");
+        test_state_refused(us, good, cuts[i], "truncated");
     /* header and version */
     memcpy(bad, good, len);
     memcpy(bad + 11, "1.6.1", 5);
-    expect_refused(us, bad, len, "version 1.6.1");
+    test_state_refused(us, bad, len, "version 1.6.1");
     memcpy(bad, good, len);
     memcpy(bad, "GENPLUS-GY", 10); /* not ours to sniff: our own header check refuses it */
-    expect_refused(us, bad, len, "sms");
+    test_state_refused(us, bad, len, "sms");
     /* hostile fields */
     struct edit {
         size_t at;
@@ -371,11 +335,11 @@ static void bad_states_refused(void **s)
         bad[edits[i].at] = edits[i].val;
         if (edits[i].at == OFF_REG + 0)
             bad[OFF_REG + 1] |= 0x40; /* display on in a TMS mode */
-        expect_refused(us, bad, len, edits[i].text);
+        test_state_refused(us, bad, len, edits[i].text);
     }
     memcpy(bad, good, len);
     put32(bad + OFF_PSG + 60, 0x80000000u); /* a negative counter */
-    expect_refused(us, bad, len, "negative");
+    test_state_refused(us, bad, len, "negative");
     /* a Mega Drive state of the wheel (Airstriker's Level1.state) in the SMS core */
     glob_t g;
     char pattern[1200];
@@ -389,7 +353,7 @@ static void bad_states_refused(void **s)
         int n = gzread(f, md, (unsigned)len);
         gzclose(f);
         assert_int_equal((size_t)n, len);
-        expect_refused(us, md, len, "Genesis Plus GX state");
+        test_state_refused(us, md, len, "Genesis Plus GX state");
         free(md);
     }
     globfree(&g);

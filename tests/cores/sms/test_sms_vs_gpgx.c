@@ -33,18 +33,6 @@ typedef struct result {
     char pix_why[160];
 } result;
 
-static rg_emu *open_core(const char *rom, const char *core, const char *system)
-{
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.core = core;
-    o.system = system;
-    o.log = test_quiet_log;
-    rg_emu *emu = NULL;
-    if (rg_emu_open(&emu, rom, &o) != RG_OK)
-        fail_msg("cannot open %s in %s: %s", rom, core, rg_error_last());
-    return emu;
-}
-
 static void read_ram(const rg_emu *emu, uint8_t out[0x2000])
 {
     if (rg_emu_mem_read(emu, 0xC000, out, 0x2000) != RG_OK)
@@ -95,7 +83,7 @@ static void dump(const uint8_t *a, const uint8_t *b, size_t n, unsigned w, unsig
 static void compare(const char *rom, const char *ours, const char *system, unsigned w, unsigned h, unsigned frames,
                     result *out)
 {
-    rg_emu *gx = open_core(rom, "genesis_plus_gx", system), *us = open_core(rom, ours, system);
+    rg_emu *gx = test_open_in(rom, "genesis_plus_gx", system, 0), *us = test_open_in(rom, ours, system, 0);
     size_t n = (size_t)w * h * 3;
     uint8_t *a = malloc(n), *b = malloc(n);
     assert_non_null(a);
@@ -372,7 +360,7 @@ static void test_codemasters_marks(void **s)
         fail_msg("codemasters .gg CRC32 %08x, not 152F0DCC: update codemasters_gg_tail (forge_crc.py IMAGE 152F0DCC)",
                  crc32_of(image, sizeof image));
     memcpy(image + sizeof image - 4, gg, 4);
-    rg_emu *us = open_core(src, "sms", "Sms");
+    rg_emu *us = test_open_in(src, "sms", "Sms", 0);
     unsigned seen[3] = {0, 0, 0};
     for (unsigned fr = 0; fr < 64; fr++) {
         assert_int_equal(rg_emu_set_buttons(us, 0, pad(0, fr)), RG_OK);
@@ -453,7 +441,7 @@ static unsigned z80ex_run_ours(const char *ext, const char *core, const char *sy
     assert_int_equal(fwrite(image, 1, sizeof image, o), sizeof image);
     fclose(f);
     fclose(o);
-    rg_emu *us = open_core(rom, core, system);
+    rg_emu *us = test_open_in(rom, core, system, 0);
     unsigned done = 0;
     for (unsigned fr = 1; fr <= Z80EX_FRAMES && !done; fr++) {
         assert_int_equal(rg_emu_run(us), RG_OK);
