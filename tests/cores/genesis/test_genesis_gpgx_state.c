@@ -76,9 +76,51 @@ static int have_wheel(void)
     return 1;
 }
 
+/* Skips the test without the wheel. */
+static void need_wheel(void)
+{
+    if (!have_wheel())
+        skip();
+}
+
 static rg_emu *open_gen(const char *core)
 {
     return test_open_in(g_rom, core, "Genesis", 0);
+}
+
+/* An image of ours (len bytes) written to /tmp/rg_gen<tag>_<pid>.md, opened in GPGX (*gx) and in our core (*us), and
+ * removed. */
+static void open_pair(const char *tag, const uint8_t *bytes, size_t len, rg_emu **gx, rg_emu **us)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/rg_gen%s_%d.md", tag, (int)getpid());
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, len, f), len);
+    fclose(f);
+    *gx = test_open_in(path, "genesis_plus_gx", "Genesis", 0);
+    *us = test_open_in(path, "genesis", "Genesis", 0);
+    remove(path);
+}
+
+/* One frame on both cores: all of work RAM into ra and rb (64 KiB each), and whether the pictures are the same (size
+ * and RGB bytes, read into a and b of cap bytes each). */
+static int frame_both(rg_emu *gx, rg_emu *us, uint8_t *ra, uint8_t *rb, uint8_t *a, uint8_t *b, size_t cap)
+{
+    EXPECT_OK(rg_emu_run(gx));
+    EXPECT_OK(rg_emu_run(us));
+    EXPECT_OK(rg_emu_mem_read(gx, 0xFF0000, ra, 0x10000));
+    EXPECT_OK(rg_emu_mem_read(us, 0xFF0000, rb, 0x10000));
+    rg_frame fa, fb;
+    EXPECT_OK(rg_emu_frame(gx, &fa));
+    EXPECT_OK(rg_emu_frame(us, &fb));
+    int same = fa.width == fb.width && fa.height == fb.height;
+    if (same) {
+        EXPECT_OK(rg_emu_frame_rgb24(gx, a, cap));
+        EXPECT_OK(rg_emu_frame_rgb24(us, b, cap));
+        same = memcmp(a, b, (size_t)fb.width * fb.height * 3u) == 0;
+    }
+    return same;
 }
 
 static void our_state(rg_emu *e, rg__gen_state *out)
@@ -107,6 +149,17 @@ static uint16_t script(unsigned f)
     return (uint16_t)((x >> 13) & 0xF0u) | 1u;
 }
 
+/* Both cores from power-on through MENU_AT frames of the menus script. */
+static void run_menus(rg_emu *gx, rg_emu *us)
+{
+    for (unsigned f = 0; f < MENU_AT; f++) {
+        EXPECT_OK(rg_emu_set_buttons(gx, 0, script(f)));
+        EXPECT_OK(rg_emu_set_buttons(us, 0, script(f)));
+        EXPECT_OK(rg_emu_run(gx));
+        EXPECT_OK(rg_emu_run(us));
+    }
+}
+
 /* Level1.state's input: random directions, B, A and X (GPGX's Y) changing every 4 frames, and START twice (6
  * frames from frame 100, 6 more from 130) in every 300: in play a short pause, and after a game over the
  * title and menus into a new game, so the game plays through the 10,000 frames of the long run */
@@ -125,15 +178,9 @@ static uint16_t random_pad(unsigned f)
 static void menu_state_converts(void **s)
 {
     (void)s;
-    if (!have_wheel())
-        skip();
+    need_wheel();
     rg_emu *gx = open_gen("genesis_plus_gx"), *us = open_gen("genesis");
-    for (unsigned f = 0; f < MENU_AT; f++) {
-        EXPECT_OK(rg_emu_set_buttons(gx, 0, script(f)));
-        EXPECT_OK(rg_emu_set_buttons(us, 0, script(f)));
-        EXPECT_OK(rg_emu_run(gx));
-        EXPECT_OK(rg_emu_run(us));
-    }
+    run_menus(gx, us);
     size_t len;
     uint8_t *gs = test_state_save(gx, &len);
     assert_int_equal(len, STATE_LEN);
@@ -194,8 +241,7 @@ static unsigned level1_frames(void)
 static void level1_state(void **s)
 {
     (void)s;
-    if (!have_wheel())
-        skip();
+    need_wheel();
     uint8_t *st = level1();
     rg_emu *gx = open_gen("genesis_plus_gx"), *us = open_gen("genesis");
     EXPECT_OK(rg_emu_state_load(us, st, STATE_LEN));
@@ -299,8 +345,7 @@ static void level1_state(void **s)
 static void bad_states_refused(void **s)
 {
     (void)s;
-    if (!have_wheel())
-        skip();
+    need_wheel();
     uint8_t *good = level1(), *bad = malloc(STATE_LEN);
     assert_non_null(bad);
     rg_emu *us = open_gen("genesis");
@@ -422,8 +467,7 @@ static const uint8_t k_mprog[] = {
 static void z80_running_state(void **s)
 {
     (void)s;
-    if (!have_wheel())
-        skip();
+    need_wheel();
     static uint8_t rom[0x20000];
     memset(rom, 0, sizeof rom);
     rom[1] = 0xFF, rom[2] = 0xFE;     /* SSP $00FFFE00 */
@@ -432,18 +476,8 @@ static void z80_running_state(void **s)
     memcpy(rom + 0x1F0, "JUE", 3);
     memcpy(rom + 0x200, k_mprog, sizeof k_mprog);
     memcpy(rom + 0x24C, k_zprog, sizeof k_zprog);
-    char path[128];
-    snprintf(path, sizeof path, "/tmp/rg_genz80_%d.md", (int)getpid());
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(rom, 1, sizeof rom, f), sizeof rom);
-    fclose(f);
-    char keep[sizeof g_rom];
-    memcpy(keep, g_rom, sizeof keep);
-    snprintf(g_rom, sizeof g_rom, "%s", path);
-    rg_emu *gx = open_gen("genesis_plus_gx"), *us = open_gen("genesis");
-    memcpy(g_rom, keep, sizeof keep);
-    remove(path);
+    rg_emu *gx, *us;
+    open_pair("z80", rom, sizeof rom, &gx, &us);
 
     for (unsigned i = 0; i < 30; i++)
         EXPECT_OK(rg_emu_run(gx));
@@ -480,10 +514,7 @@ static void z80_running_state(void **s)
     assert_non_null(o);
     char why[400] = "";
     for (unsigned fr = 0; fr < frames; fr++) {
-        EXPECT_OK(rg_emu_run(gx));
-        EXPECT_OK(rg_emu_run(us));
-        EXPECT_OK(rg_emu_mem_read(gx, 0xFF0000, ra, sizeof ra));
-        EXPECT_OK(rg_emu_mem_read(us, 0xFF0000, rb, sizeof rb));
+        int same = frame_both(gx, us, ra, rb, a, b, cap);
         if (ram_first == frames && memcmp(ra, rb, sizeof ra) != 0) {
             unsigned k = 0;
             while (ra[k] == rb[k])
@@ -505,15 +536,6 @@ static void z80_running_state(void **s)
                      st[16 + 0x10000 + k], o->zram[k]);
         }
         free(st);
-        rg_frame fa, fb;
-        EXPECT_OK(rg_emu_frame(gx, &fa));
-        EXPECT_OK(rg_emu_frame(us, &fb));
-        int same = fa.width == fb.width && fa.height == fb.height;
-        if (same) {
-            EXPECT_OK(rg_emu_frame_rgb24(gx, a, cap));
-            EXPECT_OK(rg_emu_frame_rgb24(us, b, cap));
-            same = memcmp(a, b, (size_t)fb.width * fb.height * 3u) == 0;
-        }
         if (!same && pix_first == frames) {
             pix_first = fr;
             size_t l = strlen(why);
@@ -540,17 +562,11 @@ static void z80_running_state(void **s)
 
 /* --- the cartridge and PAL states: ROM images of ours run on GPGX, its states converted, both cores run on */
 
-/* Opens the image at path in core (g_rom names it meanwhile). */
-static rg_emu *open_image(const char *path, const char *core)
-{
-    return test_open_in(path, core, "Genesis", 0);
-}
-
-/* Writes an image of size bytes: every byte its offset's bits 23-16 xor bits 7-0, the last word of each 512 KiB
+/* An image of size bytes (malloc'd): every byte its offset's bits 23-16 xor bits 7-0, the last word of each 512 KiB
  * page p $A500 + p, a header (domestic name, region, an optional backup RAM field at $200001-$203FFF) and prog at
  * $200. */
-static void write_image(const char *path, size_t size, const char *name, const char *region, int sram,
-                        const uint8_t *prog, size_t plen)
+static uint8_t *make_image(size_t size, const char *name, const char *region, int sram, const uint8_t *prog,
+                           size_t plen)
 {
     uint8_t *rom = malloc(size);
     assert_non_null(rom);
@@ -574,10 +590,15 @@ static void write_image(const char *path, size_t size, const char *name, const c
     }
     memcpy(rom + 0x1F0, region, strlen(region));
     memcpy(rom + 0x200, prog, plen);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(rom, 1, size, f), size);
-    fclose(f);
+    return rom;
+}
+
+/* A region "JUE" image (make_image) opened in GPGX (*gx) and in our core (*us) (open_pair). */
+static void image_pair(const char *tag, size_t size, const char *name, int sram, const uint8_t *prog, size_t plen,
+                       rg_emu **gx, rg_emu **us)
+{
+    uint8_t *rom = make_image(size, name, "JUE", sram, prog, plen);
+    open_pair(tag, rom, size, gx, us);
     free(rom);
 }
 
@@ -599,19 +620,7 @@ static unsigned run_both2(rg_emu *gx, rg_emu *us, unsigned frames, uint16_t (*pa
             EXPECT_OK(rg_emu_set_buttons(gx, 0, pad(f)));
             EXPECT_OK(rg_emu_set_buttons(us, 0, pad(f)));
         }
-        EXPECT_OK(rg_emu_run(gx));
-        EXPECT_OK(rg_emu_run(us));
-        EXPECT_OK(rg_emu_mem_read(gx, 0xFF0000, ra, sizeof ra));
-        EXPECT_OK(rg_emu_mem_read(us, 0xFF0000, rb, sizeof rb));
-        rg_frame fa, fb;
-        EXPECT_OK(rg_emu_frame(gx, &fa));
-        EXPECT_OK(rg_emu_frame(us, &fb));
-        int same = fa.width == fb.width && fa.height == fb.height;
-        if (same) {
-            EXPECT_OK(rg_emu_frame_rgb24(gx, a, cap));
-            EXPECT_OK(rg_emu_frame_rgb24(us, b, cap));
-            same = memcmp(a, b, (size_t)fb.width * fb.height * 3u) == 0;
-        }
+        int same = frame_both(gx, us, ra, rb, a, b, cap);
         if (ram_first == frames && memcmp(ra, rb, ram_len) != 0) {
             unsigned k = 0;
             while (ra[k] == rb[k])
@@ -679,13 +688,9 @@ static const uint8_t k_bank_prog[] = {
 static void sram_states_convert(void **s)
 {
     (void)s;
-    if (!have_wheel())
-        skip();
-    char path[128];
-    snprintf(path, sizeof path, "/tmp/rg_gensram_%d.md", (int)getpid());
-    write_image(path, 0x100000u, "RG BACKUP RAM", "JUE", 1, k_sram_prog, sizeof k_sram_prog);
-    rg_emu *gx = open_image(path, "genesis_plus_gx"), *us = open_image(path, "genesis");
-    remove(path);
+    need_wheel();
+    rg_emu *gx, *us;
+    image_pair("sram", 0x100000u, "RG BACKUP RAM", 1, k_sram_prog, sizeof k_sram_prog, &gx, &us);
     rg__gen_state *o = malloc(sizeof *o);
     assert_non_null(o);
     int done[2] = {0, 0};
@@ -731,13 +736,9 @@ static void sram_states_convert(void **s)
 static void bank_state_converts(void **s)
 {
     (void)s;
-    if (!have_wheel())
-        skip();
-    char path[128];
-    snprintf(path, sizeof path, "/tmp/rg_genssf2_%d.md", (int)getpid());
-    write_image(path, 0x500000u, "SUPER STREET FIGHTER2", "JUE", 0, k_bank_prog, sizeof k_bank_prog);
-    rg_emu *gx = open_image(path, "genesis_plus_gx"), *us = open_image(path, "genesis");
-    remove(path);
+    need_wheel();
+    rg_emu *gx, *us;
+    image_pair("ssf2", 0x500000u, "SUPER STREET FIGHTER2", 0, k_bank_prog, sizeof k_bank_prog, &gx, &us);
     for (unsigned f = 0; f < 20; f++)
         EXPECT_OK(rg_emu_run(gx));
     size_t n;
@@ -785,18 +786,13 @@ static const uint8_t k_dma_prog[] = {
 static void dma_state_converts(void **s)
 {
     (void)s;
-    if (!have_wheel())
-        skip();
-    char path[128];
-    snprintf(path, sizeof path, "/tmp/rg_gendma_%d.md", (int)getpid());
-    write_image(path, 0x80000u, "RG DMA", "JUE", 0, k_dma_prog, sizeof k_dma_prog);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static uint8_t rom[1200];
-    assert_int_equal(fread(rom, 1, sizeof rom, f), sizeof rom);
-    fclose(f);
-    rg_emu *gx = open_image(path, "genesis_plus_gx"), *us = open_image(path, "genesis");
-    remove(path);
+    need_wheel();
+    rg_emu *gx, *us;
+    image_pair("dma", 0x80000u, "RG DMA", 0, k_dma_prog, sizeof k_dma_prog, &gx, &us);
+    uint8_t *image = make_image(0x80000u, "RG DMA", "JUE", 0, k_dma_prog, sizeof k_dma_prog);
+    static uint8_t rom[1200]; /* the image's first bytes */
+    memcpy(rom, image, sizeof rom);
+    free(image);
     size_t n = 0;
     uint8_t *st = NULL;
     rg__gpgx_state *g = malloc(sizeof *g);
@@ -856,8 +852,7 @@ static void dma_state_converts(void **s)
 static void pal_state_converts(void **s)
 {
     (void)s;
-    if (!have_wheel())
-        skip();
+    need_wheel();
     FILE *f = fopen(g_rom, "rb");
     assert_non_null(f);
     static uint8_t rom[0x40000];
@@ -865,14 +860,8 @@ static void pal_state_converts(void **s)
     fclose(f);
     assert_true(len > 0x200 && len < sizeof rom);
     memcpy(rom + 0x1F0, "E  ", 3);
-    char path[128];
-    snprintf(path, sizeof path, "/tmp/rg_genpal_%d.md", (int)getpid());
-    f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(rom, 1, len, f), len);
-    fclose(f);
-    rg_emu *gx = open_image(path, "genesis_plus_gx"), *us = open_image(path, "genesis");
-    remove(path);
+    rg_emu *gx, *us;
+    open_pair("pal", rom, len, &gx, &us);
     for (unsigned i = 0; i < PAL_AT; i++) {
         EXPECT_OK(rg_emu_set_buttons(gx, 0, script(i)));
         EXPECT_OK(rg_emu_run(gx));
@@ -903,15 +892,9 @@ static void pal_state_converts(void **s)
 static void fm_registers_convert(void **s)
 {
     (void)s;
-    if (!have_wheel())
-        skip();
+    need_wheel();
     rg_emu *gx = open_gen("genesis_plus_gx"), *us = open_gen("genesis"), *cv = open_gen("genesis");
-    for (unsigned f = 0; f < MENU_AT; f++) {
-        EXPECT_OK(rg_emu_set_buttons(gx, 0, script(f)));
-        EXPECT_OK(rg_emu_set_buttons(us, 0, script(f)));
-        EXPECT_OK(rg_emu_run(gx));
-        EXPECT_OK(rg_emu_run(us));
-    }
+    run_menus(gx, us);
     size_t n;
     uint8_t *st = test_state_save(gx, &n);
     EXPECT_OK(rg_emu_state_load(cv, st, n));
