@@ -8,58 +8,50 @@
 #include "cores/gpgx_state/gpgx_state.h"
 
 #include "emu/core_iface.h"
-#include "emu/native_glue.h"
-#include "retrogym/version.h"
+#include "emu/native_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define STATE_MAGIC "RGGENST"
-#define STATE_VERSION 7u /* 4: the cartridge (backup RAM, slots) in the state; 5: the YM2612 and PSG synthesis (fm);
-                           * 6: the VDP's sprite table copy (vdp.sat); 7: the serial EEPROM (cart.eeprom) */
 #define FB_PIXELS ((size_t)RG__GEN_WIDTH * RG__GEN_MAX_HEIGHT)
 #define GEN_FPS (RG__GEN_MCLK / RG__GEN_FRAME_MCLK)
 
 typedef struct gen_core {
+    rg__native_core base;
     rg__gen_machine m;
-    rg__core_io *io;
-    uint8_t *rom;
-    uint64_t rom_hash;
-    uint32_t *fb;
-    rg__gen_state *scratch; /* a loaded state is checked here before it becomes the machine's: no allocation then */
 } gen_core;
+
+/* state versions: 4: the cartridge (backup RAM, slots) in the state; 5: the YM2612 and PSG synthesis (fm); 6: the
+ * VDP's sprite table copy (vdp.sat); 7: the serial EEPROM (cart.eeprom) */
+static const rg__native_kind gen_kind = {
+    "genesis", "retrogym Genesis", "RGGENST", 7u, sizeof(rg__gen_state), "a genesis",
+};
 
 static void publish(gen_core *c)
 {
-    rg_frame *f = &c->io->video;
-    f->data = c->fb;
-    f->width = c->m.width;
-    f->height = c->m.height;
-    f->pitch = RG__GEN_WIDTH * sizeof(uint32_t);
-    f->format = RG_PIXEL_XRGB8888;
+    rg__native_publish_frame(c->base.io, c->m.fb, c->m.width, c->m.height, RG__GEN_WIDTH * sizeof(uint32_t),
+                             RG_PIXEL_XRGB8888);
 }
 
-static void power_on(gen_core *c)
+static int power_on(void *core)
 {
+    gen_core *c = core;
     rg__gen_power_on(&c->m);
-    memset(c->fb, 0, FB_PIXELS * sizeof *c->fb);
+    memset(c->m.fb, 0, FB_PIXELS * sizeof *c->m.fb);
     publish(c);
-    rg__core_io *io = c->io;
-    io->mem = NULL;
-    io->n_mem = 0;
-    io->system_ram = c->m.st.ram;
-    io->system_ram_size = sizeof c->m.st.ram;
+    rg__core_io *io = c->base.io;
     /* the backup RAM, when the cartridge has some (genesis_cart.c): 64 KiB as Genesis Plus GX exposes it */
     int saves = c->m.sram_on || c->m.eeprom.kind; /* a serial EEPROM's array is the same 64 KiB (genesis_eeprom.c) */
     io->save_ram = saves ? c->m.st.cart.sram : NULL;
     io->save_ram_size = saves ? sizeof c->m.st.cart.sram : 0;
-    io->mem_generation++;
+    rg__native_publish_memory(io, NULL, 0, c->m.st.ram, sizeof c->m.st.ram);
+    return RG_OK;
 }
 
 static int run_frame(void *core)
 {
     gen_core *c = core;
-    rg__core_io *io = c->io;
+    rg__core_io *io = c->base.io;
     c->m.pad[0] = io->buttons[0];
     c->m.pad[1] = io->buttons[1];
     c->m.video = io->video_enabled != 0;
@@ -78,30 +70,10 @@ static int run_frame(void *core)
     return RG_OK;
 }
 
-static int reset_power_on(void *core)
-{
-    power_on(core);
-    return RG_OK;
-}
-
 static int reset_soft(void *core)
 {
     rg__gen_reset_soft(&((gen_core *)core)->m);
     return RG_OK;
-}
-
-static int state_size(void *core, size_t *out)
-{
-    (void)core;
-    *out = sizeof(rg__native_state_header) + sizeof(rg__gen_state);
-    return RG_OK;
-}
-
-static int state_save(void *core, void *dst, size_t cap)
-{
-    gen_core *c = core;
-    return rg__native_state_save(dst, cap, STATE_MAGIC, STATE_VERSION, c->rom_hash, &c->m.st, sizeof c->m.st,
-                                 "a genesis");
 }
 
 static int state_load(void *core, const void *src, size_t len)
@@ -115,13 +87,10 @@ static int state_load(void *core, const void *src, size_t len)
         }
         return grc;
     }
-    int hrc = rg__native_state_header_check(src, len, STATE_MAGIC, STATE_VERSION, c->rom_hash, sizeof(rg__gen_state),
-                                            "a genesis");
-    if (hrc != RG_OK)
-        return hrc;
-    rg__gen_state *st = c->scratch;
-    memcpy(st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof *st);
-    int rc = rg__gen_state_check(st);
+    rg__gen_state *st = c->base.scratch;
+    int rc = rg__native_snapshot_read(&c->base, src, len);
+    if (rc == RG_OK)
+        rc = rg__gen_state_check(st);
     if (rc == RG_OK)
         rc = rg__gen_cart_check(&c->m, &st->cart);
     if (rc == RG_OK) {
@@ -133,43 +102,21 @@ static int state_load(void *core, const void *src, size_t len)
     return rc;
 }
 
-static const char *core_name(void *core)
-{
-    (void)core;
-    return "genesis";
-}
-
-static const char *core_library(void *core)
-{
-    (void)core;
-    return "retrogym Genesis";
-}
-
-static const char *core_version(void *core)
-{
-    (void)core;
-    return RG_VERSION_STRING;
-}
-
+/* the shared teardown, after the backup RAM published by power_on is forgotten too */
 static void destroy(void *core)
 {
     gen_core *c = core;
-    if (!c)
-        return;
-    rg__native_io_detach(c->io);
-    if (c->io) {
-        c->io->save_ram = NULL;
-        c->io->save_ram_size = 0;
+    rg__core_io *io = c ? c->base.io : NULL;
+    if (io) {
+        io->save_ram = NULL;
+        io->save_ram_size = 0;
     }
-    free(c->scratch);
-    free(c->fb);
-    free(c->rom);
-    free(c);
+    rg__native_destroy(core);
 }
 
 static const rg__core_ops gen_ops = {
-    run_frame, reset_power_on, reset_soft, state_size, state_save, state_load,
-    core_name, core_library, core_version, destroy,
+    run_frame, power_on, reset_soft, rg__native_state_size, rg__native_snapshot, state_load,
+    rg__native_name, rg__native_library, rg__native_version, destroy,
 };
 
 int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args)
@@ -185,45 +132,33 @@ int rg__genesis_open(void **core, const rg__core_ops **ops, const rg__core_open_
     size_t padded = 512u * 1024u;
     while (padded < size)
         padded *= 2u;
-    gen_core *c = calloc(1, sizeof *c);
+    gen_core *c = rg__native_new(sizeof *c, &gen_kind, args->io);
     if (!c)
-        return rg__error(RG_ENOMEM, "out of memory");
-    c->io = args->io;
+        return RG_ENOMEM;
+    c->base.st = &c->m.st;
     /* the screen an environment observes, as stable-retro fixes it for Genesis Plus GX and a Genesis game (src/emu/
      * screen.c): 320 x 224 whatever mode the game powers on in (power-on shows 256 x 192, mode 4) */
-    c->io->base_width = RG__GEN_WIDTH;
-    c->io->base_height = 224;
-    c->rom = malloc(padded);
-    c->fb = calloc(FB_PIXELS, sizeof *c->fb);
-    c->scratch = malloc(sizeof *c->scratch);
-    if (!c->rom || !c->fb || !c->scratch) {
-        c->io = NULL;
-        destroy(c);
-        return rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", size);
-    }
+    c->base.io->base_width = RG__GEN_WIDTH;
+    c->base.io->base_height = 224;
+    int rc = rg__native_buffers(&c->base, padded, FB_PIXELS * sizeof *c->m.fb, size);
+    if (rc != RG_OK)
+        return rg__native_open_failed(&c->base, rc);
     /* a smaller ROM repeats, from its size rounded up to even (an odd last byte is padded with 0) */
     size_t even = size + (size & 1u);
-    memset(c->rom, 0, padded);
     for (size_t i = 0; i < padded; i += even)
-        memcpy(c->rom + i, args->rom, padded - i < size ? padded - i : size);
-    c->rom_hash = rg__native_rom_hash(args->rom, size);
-    c->m.rom = c->rom;
+        memcpy(c->base.rom + i, args->rom, padded - i < size ? padded - i : size);
+    c->base.rom_hash = rg__native_rom_hash(args->rom, size);
+    c->m.rom = c->base.rom;
     c->m.rom_mask = (uint32_t)(padded - 1u);
-    c->m.fb = c->fb;
-    int crc = rg__gen_cart_open(&c->m, args->rom, size);
-    if (crc != RG_OK) {
-        c->io = NULL;
-        destroy(c);
-        return crc;
-    }
-    const rg_emu_options *o = args->opts;
-    for (size_t i = 0; o && i < o->n_core_options; i++)
-        if (o->core_options[i].key)
-            rg__log(&c->io->log, RG_LOG_DEBUG, "genesis: option %s is not ours; ignored", o->core_options[i].key);
-    c->io->sample_rate = 44100.0;
+    c->m.fb = c->base.fb;
+    rc = rg__gen_cart_open(&c->m, args->rom, size);
+    if (rc != RG_OK)
+        return rg__native_open_failed(&c->base, rc);
+    rg__native_options_ignored(c->base.io, args->opts, "genesis");
+    c->base.io->sample_rate = 44100.0;
     power_on(c);
-    c->io->fps = (c->m.st.region & 0x40u) ? RG__GEN_MCLK_PAL / (double)rg__gen_frame_mclk(&c->m.st) : GEN_FPS; /* PAL 49.70 */
-    rg__log(&c->io->log, RG_LOG_DEBUG, "genesis: %zu KiB ROM", size / 1024);
+    c->base.io->fps = (c->m.st.region & 0x40u) ? RG__GEN_MCLK_PAL / (double)rg__gen_frame_mclk(&c->m.st) : GEN_FPS; /* PAL 49.70 */
+    rg__log(&c->base.io->log, RG_LOG_DEBUG, "genesis: %zu KiB ROM", size / 1024);
     *core = c;
     *ops = &gen_ops;
     return RG_OK;

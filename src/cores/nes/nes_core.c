@@ -6,31 +6,29 @@
 #include "cores/nes/nes_fceumm_state.h"
 
 #include "emu/core_iface.h"
-#include "emu/native_glue.h"
-#include "retrogym/version.h"
+#include "emu/native_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define STATE_MAGIC "RGNESST"
-#define STATE_VERSION 2u /* 2: the cartridge counts CPU cycles (clock_cycle) and has chip RAM */
 #define FB_PIXELS ((size_t)RG__NES_WIDTH * RG__NES_HEIGHT)
 /* NTSC: 236250000 / 11 Hz master clock / 4 per dot, 341 x 262 - 0.5 dots per frame */
 #define NES_FPS (39375000.0 / 655171.0)
 
 typedef struct nes_core {
+    rg__native_core base; /* the framebuffer (m.fb) is drawn in RGB565 (m.rgb = palette); the picture handed out is
+                           * its 240 x 224 window, or all of it (full_frame) */
     rg__nes_machine m;
-    rg__core_io *io;
-    uint8_t *rom;
     size_t rom_size;
-    uint64_t rom_hash;
-    uint16_t *fb;        /* the machine's framebuffer, drawn in RGB565 (m.rgb = palette); the picture handed out is
-                          * its 240 x 224 window, or all of it (full_frame) */
     uint16_t palette[512];
     rg__mem_desc mem[2];
     uint8_t full_frame; /* hand out the whole 256 x 240 picture (option fceumm_overscan=disabled, as FCEUmm) */
-    rg__nes_state *scratch; /* a loaded state is checked here before it becomes the machine's: no allocation then */
 } nes_core;
+
+static const rg__native_kind nes_kind = {
+    "nes", "retrogym NES", "RGNESST", 2u /* 2: the cartridge counts CPU cycles (clock_cycle) and has chip RAM */,
+    sizeof(rg__nes_state), "a nes",
+};
 
 /* libretro joypad bits (B Y SELECT START UP DOWN LEFT RIGHT A ...) to the NES pad byte (A B SELECT START UP DOWN
  * LEFT RIGHT, bit 0 = A). */
@@ -41,23 +39,17 @@ static uint8_t pad_byte(uint16_t b)
 
 static void publish_video(nes_core *c)
 {
-    rg_frame *f = &c->io->video;
-    if (c->full_frame) {
-        f->data = c->fb;
-        f->width = RG__NES_WIDTH;
-        f->height = RG__NES_HEIGHT;
-    } else {
-        f->data = c->fb + (size_t)RG__NES_VIEW_Y * RG__NES_WIDTH + RG__NES_VIEW_X;
-        f->width = RG__NES_VIEW_W;
-        f->height = RG__NES_VIEW_H;
-    }
-    f->pitch = RG__NES_WIDTH * sizeof(uint16_t);
-    f->format = RG_PIXEL_RGB565;
+    const uint16_t *fb = c->m.fb;
+    size_t pitch = RG__NES_WIDTH * sizeof(uint16_t);
+    if (c->full_frame)
+        rg__native_publish_frame(c->base.io, fb, RG__NES_WIDTH, RG__NES_HEIGHT, pitch, RG_PIXEL_RGB565);
+    else
+        rg__native_publish_frame(c->base.io, fb + (size_t)RG__NES_VIEW_Y * RG__NES_WIDTH + RG__NES_VIEW_X,
+                                 RG__NES_VIEW_W, RG__NES_VIEW_H, pitch, RG_PIXEL_RGB565);
 }
 
 static void publish_memory(nes_core *c)
 {
-    rg__core_io *io = c->io;
     memset(c->mem, 0, sizeof c->mem);
     c->mem[0].ptr = c->m.st.ram;
     c->mem[0].start = 0;
@@ -69,21 +61,19 @@ static void publish_memory(nes_core *c)
         c->mem[1].len = 0x2000;
         n = 2;
     }
-    io->mem = c->mem;
-    io->n_mem = n;
-    io->system_ram = c->m.st.ram;
-    io->system_ram_size = sizeof c->m.st.ram;
-    io->mem_generation++;
+    rg__native_publish_memory(c->base.io, c->mem, n, c->m.st.ram, sizeof c->m.st.ram);
 }
 
-static void power_on(nes_core *c)
+static int power_on(void *core)
 {
+    nes_core *c = core;
     c->m.audio = 0; /* no samples in the reset sequence, as at the first boot: a power-on reset replays boot exactly */
     rg__nes_power_on(&c->m);
     for (size_t i = 0; i < FB_PIXELS; i++)
-        c->fb[i] = c->palette[0]; /* palette value 0 until a frame is drawn */
+        c->m.fb[i] = c->palette[0]; /* palette value 0 until a frame is drawn */
     publish_video(c);
     publish_memory(c);
+    return RG_OK;
 }
 
 /* --- core ops */
@@ -91,27 +81,10 @@ static void power_on(nes_core *c)
 static int run_frame(void *core)
 {
     nes_core *c = core;
-    rg__core_io *io = c->io;
-    c->m.buttons[0] = pad_byte(io->buttons[0]);
-    c->m.buttons[1] = pad_byte(io->buttons[1]);
-    c->m.video = io->video_enabled != 0;
-    c->m.audio = io->audio_enabled && io->capture_audio;
+    rg__native_frame_in(c->base.io, pad_byte, c->m.buttons, &c->m.video, &c->m.audio);
     rg__nes_run_frame(&c->m);
     publish_video(c);
-    io->audio_frames = 0;
-    if (c->m.audio && c->m.alen && rg__native_publish_audio(io, c->m.abuf, c->m.alen) != RG_OK)
-        return RG_ENOMEM;
-    if (c->m.aerr) {
-        c->m.aerr = 0;
-        rg__log(&io->log, RG_LOG_ERROR, "nes: out of memory producing audio; samples dropped");
-    }
-    return RG_OK;
-}
-
-static int reset_power_on(void *core)
-{
-    power_on(core);
-    return RG_OK;
+    return rg__native_mono_frame(c->base.io, c->m.audio, c->m.abuf, c->m.alen, &c->m.aerr, "nes");
 }
 
 static int reset_soft(void *core)
@@ -120,32 +93,15 @@ static int reset_soft(void *core)
     return RG_OK;
 }
 
-static int state_size(void *core, size_t *out)
-{
-    (void)core;
-    *out = sizeof(rg__native_state_header) + sizeof(rg__nes_state);
-    return RG_OK;
-}
-
-static int state_save(void *core, void *dst, size_t cap)
-{
-    nes_core *c = core;
-    return rg__native_state_save(dst, cap, STATE_MAGIC, STATE_VERSION, c->rom_hash, &c->m.st, sizeof c->m.st,
-                                 "a nes");
-}
-
 static int state_load(void *core, const void *src, size_t len)
 {
     nes_core *c = core;
     if (rg__nes_fceumm_sniff(src, len)) /* an FCEUmm state (stable-retro's start states), converted */
         return rg__nes_fceumm_load(&c->m, src, len);
-    int hrc = rg__native_state_header_check(src, len, STATE_MAGIC, STATE_VERSION, c->rom_hash, sizeof(rg__nes_state),
-                                            "a nes");
-    if (hrc != RG_OK)
-        return hrc;
-    rg__nes_state *st = c->scratch;
-    memcpy(st, (const uint8_t *)src + sizeof(rg__native_state_header), sizeof *st);
-    int rc = rg__nes_state_check(st, &c->m);
+    rg__nes_state *st = c->base.scratch;
+    int rc = rg__native_snapshot_read(&c->base, src, len);
+    if (rc == RG_OK)
+        rc = rg__nes_state_check(st, &c->m);
     if (rc == RG_OK) {
         c->m.st = *st;
         rg__nes_cart_sync(&c->m);
@@ -156,49 +112,19 @@ static int state_load(void *core, const void *src, size_t len)
     return rc;
 }
 
-static const char *core_name(void *core)
-{
-    (void)core;
-    return "nes";
-}
-
-static const char *core_library(void *core)
-{
-    (void)core;
-    return "retrogym NES";
-}
-
-static const char *core_version(void *core)
-{
-    (void)core;
-    return RG_VERSION_STRING;
-}
-
-static void destroy(void *core)
-{
-    nes_core *c = core;
-    if (!c)
-        return;
-    rg__native_io_detach(c->io);
-    free(c->m.abuf);
-    free(c->scratch);
-    free(c->fb);
-    free(c->rom);
-    free(c);
-}
-
 static const rg__core_ops nes_ops = {
-    run_frame, reset_power_on, reset_soft, state_size, state_save, state_load,
-    core_name, core_library, core_version, destroy,
+    run_frame, power_on, reset_soft, rg__native_state_size, rg__native_snapshot, state_load,
+    rg__native_name, rg__native_library, rg__native_version, rg__native_destroy,
 };
 
 int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args *args)
 {
     *core = NULL;
-    nes_core *c = calloc(1, sizeof *c);
+    nes_core *c = rg__native_new(sizeof *c, &nes_kind, args->io);
     if (!c)
-        return rg__error(RG_ENOMEM, "out of memory");
-    c->io = args->io;
+        return RG_ENOMEM;
+    c->base.st = &c->m.st;
+    c->base.abuf = &c->m.abuf;
     const rg_emu_options *o = args->opts;
     for (size_t i = 0; o && i < o->n_core_options; i++) {
         const char *key = o->core_options[i].key, *value = o->core_options[i].value;
@@ -210,33 +136,26 @@ int rg__nes_open(void **core, const rg__core_ops **ops, const rg__core_open_args
                                                              strcmp(value, "enabled") == 0))
             c->full_frame = strcmp(value, "disabled") == 0;
         else
-            rg__log(&c->io->log, RG_LOG_DEBUG, "nes: option %s=%s is not ours; ignored", key, value ? value : "");
+            rg__log(&c->base.io->log, RG_LOG_DEBUG, "nes: option %s=%s is not ours; ignored", key, value ? value : "");
     }
-    int rc = RG_OK;
-    c->rom = malloc(args->rom_size ? args->rom_size : 1);
-    c->fb = calloc(FB_PIXELS, sizeof *c->fb);
-    c->scratch = malloc(sizeof *c->scratch);
-    if (!c->rom || !c->fb || !c->scratch)
-        rc = rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", args->rom_size);
+    int rc = rg__native_buffers(&c->base, args->rom_size ? args->rom_size : 1, FB_PIXELS * sizeof *c->m.fb,
+                                args->rom_size);
     if (rc == RG_OK) {
-        memcpy(c->rom, args->rom, args->rom_size);
+        uint8_t *rom = c->base.rom;
+        memcpy(rom, args->rom, args->rom_size);
         c->rom_size = args->rom_size;
-        c->rom_hash = rg__native_rom_hash(c->rom, c->rom_size);
-        rc = rg__nes_cart_parse(c->rom, c->rom_size, &c->m.info, &c->m.prg, &c->m.prg_size, &c->m.chr,
-                                &c->m.chr_size);
+        c->base.rom_hash = rg__native_rom_hash(rom, c->rom_size);
+        rc = rg__nes_cart_parse(rom, c->rom_size, &c->m.info, &c->m.prg, &c->m.prg_size, &c->m.chr, &c->m.chr_size);
     }
-    if (rc != RG_OK) {
-        c->io = NULL;
-        destroy(c);
-        return rc;
-    }
+    if (rc != RG_OK)
+        return rg__native_open_failed(&c->base, rc);
     rg__nes_palette_build(c->palette);
-    c->m.fb = c->fb;
+    c->m.fb = c->base.fb;
     c->m.rgb = c->palette;
-    c->io->fps = NES_FPS;
-    c->io->sample_rate = RG__NES_APU_RATE;
+    c->base.io->fps = NES_FPS;
+    c->base.io->sample_rate = RG__NES_APU_RATE;
     power_on(c);
-    rg__log(&c->io->log, RG_LOG_DEBUG, "nes: mapper %u (%s), %zu KiB PRG, %zu KiB CHR%s, %s mirroring%s",
+    rg__log(&c->base.io->log, RG_LOG_DEBUG, "nes: mapper %u (%s), %zu KiB PRG, %zu KiB CHR%s, %s mirroring%s",
             c->m.info.mapper, c->m.mapper->name, c->m.prg_size / 1024, c->m.chr_size / 1024,
             c->m.chr ? "" : " (RAM)", c->m.info.mirroring == 2 ? "four-screen" : c->m.info.mirroring ? "vertical" :
             "horizontal", c->m.info.battery ? ", battery" : "");
