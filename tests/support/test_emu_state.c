@@ -36,6 +36,17 @@ void test_state_refused(rg_emu *emu, const uint8_t *state, size_t len, const cha
     free(after);
 }
 
+void test_save_ram_same(rg_emu *a, rg_emu *b)
+{
+    uint8_t *sa = NULL, *sb = NULL;
+    size_t na = 0, nb = 0;
+    assert_int_equal(rg_emu_save_ram(a, &sa, &na), RG_OK);
+    assert_int_equal(rg_emu_save_ram(b, &sb, &nb), RG_OK);
+    assert_int_equal(na, nb);
+    if (na)
+        assert_memory_equal(sa, sb, na);
+}
+
 void test_state_replays(rg_emu *emu, const uint8_t *state, size_t len, uint16_t (*pad)(unsigned), unsigned first,
                         unsigned frames)
 {

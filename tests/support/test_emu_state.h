@@ -16,6 +16,8 @@ void test_state_body(rg_emu *emu, size_t header, void *out, size_t size);
 /* Loading state (len bytes) into emu must fail with RG_ESTATE and a message mentioning text, and leave the machine's
  * state byte for byte as it was. */
 void test_state_refused(rg_emu *emu, const uint8_t *state, size_t len, const char *text);
+/* The save RAM of a and of b (rg_emu_save_ram): the same size and bytes. */
+void test_save_ram_same(rg_emu *a, rg_emu *b);
 /* state (len bytes) was just saved from emu: runs `frames` frames with pad(first + i) on port 0 and records the frame
  * and RAM hashes, loads the state back and runs them again: the same hashes every frame. */
 void test_state_replays(rg_emu *emu, const uint8_t *state, size_t len, uint16_t (*pad)(unsigned), unsigned first,

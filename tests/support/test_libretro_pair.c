@@ -1,21 +1,11 @@
 /* The frame-for-frame comparison of a standalone libretro build with the built-in core (test_libretro_pair.h). */
 #include "test_libretro_pair.h"
 
+#include "test_emu_state.h"
 #include "test_support.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void same_save_ram(rg_emu *a, rg_emu *b)
-{
-    uint8_t *sa = NULL, *sb = NULL;
-    size_t na = 0, nb = 0;
-    assert_int_equal(rg_emu_save_ram(a, &sa, &na), RG_OK);
-    assert_int_equal(rg_emu_save_ram(b, &sb, &nb), RG_OK);
-    assert_int_equal(na, nb);
-    if (na)
-        assert_memory_equal(sa, sb, na);
-}
 
 void test_libretro_pair_same(const char *rom, const test_libretro_pair *p)
 {
@@ -47,7 +37,7 @@ void test_libretro_pair_same(const char *rom, const test_libretro_pair *p)
     if (p->check_ram)
         p->check_ram(rom, ra, p->ram_size);
     if (p->save_ram)
-        same_save_ram(a, b);
+        test_save_ram_same(a, b);
     /* a state of the .so loads into the built-in core and both go on alike */
     size_t size = 0, written = 0;
     TEST_EXPECT_OK(rg_emu_state_size(b, &size));
@@ -63,7 +53,7 @@ void test_libretro_pair_same(const char *rom, const test_libretro_pair *p)
             assert_true(test_ram_hash(a) == test_ram_hash(b));
     }
     if (p->save_ram)
-        same_save_ram(a, b);
+        test_save_ram_same(a, b);
     free(snap);
     free(ra);
     free(rb);

@@ -6,6 +6,7 @@
  * over 4 MiB without the SSF2 mapper). With stable-retro's wheel, Genesis Plus GX runs the same images and its
  * results and backup RAM must be ours, and an environment for a serial EEPROM cartridge runs on it. */
 #define _POSIX_C_SOURCE 200809L
+#include "test_emu_state.h"
 #include "test_support.h"
 
 #include "base/base.h"
@@ -202,6 +203,26 @@ static void run_program(rg_emu *emu, uint8_t out[0x1A])
     assert_int_equal(out[0x18] << 8 | out[0x19], 0xBEEF); /* it ran to its end */
 }
 
+/* The image of r written at path (rom_path with tag) and opened in core genesis, its program run (results in out). */
+static rg_emu *run_cart(char *path, size_t cap, const char *tag, const rom_spec *r, uint8_t out[0x1A])
+{
+    rom_path(path, cap, tag);
+    write_rom(path, r);
+    rg_emu *emu = test_open(path, "genesis");
+    run_program(emu, out);
+    return emu;
+}
+
+/* Whether stable-retro's Genesis Plus GX is there to compare with (a line printed when not). */
+static int have_gpgx(void)
+{
+    char core[4096];
+    if (test_wheel_core("genesis_plus_gx", core, sizeof core) && test_core_installed("genesis_plus_gx"))
+        return 1;
+    printf("genesis_cart: stable-retro's wheel is not in .venv; Genesis Plus GX comparison skipped\n");
+    return 0;
+}
+
 static unsigned word_at(const uint8_t *r, unsigned off)
 {
     return (unsigned)(r[off] << 8 | r[off + 1]);
@@ -211,11 +232,8 @@ static unsigned word_at(const uint8_t *r, unsigned off)
  * pages past the ROM, which GPGX reads from outside its ROM buffer, when skip_banks) and its backup RAM equal ours. */
 static void against_gpgx(const char *path, const uint8_t *ours, int skip_banks, rg_emu *own)
 {
-    char core[4096];
-    if (!test_wheel_core("genesis_plus_gx", core, sizeof core) || !test_core_installed("genesis_plus_gx")) {
-        printf("genesis_cart: stable-retro's wheel is not in .venv; Genesis Plus GX comparison skipped\n");
+    if (!have_gpgx())
         return;
-    }
     rg_emu *g = test_open(path, "genesis_plus_gx");
     uint8_t theirs[0x1A];
     run_program(g, theirs);
@@ -225,21 +243,12 @@ static void against_gpgx(const char *path, const uint8_t *ours, int skip_banks, 
         if (ours[i] != theirs[i])
             fail_msg("%s: $FF%04X is $%02X in ours, $%02X in Genesis Plus GX", path, i, ours[i], theirs[i]);
     }
-    uint8_t *a = NULL, *b = NULL;
-    size_t na = 0, nb = 0;
-    assert_int_equal(rg_emu_save_ram(own, &a, &na), RG_OK);
-    assert_int_equal(rg_emu_save_ram(g, &b, &nb), RG_OK);
-    assert_int_equal(na != 0, nb != 0);
-    if (na) {
-        assert_int_equal(na, nb);
-        if (memcmp(a, b, na) != 0)
-            fail_msg("%s: the backup RAM differs from Genesis Plus GX's", path);
-    }
+    test_save_ram_same(own, g); /* the backup RAM */
     rg_emu_free(g);
 }
 
-/* The backup RAM the program leaves: byte 1 is $5A, or $77 where $A130F1 does not write-protect (SSF2's board). */
-static void check_sram_bytes(rg_emu *emu, uint8_t b1)
+/* The save RAM (64 KiB, what names it): $FF but the bytes listed (offset, value pairs). */
+static void check_save_ram(rg_emu *emu, const char *what, const unsigned *want, size_t n_want)
 {
     uint8_t *s = NULL;
     size_t n = 0;
@@ -247,18 +256,20 @@ static void check_sram_bytes(rg_emu *emu, uint8_t b1)
     assert_non_null(s);
     assert_int_equal(n, 0x10000u);
     for (size_t i = 0; i < n; i++) {
-        uint8_t want = 0xFF;
-        if (i == 1)
-            want = b1;
-        else if (i == 3)
-            want = 0x66;
-        else if (i == 0x10)
-            want = 0x12;
-        else if (i == 0x11)
-            want = 0x34;
-        if (s[i] != want)
-            fail_msg("backup RAM byte $%04zX is $%02X, not $%02X", i, s[i], want);
+        unsigned v = 0xFF;
+        for (size_t k = 0; k < n_want; k += 2)
+            if (want[k] == i)
+                v = want[k + 1];
+        if (s[i] != v)
+            fail_msg("%s byte $%04zX is $%02X, not $%02X", what, i, s[i], v);
     }
+}
+
+/* The backup RAM the program leaves: byte 1 is $5A, or $77 where $A130F1 does not write-protect (SSF2's board). */
+static void check_sram_bytes(rg_emu *emu, uint8_t b1)
+{
+    const unsigned want[] = {1, b1, 3, 0x66, 0x10, 0x12, 0x11, 0x34};
+    check_save_ram(emu, "backup RAM", want, sizeof want / sizeof want[0]);
 }
 
 /* A 512 KiB ROM without a backup RAM field: 64 KiB of backup RAM at $200000 all the same (as Genesis Plus GX gives
@@ -267,12 +278,9 @@ static void test_small_rom_sram(void **state)
 {
     (void)state;
     char path[1024];
-    rom_path(path, sizeof path, "small");
     rom_spec r = {512u * KIB, "RG CART SMALL", "GM 00000000-00", 0, 0, 0, 0, NULL, 0, 0};
-    write_rom(path, &r);
-    rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
-    run_program(emu, out);
+    rg_emu *emu = run_cart(path, sizeof path, "small", &r, out);
     assert_int_equal(out[0], 0x5A);
     assert_int_equal(word_at(out, 2), 0x1234);
     assert_int_equal(out[4], 0x5A); /* the protected write was lost */
@@ -284,11 +292,8 @@ static void test_small_rom_sram(void **state)
     assert_int_equal(word_at(out, 0x16), 0xA500);
     check_sram_bytes(emu, 0x5A);
     /* the backup RAM is state: a snapshot carries it into a fresh machine */
-    size_t size = 0, written = 0;
-    assert_int_equal(rg_emu_state_size(emu, &size), RG_OK);
-    uint8_t *snap = malloc(size);
-    assert_non_null(snap);
-    assert_int_equal(rg_emu_state_save(emu, snap, size, &written), RG_OK);
+    size_t written = 0;
+    uint8_t *snap = test_state_save(emu, &written);
     rg_emu *two = test_open(path, "genesis");
     assert_int_equal(rg_emu_state_load(two, snap, written), RG_OK);
     check_sram_bytes(two, 0x5A);
@@ -336,13 +341,10 @@ static void test_ssf2_banks(void **state)
 {
     (void)state;
     char path[1024];
-    rom_path(path, sizeof path, "ssf2");
     rom_spec r = {5u * MIB, "SUPER STREET FIGHTER2 THE NEW CHALLENGERS", "GM T-12056 -00", 1, 0xF8, 0x200001u,
                   0x203FFFu, NULL, 0, 0};
-    write_rom(path, &r);
-    rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
-    run_program(emu, out);
+    rg_emu *emu = run_cart(path, sizeof path, "ssf2", &r, out);
     assert_int_equal(out[0], 0x5A);
     assert_int_equal(word_at(out, 2), 0x1234);
     assert_int_equal(out[4], 0x77);           /* SSF2's board has no $A130F1: no write protection, */
@@ -356,11 +358,8 @@ static void test_ssf2_banks(void **state)
     against_gpgx(path, out, 0, emu);
     /* the reset button: the power-on pages (bank 1 shows page 1 again) */
     size_t size = 0, written = 0;
-    assert_int_equal(rg_emu_state_size(emu, &size), RG_OK);
-    uint8_t *snap = malloc(size);
-    assert_non_null(snap);
+    uint8_t *snap = test_state_save(emu, &size);
     size_t page = HEADER_SIZE + offsetof(rg__gen_state, cart) + offsetof(rg__gen_cart, page);
-    assert_int_equal(rg_emu_state_save(emu, snap, size, &written), RG_OK);
     assert_int_equal(snap[page + 8], 9 * 8); /* bank 1 = page 9: 64 KiB page 72 */
     assert_int_equal(rg_emu_soft_reset(emu), RG_OK);
     assert_int_equal(rg_emu_state_save(emu, snap, size, &written), RG_OK);
@@ -376,12 +375,9 @@ static void test_big_rom_no_sram(void **state)
 {
     (void)state;
     char path[1024];
-    rom_path(path, sizeof path, "big");
     rom_spec r = {3u * MIB, "RG CART BIG", "GM 00000000-00", 0, 0, 0, 0, NULL, 0, 0};
-    write_rom(path, &r);
-    rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
-    run_program(emu, out);
+    rg_emu *emu = run_cart(path, sizeof path, "big", &r, out);
     assert_int_equal(out[0], fill_byte(0x200001));
     assert_int_equal(word_at(out, 2), (unsigned)(fill_byte(0x200010) << 8 | fill_byte(0x200011)));
     assert_int_equal(word_at(out, 8), word_at(out, 2));
@@ -441,10 +437,8 @@ static void test_headers(void **state)
     assert_non_null(strstr(rg_error_last(), "8 MiB"));
     /* work RAM named as backup RAM: none, the ROM is read at $200001 */
     rom_spec wram = {512u * KIB, "RG WRAM", "GM 00000000-00", 1, 0xF8, 0xFF0000u, 0xFFFFFFu, NULL, 0, 0};
-    write_rom(path, &wram);
-    rg_emu *emu = test_open(path, "genesis");
     uint8_t out[0x1A];
-    run_program(emu, out);
+    rg_emu *emu = run_cart(path, sizeof path, "hdr", &wram, out);
     assert_int_equal(out[0], 0xFF); /* $200001 mirrors ROM byte 1 (the stack pointer's $FF) */
     uint8_t *s = NULL;
     size_t n = 0;
@@ -453,9 +447,7 @@ static void test_headers(void **state)
     rg_emu_free(emu);
     /* an address no cartridge has: 64 KiB at $200000 */
     rom_spec odd = {512u * KIB, "RG ODD", "GM 00000000-00", 1, 0xF8, 0xA00001u, 0xA03FFFu, NULL, 0, 0};
-    write_rom(path, &odd);
-    emu = test_open(path, "genesis");
-    run_program(emu, out);
+    emu = run_cart(path, sizeof path, "hdr", &odd, out);
     assert_int_equal(out[0], 0x5A);
     check_sram_bytes(emu, 0x5A);
     rg_emu_free(emu);
@@ -519,24 +511,6 @@ static rg_emu *run_i2c(const char *path, const char *core, unsigned frames, uint
     return emu;
 }
 
-/* The save RAM the program leaves: $FF but the bytes listed (offset, value pairs). */
-static void check_eeprom_array(rg_emu *emu, const unsigned *want, size_t n_want)
-{
-    uint8_t *s = NULL;
-    size_t n = 0;
-    assert_int_equal(rg_emu_save_ram(emu, &s, &n), RG_OK);
-    assert_non_null(s);
-    assert_int_equal(n, 0x10000u);
-    for (size_t i = 0; i < n; i++) {
-        unsigned v = 0xFF;
-        for (size_t k = 0; k < n_want; k += 2)
-            if (want[k] == i)
-                v = want[k + 1];
-        if (s[i] != v)
-            fail_msg("EEPROM byte $%04zX is $%02X, not $%02X", i, s[i], v);
-    }
-}
-
 /* One EEPROM board: our results, the array as save RAM, the same work RAM every frame and the same save RAM as
  * Genesis Plus GX (skipped without the wheel), states (the chip's protocol state checked field by field). */
 static void eeprom_board(const char *tag, const rom_spec *r, const uint8_t *want, size_t n_want, const unsigned *arr,
@@ -552,39 +526,27 @@ static void eeprom_board(const char *tag, const rom_spec *r, const uint8_t *want
     rg_emu *emu = run_i2c(path, "genesis", FRAMES, ours);
     const uint8_t *last = ours + (size_t)(FRAMES - 1) * 0x10000u;
     assert_int_equal(last[0x100] << 8 | last[0x101], 0xBEEF);
-    char core[4096];
-    if (test_wheel_core("genesis_plus_gx", core, sizeof core) && test_core_installed("genesis_plus_gx")) {
+    if (have_gpgx()) {
         rg_emu *g = run_i2c(path, "genesis_plus_gx", FRAMES, theirs);
         for (unsigned f = 0; f < FRAMES; f++)
             for (size_t i = 0; i < 0x10000u; i++)
                 if (ours[(size_t)f * 0x10000u + i] != theirs[(size_t)f * 0x10000u + i])
                     fail_msg("%s: frame %u: $FF%04zX is $%02X in ours, $%02X in Genesis Plus GX", tag, f, i,
                              ours[(size_t)f * 0x10000u + i], theirs[(size_t)f * 0x10000u + i]);
-        uint8_t *a = NULL, *b = NULL;
-        size_t na = 0, nb = 0;
-        assert_int_equal(rg_emu_save_ram(emu, &a, &na), RG_OK);
-        assert_int_equal(rg_emu_save_ram(g, &b, &nb), RG_OK);
-        assert_int_equal(na, nb);
-        if (memcmp(a, b, na) != 0)
-            fail_msg("%s: the EEPROM's array differs from Genesis Plus GX's", tag);
+        test_save_ram_same(emu, g); /* the EEPROM's array */
         rg_emu_free(g);
-    } else {
-        printf("genesis_cart: stable-retro's wheel is not in .venv; Genesis Plus GX comparison skipped\n");
     }
     for (size_t i = 0; i < n_want; i++)
         if (last[i] != want[i])
             fail_msg("%s: $FF%04zX is $%02X, not $%02X", tag, i, last[i], want[i]);
-    check_eeprom_array(emu, arr, n_arr);
+    check_save_ram(emu, "EEPROM", arr, n_arr);
     /* states: the array and the chip's state travel; bad protocol fields are refused, the machine unchanged */
-    size_t size = 0, written = 0;
-    assert_int_equal(rg_emu_state_size(emu, &size), RG_OK);
-    uint8_t *snap = malloc(size), *bad = malloc(size);
-    assert_non_null(snap);
+    size_t written = 0;
+    uint8_t *snap = test_state_save(emu, &written), *bad = malloc(written);
     assert_non_null(bad);
-    assert_int_equal(rg_emu_state_save(emu, snap, size, &written), RG_OK);
     rg_emu *two = test_open(path, "genesis");
     assert_int_equal(rg_emu_state_load(two, snap, written), RG_OK);
-    check_eeprom_array(two, arr, n_arr);
+    check_save_ram(two, "EEPROM", arr, n_arr);
     rg_emu_free(two);
     size_t base = HEADER_SIZE + offsetof(rg__gen_state, cart) + offsetof(rg__gen_cart, eeprom);
     static const struct {
@@ -604,7 +566,7 @@ static void eeprom_board(const char *tag, const rom_spec *r, const uint8_t *want
         if (!strstr(rg_error_last(), k_bad[k].field))
             fail_msg("%s: bad %s refused with \"%s\"", tag, k_bad[k].field, rg_error_last());
     }
-    check_eeprom_array(emu, arr, n_arr);
+    check_save_ram(emu, "EEPROM", arr, n_arr);
     free(bad);
     free(snap);
     free(ours);
