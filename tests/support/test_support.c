@@ -343,6 +343,23 @@ int test_shared_rom_with_wheel_core(const char *file, const char *core, char *ro
     return 1;
 }
 
+const char *test_tmp_path(const char *name, char *buf, size_t cap)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(buf, cap, "%s/%s", tmp && *tmp ? tmp : "/tmp", name);
+    return buf;
+}
+
+void test_write_file(const char *path, const void *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot create %s: %s", path, strerror(errno));
+    size_t put = fwrite(bytes, 1, n, f);
+    if (fclose(f) != 0 || put != n)
+        fail_msg("cannot write the %zu bytes of %s", n, path);
+}
+
 void test_write_text(const char *dir, const char *name, const char *text)
 {
     char path[1200];

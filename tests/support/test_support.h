@@ -49,6 +49,10 @@ void test_use_wheel_cores(void);
  * the core path (test_use_wheel_cores) and `core` among them. Returns 0, after printing why, when ../shared or the
  * core is missing (the caller skips). */
 int test_shared_rom_with_wheel_core(const char *file, const char *core, char *rom, size_t cap);
+/* <$TMPDIR or /tmp>/<name> into buf; returns buf. */
+const char *test_tmp_path(const char *name, char *buf, size_t cap);
+/* Writes n bytes to path (created or truncated), or fails the test. */
+void test_write_file(const char *path, const void *bytes, size_t n);
 /* Writes text to <dir>/<name>, or fails the test. */
 void test_write_text(const char *dir, const char *name, const char *text);
 /* Writes bytes gzip-compressed (as a .state file) to <dir>/<name>, or fails the test. */

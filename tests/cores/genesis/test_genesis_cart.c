@@ -181,10 +181,7 @@ static void write_rom(const char *path, const rom_spec *r)
     put_text(rom + 0x1BC, 52, "");
     put_text(rom + 0x1F0, 16, "U");
     memcpy(rom + 0x200, r->prog ? r->prog : k_prog, r->prog ? r->prog_len : sizeof k_prog);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(rom, 1, r->size, f), r->size);
-    fclose(f);
+    test_write_file(path, rom, r->size);
     free(rom);
 }
 

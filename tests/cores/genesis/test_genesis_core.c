@@ -400,21 +400,6 @@ static void make_program(uint8_t *rom, size_t size)
         put16(rom, 0x300 + 2 * (uint32_t)i, irq[i]);
 }
 
-static const char *tmp_file(const char *name, char *buf, size_t cap)
-{
-    const char *dir = getenv("TMPDIR");
-    snprintf(buf, cap, "%s/%s", dir && *dir ? dir : "/tmp", name);
-    return buf;
-}
-
-static void write_file(const char *path, const void *bytes, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(bytes, 1, n, f), n);
-    fclose(f);
-}
-
 static rg_emu *open_gen(const char *rom, const char *core)
 {
     return test_open_in(rom, core, "Genesis", 0);
@@ -426,7 +411,7 @@ static void test_program(void **s)
     static uint8_t rom[0x1000];
     char path[1024];
     make_program(rom, sizeof rom);
-    write_file(tmp_file("rg_gen_prog.md", path, sizeof path), rom, sizeof rom);
+    test_write_file(test_tmp_path("rg_gen_prog.md", path, sizeof path), rom, sizeof rom);
     rg_emu *emu = open_gen(path, "genesis");
     assert_string_equal(rg_emu_core_name(emu), "genesis");
     rg_emu_set_buttons(emu, 0, (1u << 0) | (1u << 3) | (1u << 4)); /* B, START, UP */
@@ -455,23 +440,23 @@ static void test_bad_roms(void **s)
     (void)s;
     static uint8_t rom[2048];
     char path[1024];
-    tmp_file("rg_gen_bad.md", path, sizeof path);
+    test_tmp_path("rg_gen_bad.md", path, sizeof path);
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
     o.core = "genesis";
     o.system = "Genesis";
     o.log = test_quiet_log;
     rg_emu *emu = NULL;
-    write_file(path, rom, 510); /* under 512 bytes: refused (by the host's ROM check before the core) */
+    test_write_file(path, rom, 510); /* under 512 bytes: refused (by the host's ROM check before the core) */
     assert_int_not_equal(rg_emu_open(&emu, path, &o), RG_OK);
     assert_null(emu);
-    write_file(path, rom, 1001); /* odd: taken, its last word padded with 0 (a demo of 4095 bytes exists) */
+    test_write_file(path, rom, 1001); /* odd: taken, its last word padded with 0 (a demo of 4095 bytes exists) */
     assert_int_equal(rg_emu_open(&emu, path, &o), RG_OK);
     assert_int_equal(rg_emu_run(emu), RG_OK);
     rg_emu_free(emu);
     emu = NULL;
     uint8_t *big = calloc(1, (4u << 20) + 2u); /* over 4 MiB */
     assert_non_null(big);
-    write_file(path, big, (4u << 20) + 2u);
+    test_write_file(path, big, (4u << 20) + 2u);
     free(big);
     assert_int_equal(rg_emu_open(&emu, path, &o), RG_EINVAL);
     assert_null(emu);
@@ -479,7 +464,7 @@ static void test_bad_roms(void **s)
     /* an interleaved SMD image (512-byte header with $AA $BB at 8) */
     static uint8_t smd[16384 + 512];
     smd[8] = 0xAA, smd[9] = 0xBB;
-    write_file(path, smd, sizeof smd);
+    test_write_file(path, smd, sizeof smd);
     assert_int_equal(rg_emu_open(&emu, path, &o), RG_EINVAL);
     assert_non_null(strstr(rg_error_last(), "SMD"));
     remove(path);
@@ -525,7 +510,7 @@ static void test_hostile_states(void **s)
     static uint8_t rom[0x1000];
     char path[1024];
     make_program(rom, sizeof rom);
-    write_file(tmp_file("rg_gen_state.md", path, sizeof path), rom, sizeof rom);
+    test_write_file(test_tmp_path("rg_gen_state.md", path, sizeof path), rom, sizeof rom);
     rg_emu *emu = open_gen(path, "genesis");
     for (unsigned i = 0; i < 5; i++)
         assert_int_equal(rg_emu_run(emu), RG_OK);

@@ -94,10 +94,7 @@ static void open_pair(const char *tag, const uint8_t *bytes, size_t len, rg_emu 
 {
     char path[128];
     snprintf(path, sizeof path, "/tmp/rg_gen%s_%d.md", tag, (int)getpid());
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(bytes, 1, len, f), len);
-    fclose(f);
+    test_write_file(path, bytes, len);
     *gx = test_open_in(path, "genesis_plus_gx", "Genesis", 0);
     *us = test_open_in(path, "genesis", "Genesis", 0);
     remove(path);

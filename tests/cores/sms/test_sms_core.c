@@ -16,21 +16,6 @@
 
 #define HEADER_SIZE 24u /* our state header: magic[8], version, size, rom hash */
 
-static const char *tmp_file(const char *name, char *buf, size_t cap)
-{
-    const char *dir = getenv("TMPDIR");
-    snprintf(buf, cap, "%s/%s", dir && *dir ? dir : "/tmp", name);
-    return buf;
-}
-
-static void write_file(const char *path, const void *bytes, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(bytes, 1, n, f), n);
-    fclose(f);
-}
-
 static uint16_t script_buttons(unsigned frame)
 {
     uint32_t x = (frame / 7u + 1u) * 2654435761u;
@@ -156,7 +141,7 @@ static void test_synthetic_rom(void **s)
         make_rom(rom, sizeof rom, cm);
         assert_int_equal(rg__sms_detect_mapper(rom, sizeof rom), cm ? RG__SMS_MAPPER_CODEMASTERS :
                          RG__SMS_MAPPER_SEGA);
-        write_file(tmp_file("rg_sms_synth.sms", path, sizeof path), rom, sizeof rom);
+        test_write_file(test_tmp_path("rg_sms_synth.sms", path, sizeof path), rom, sizeof rom);
         rg_emu *emu = test_open(path, "sms");
         for (unsigned i = 0; i < 10; i++)
             assert_int_equal(rg_emu_run(emu), RG_OK);
@@ -177,21 +162,21 @@ static void test_bad_roms(void **s)
     static uint8_t rom[0x8000 + 512 + 100];
     make_rom(rom, 0x8000, 0);
     char path[1024];
-    tmp_file("rg_sms_bad.sms", path, sizeof path);
+    test_tmp_path("rg_sms_bad.sms", path, sizeof path);
     rg_emu_options o = RG_EMU_OPTIONS_INIT;
     o.core = "sms";
     o.log = test_quiet_log;
     rg_emu *emu = NULL;
-    write_file(path, rom, 0x8000 + 100); /* not whole KiB */
+    test_write_file(path, rom, 0x8000 + 100); /* not whole KiB */
     TEST_EXPECT_ERROR(rg_emu_open(&emu, path, &o), RG_EINVAL, "whole number of KiB");
     assert_null(emu);
-    write_file(path, rom, 0x8000 + 512 + 100);
+    test_write_file(path, rom, 0x8000 + 512 + 100);
     TEST_EXPECT_ERROR(rg_emu_open(&emu, path, &o), RG_EINVAL, "whole number of KiB");
     assert_null(emu);
     /* a 512-byte header in front of the image is skipped: the program runs */
     memmove(rom + 512, rom, 0x8000);
     memset(rom, 0xEE, 512);
-    write_file(path, rom, 0x8000 + 512);
+    test_write_file(path, rom, 0x8000 + 512);
     emu = test_open(path, "sms");
     for (unsigned i = 0; i < 5; i++)
         assert_int_equal(rg_emu_run(emu), RG_OK);
@@ -220,7 +205,7 @@ static void test_hostile_states(void **s)
     static uint8_t rom[0x8000];
     make_rom(rom, sizeof rom, 0);
     char path[1024];
-    write_file(tmp_file("rg_sms_state.sms", path, sizeof path), rom, sizeof rom);
+    test_write_file(test_tmp_path("rg_sms_state.sms", path, sizeof path), rom, sizeof rom);
     rg_emu *emu = test_open(path, "sms");
     for (unsigned i = 0; i < 5; i++)
         assert_int_equal(rg_emu_run(emu), RG_OK);

@@ -28,10 +28,7 @@ static void write_rom(const char *path)
                                   0xDB, 0xDC, 0x32, 0x11, 0xC0, 0xF1, 0xFB, 0xC9};
     memcpy(rom, boot, sizeof boot);
     memcpy(rom + 0x38, irq, sizeof irq);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(rom, 1, sizeof rom, f), sizeof rom);
-    fclose(f);
+    test_write_file(path, rom, sizeof rom);
 }
 
 /* our ROM counts its frames at $C010 (the demo ROMs are not checked) */
