@@ -189,6 +189,27 @@ uint64_t test_ram_hash(const rg_emu *emu)
     return h;
 }
 
+unsigned test_frame_colours(const rg_emu *emu)
+{
+    rg_frame f;
+    assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
+    uint32_t seen[16];
+    unsigned n = 0;
+    for (unsigned y = 0; y < f.height; y++) {
+        const uint8_t *row = (const uint8_t *)f.data + (size_t)y * f.pitch;
+        for (unsigned x = 0; x < f.width; x++) {
+            uint32_t c = f.format == RG_PIXEL_XRGB8888 ? ((const uint32_t *)(const void *)row)[x] & 0xFFFFFFu
+                                                       : ((const uint16_t *)(const void *)row)[x];
+            unsigned k = 0;
+            while (k < n && seen[k] != c)
+                k++;
+            if (k == n && n < 16)
+                seen[n++] = c;
+        }
+    }
+    return n;
+}
+
 uint32_t test_read_pad(const rg_emu *emu, const test_rom *rom)
 {
     uint8_t b[4] = {0};

@@ -93,6 +93,9 @@ uint64_t test_hash(const void *data, size_t len, uint64_t seed);
 /* Hash of the current RGB24 frame and of all memory blocks. */
 uint64_t test_frame_hash(const rg_emu *emu);
 uint64_t test_ram_hash(const rg_emu *emu);
+/* Distinct colours in the current frame, counted up to 16 (XRGB8888: the low 24 bits of a pixel; the 16-bit formats:
+ * its value). */
+unsigned test_frame_colours(const rg_emu *emu);
 /* The pad value the ROM stored (manifest layout). */
 uint32_t test_read_pad(const rg_emu *emu, const test_rom *rom);
 

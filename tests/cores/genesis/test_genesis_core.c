@@ -574,24 +574,6 @@ static uint16_t script(unsigned f)
     return (uint16_t)((x >> 13) & 0xF0u) | 1u;
 }
 
-static unsigned colours(const rg_emu *emu)
-{
-    rg_frame f;
-    assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
-    uint32_t seen[16];
-    unsigned n = 0;
-    for (unsigned y = 0; y < f.height; y++)
-        for (unsigned x = 0; x < f.width; x++) {
-            uint32_t c = ((const uint32_t *)f.data)[(size_t)y * (f.pitch / 4) + x] & 0xFFFFFFu;
-            unsigned k = 0;
-            while (k < n && seen[k] != c)
-                k++;
-            if (k == n && n < 16)
-                seen[n++] = c;
-        }
-    return n;
-}
-
 /* Every frame's state loads back, also where the 68000 stopped a few master clocks before the frame's start (its
  * cycle count is in 68000 clocks, 7 master clocks each: the check once read the count alone and refused them, so a
  * redraw at an episode's end, which rewinds through a state, failed mid-run) or frozen by a DMA past it. On our
@@ -667,7 +649,7 @@ static void test_airstriker(void **s)
         if (i % 50u == 49u) {
             hashes[i / 50u] = test_frame_hash(emu);
             print_message("frame %u: %016llx\n", i + 1, (unsigned long long)hashes[i / 50u]);
-            unsigned c = colours(emu);
+            unsigned c = test_frame_colours(emu);
             if (c > max_colours)
                 max_colours = c;
         }

@@ -22,26 +22,6 @@ static uint16_t script_buttons(unsigned frame)
     return (uint16_t)((x >> 11) & 0x1F1u); /* B, directions, A; never START (pause) */
 }
 
-/* distinct colours in the picture */
-static unsigned colours(const rg_emu *emu)
-{
-    rg_frame f;
-    assert_int_equal(rg_emu_frame(emu, &f), RG_OK);
-    const uint16_t *p = f.data;
-    uint16_t seen[16];
-    unsigned n = 0;
-    for (unsigned y = 0; y < f.height; y++)
-        for (unsigned x = 0; x < f.width; x++) {
-            uint16_t c = p[(size_t)y * (f.pitch / 2) + x];
-            unsigned k = 0;
-            while (k < n && seen[k] != c)
-                k++;
-            if (k == n && n < 16)
-                seen[n++] = c;
-        }
-    return n;
-}
-
 static void demo_rom(const char *file, const char *core, unsigned w, unsigned h)
 {
     const char *dir = test_shared_roms();
@@ -64,7 +44,7 @@ static void demo_rom(const char *file, const char *core, unsigned w, unsigned h)
         assert_int_equal(rg_emu_run(emu), RG_OK);
         if (i % 50u == 49u) {
             hashes[i / 50u] = test_frame_hash(emu);
-            unsigned c = colours(emu);
+            unsigned c = test_frame_colours(emu);
             if (c > max_colours)
                 max_colours = c;
         }
