@@ -36,6 +36,16 @@ void test_state_refused(rg_emu *emu, const uint8_t *state, size_t len, const cha
     free(after);
 }
 
+void test_state_edits_refused(rg_emu *emu, const uint8_t *good, uint8_t *bad, size_t len, const test_state_edit *edits,
+                              size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        memcpy(bad, good, len);
+        bad[edits[i].at] = edits[i].val;
+        test_state_refused(emu, bad, len, edits[i].text);
+    }
+}
+
 void test_save_ram_same(rg_emu *a, rg_emu *b)
 {
     uint8_t *sa = NULL, *sb = NULL;

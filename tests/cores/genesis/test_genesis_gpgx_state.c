@@ -355,11 +355,7 @@ static void bad_states_refused(void **s)
     memcpy(bad, good, STATE_LEN);
     memcpy(bad + 11, "1.7.4", 5);
     test_state_refused(us, bad, STATE_LEN, "version 1.7.4");
-    struct edit {
-        size_t at;
-        uint8_t val;
-        const char *text;
-    } edits[] = {
+    static const test_state_edit edits[] = {
         {OFF_Z80 + 60, 1, "NMI"},
         {OFF_ZSTATE, 7, "Z80 bus state"},
         {OFF_ZSTATE + 4, 0x80, "Z80 bank"},
@@ -384,11 +380,7 @@ static void bad_states_refused(void **s)
         {OFF_YM + 2408u + 23u, 0x80, "timer counters"},
         {OFF_YM + 2408u + 16u, 5, "timer values"},
     };
-    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
-        memcpy(bad, good, STATE_LEN);
-        bad[edits[i].at] = edits[i].val;
-        test_state_refused(us, bad, STATE_LEN, edits[i].text);
-    }
+    test_state_edits_refused(us, good, bad, STATE_LEN, edits, sizeof edits / sizeof edits[0]);
     /* interlace (register 12 bits 1-2) converts since 2026-11-27, and the write FIFO's words and index come along */
     memcpy(bad, good, STATE_LEN);
     bad[OFF_REG + 12] = 0x87;

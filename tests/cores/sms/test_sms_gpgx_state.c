@@ -307,11 +307,7 @@ static void bad_states_refused(void **s)
     memcpy(bad, "GENPLUS-GY", 10); /* not ours to sniff: our own header check refuses it */
     test_state_refused(us, bad, len, "sms");
     /* hostile fields */
-    struct edit {
-        size_t at;
-        uint8_t val;
-        const char *text;
-    } edits[] = {
+    static const test_state_edit edits[] = {
         {OFF_VTAIL + 4, 0x47, "VDP code register"},
         {OFF_VTAIL + 5, 2, "VDP pending"},
         {OFF_VTAIL + 12, 9, "FIFO index"},
@@ -326,17 +322,14 @@ static void bad_states_refused(void **s)
         {OFF_Z80 + 60, 1, "NMI is pending"},
         {OFF_CRAM + 1, 0x01, "CRAM entry 0"},
         {OFF_VRAM + 0x8000, 0x55, "beyond 16 KiB"},
-        {OFF_REG + 0, 0x00, "TMS9918"},
         {OFF_IO + 0x0E, 0x48, "BIOS"},
         {OFF_FCR + 8, 1, "not zero"},
     };
-    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
-        memcpy(bad, good, len);
-        bad[edits[i].at] = edits[i].val;
-        if (edits[i].at == OFF_REG + 0)
-            bad[OFF_REG + 1] |= 0x40; /* display on in a TMS mode */
-        test_state_refused(us, bad, len, edits[i].text);
-    }
+    test_state_edits_refused(us, good, bad, len, edits, sizeof edits / sizeof edits[0]);
+    memcpy(bad, good, len);
+    bad[OFF_REG + 0] = 0x00;
+    bad[OFF_REG + 1] |= 0x40; /* display on in a TMS mode */
+    test_state_refused(us, bad, len, "TMS9918");
     memcpy(bad, good, len);
     put32(bad + OFF_PSG + 60, 0x80000000u); /* a negative counter */
     test_state_refused(us, bad, len, "negative");
