@@ -45,8 +45,6 @@
 
 static clockid_t clock_id = CLOCK_THREAD_CPUTIME_ID;
 
-static double now(void) { return bench_seconds(clock_id); }
-
 /* The same input stream for both cores: a joystick direction and fire that change every 8 frames. */
 static uint16_t input(unsigned i)
 {
@@ -61,18 +59,10 @@ static const char *const mode_name[MODES] = {"raw", "rgb", "fs4"};
 /* Frames/s of one block of `frames` frames in a mode. */
 static double block(rg_emu *emu, int mode, int frames, uint8_t *rgb, size_t cap, unsigned *tick)
 {
-    double t0 = now();
-    for (int f = 0; f < frames; f++, (*tick)++) {
-        rg_emu_set_buttons(emu, 0, input(*tick));
-        int observed = mode != FS4 || (f & 3) == 3;
-        if (mode == FS4)
-            rg_emu_set_av_enable(emu, observed, 0);
-        rg_emu_run(emu);
-        if (mode != RAW && observed)
-            rg_emu_frame_rgb24(emu, rgb, cap);
-    }
-    return frames / (now() - t0);
+    return bench_block(emu, frames, tick, input, mode == FS4, mode == RAW ? NULL : rgb, cap, 0, clock_id);
 }
+
+static int mode_of(const char *name) { return bench_mode_of(name, mode_name, MODES); }
 
 static const char *const core_name[2] = {"atari2600", "stella"};
 
@@ -83,13 +73,6 @@ static int open_ours(rg_emu **emu, const char *rom)
     o.core = "atari2600";
     o.system = "Atari2600";
     return rg_emu_open(emu, rom, &o);
-}
-
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
 }
 
 /* --digest: one ROM in one setting (0 drawn, 1 fs4, 2 fs4state). */
@@ -104,7 +87,7 @@ static int digest(const char *rom, int setting, int frames)
     }
     size_t cap = 160 * 320 * 3, scap = 1 << 16, ramn = rg_emu_ram_size(emu), n;
     uint8_t *rgb = malloc(cap), *st = malloc(scap), *ram = malloc(ramn ? ramn : 1);
-    uint64_t hp = 0xcbf29ce484222325ull, hr = hp, hs = hp;
+    uint64_t hp = BENCH_FNV0, hr = hp, hs = hp;
     int rc = 0;
     for (int f = 0; f < frames && rc == 0; f++) {
         uint16_t b = f >= 60 && f < 64 ? 1u << 3 : f >= 64 ? input((unsigned)f) : 0;
@@ -114,15 +97,15 @@ static int digest(const char *rom, int setting, int frames)
         rg_emu_run(emu);
         rg_frame fr;
         if (observed && rg_emu_frame(emu, &fr) == RG_OK && rg_emu_frame_rgb24(emu, rgb, cap) == RG_OK)
-            hp = fnv(hp, rgb, (size_t)fr.width * fr.height * 3u);
+            hp = bench_fnv(hp, rgb, (size_t)fr.width * fr.height * 3u);
         rg_emu_ram_copy(emu, ram, ramn);
-        hr = fnv(hr, ram, ramn);
+        hr = bench_fnv(hr, ram, ramn);
         if (f % 37 == 36 || f == frames - 1) {
             if (rg_emu_state_save(emu, st, scap, &n) != RG_OK) {
                 rc = -1;
                 break;
             }
-            hs = fnv(hs, st, n);
+            hs = bench_fnv(hs, st, n);
             if (setting == 2) {
                 rg_emu *fresh;
                 if (open_ours(&fresh, rom) != RG_OK || rg_emu_state_load(fresh, st, n) != RG_OK) {
@@ -170,14 +153,6 @@ static int open_pair(rg_emu *emu[2], const char *rom, int warm, int press, char 
         rg_emu_set_buttons(emu[c], 0, 0);
     }
     return 0;
-}
-
-static int mode_of(const char *name)
-{
-    for (int m = 0; m < MODES; m++)
-        if (strcmp(name, mode_name[m]) == 0)
-            return m;
-    return -1;
 }
 
 /* --serve (see the top of the file). */
@@ -264,21 +239,8 @@ int main(int argc, char **argv)
         ours = 1, first = 2;
     else if (argc >= 2 && strcmp(argv[1], "--digest") == 0)
         dig = 1, first = 2, frames = 1500;
-    for (; first < argc && strncmp(argv[first], "--", 2) == 0; first += 2) {
-        if (strcmp(argv[first], "--wall") == 0) {
-            clock_id = CLOCK_MONOTONIC;
-            first--;
-            continue;
-        }
-        if (first + 1 >= argc)
-            return fprintf(stderr, "%s needs a value\n", argv[first]), 2;
-        if (strcmp(argv[first], "--rounds") == 0)
-            rounds = atoi(argv[first + 1]);
-        else if (strcmp(argv[first], "--frames") == 0)
-            frames = atoi(argv[first + 1]);
-        else
-            return fprintf(stderr, "unknown option %s\n", argv[first]), 2;
-    }
+    if (bench_options(argc, argv, &first, &rounds, &frames, &clock_id, 1) != 0)
+        return 2;
     if (rounds < 1 || frames < 4)
         return fprintf(stderr, "--rounds >= 1 and --frames >= 4\n"), 2;
     if (dig) {

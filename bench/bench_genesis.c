@@ -20,7 +20,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "retrogym/retrogym.h"
 
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +28,6 @@
 #include "bench_util.h"
 
 static clockid_t clock_id = CLOCK_THREAD_CPUTIME_ID;
-
-enum { RAW, FS4, MODES };
-static const char *const mode_name[MODES] = {"raw", "fs4"};
 
 /* a new joypad mask every 6 frames: B, C, A and the pad (libretro ids 0, 1, 8, 4-7); START (3) for 8 frames in
  * every 40 while warming up */
@@ -47,153 +43,62 @@ static uint16_t input(unsigned i, int warm)
     return m;
 }
 
-static double block(rg_emu *emu, int mode, int frames, unsigned *tick, int warm)
-{
-    double t0 = bench_seconds(clock_id);
-    for (int f = 0; f < frames; f++, (*tick)++) {
-        rg_emu_set_buttons(emu, 0, input(*tick, warm));
-        if (mode == FS4)
-            rg_emu_set_av_enable(emu, (f & 3) == 3, 0);
-        rg_emu_run(emu);
-    }
-    rg_emu_set_av_enable(emu, 1, 0);
-    return frames / (bench_seconds(clock_id) - t0);
-}
-
-
-
-/* --compare (see the top of the file): the warm-up input, START now and then included. */
-typedef struct {
-    const char *rom, *core;
-} compare_ctx;
-
-static int compare_open(rg_emu **emu, void *ctx)
-{
-    const compare_ctx *c = ctx;
-    rg_emu_options o = RG_EMU_OPTIONS_INIT;
-    o.log = bench_quiet;
-    o.core = c->core;
-    o.system = "Genesis";
-    if (rg_emu_open(emu, c->rom, &o) != RG_OK)
-        return fprintf(stderr, "%s: %s\n", c->rom, rg_error_last()), 1;
-    return 0;
-}
-
-static uint16_t compare_input(unsigned frame)
+/* the warm-up's input (START now and then), also --compare's; and the timed blocks' */
+static uint16_t warm_input(unsigned frame)
 {
     return input(frame, 1);
 }
 
+static uint16_t play_input(unsigned frame)
+{
+    return input(frame, 0);
+}
+
+static const bench_vs_spec vs = {"Genesis", {"genesis", "genesis_plus_gx"}, warm_input, 1500, play_input, 0};
+
+/* --compare (see the top of the file). */
 static int compare(const char *rom, int frames, const char *core)
 {
-    compare_ctx c = {rom, core};
-    return bench_compare(compare_open, &c, frames, compare_input, 0);
+    bench_target t = {rom, core, "Genesis"};
+    return bench_compare(bench_open_target, &t, frames, warm_input, 0);
 }
 
-static void default_core_path(void)
-{
-    if (getenv("RETROGYM_CORE_PATH"))
-        return;
-    glob_t g;
-    if (glob(RG_SOURCE_DIR "/.venv/lib/python3*/site-packages/stable_retro/cores", 0, NULL, &g) == 0 && g.gl_pathc)
-        setenv("RETROGYM_CORE_PATH", g.gl_pathv[0], 1);
-    globfree(&g);
-}
-
+/* warm-up: 1500 frames, past the boot, the title and menus */
 static void bench_rom(const char *rom, int rounds, int frames)
 {
-    const char *cores[2] = {"genesis", "genesis_plus_gx"};
-    rg_emu *emu[2] = {NULL, NULL};
-    unsigned tick[2] = {0, 0};
-    for (int c = 0; c < 2; c++) {
-        rg_emu_options o = RG_EMU_OPTIONS_INIT;
-        o.log = bench_quiet;
-        o.core = cores[c];
-        o.system = "Genesis";
-        if (rg_emu_open(&emu[c], rom, &o) != RG_OK) {
-            printf("%s: %s: skipped (%s)\n", rom, cores[c], rg_error_last());
-            for (int d = 0; d < c; d++)
-                rg_emu_free(emu[d]);
-            return;
-        }
-        rg_emu_set_av_enable(emu[c], 1, 0);
-        block(emu[c], RAW, 1500, &tick[c], 1); /* warm-up: past the boot, the title and menus */
-    }
-    double *fps = calloc((size_t)2 * MODES * rounds, sizeof *fps);
-    if (!fps)
-        return;
-    for (int r = 0; r < rounds; r++)
-        for (int m = 0; m < MODES; m++)
-            for (int c = 0; c < 2; c++)
-                fps[(c * MODES + m) * rounds + r] = block(emu[c], m, frames, &tick[c], 0);
-    printf("%s (%d rounds of %d frames, %s time)\n", rom, rounds, frames,
-           clock_id == CLOCK_MONOTONIC ? "wall" : "CPU");
-    for (int m = 0; m < MODES; m++) {
-        double med[2];
-        for (int c = 0; c < 2; c++) {
-            double *v = &fps[(c * MODES + m) * rounds];
-            qsort(v, (size_t)rounds, sizeof *v, bench_cmp_double);
-            med[c] = v[rounds / 2];
-            printf("  %-4s %-16s %9.0f frames/s  [%.0f-%.0f]\n", mode_name[m], cores[c], med[c], v[0], v[rounds - 1]);
-        }
-        printf("  %-4s ours / genesis_plus_gx: %.2fx\n", mode_name[m], med[0] / med[1]);
-    }
-    free(fps);
-    rg_emu_free(emu[0]);
-    rg_emu_free(emu[1]);
+    bench_vs(&vs, rom, rounds, frames, clock_id);
 }
 
 int main(int argc, char **argv)
 {
-    int rounds = 5, frames = 600, first = argc;
+    int rounds = 5, frames = 600, first = 1;
     if (argc >= 5 && strcmp(argv[1], "--profile") == 0) {
         rg_emu *emu;
-        rg_emu_options o = RG_EMU_OPTIONS_INIT;
-        o.log = bench_quiet;
-        o.system = "Genesis";
-        o.core = "genesis";
-        if (rg_emu_open(&emu, argv[3], &o) != RG_OK)
-            return fprintf(stderr, "%s: %s\n", argv[3], rg_error_last()), 1;
+        bench_target t = {argv[3], "genesis", "Genesis"};
+        if (bench_open_target(&emu, &t) != 0)
+            return 1;
         unsigned tick = 0;
-        block(emu, RAW, 1500, &tick, 1);
-        double fps = block(emu, strcmp(argv[2], "fs4") == 0 ? FS4 : RAW, atoi(argv[4]), &tick, 0);
+        bench_block(emu, vs.warm, &tick, warm_input, 0, NULL, 0, 1, clock_id);
+        double fps = bench_block(emu, atoi(argv[4]), &tick, play_input, strcmp(argv[2], "fs4") == 0, NULL, 0, 1,
+                                 clock_id);
         printf("%s %s: %.0f frames/s\n", argv[3], argv[2], fps);
         rg_emu_free(emu);
         return 0;
     }
     if (argc >= 4 && strcmp(argv[1], "--compare") == 0) {
-        default_core_path();
+        bench_default_core_path();
         return compare(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : "genesis");
     }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
-            rounds = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
-            frames = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--wall") == 0)
-            clock_id = CLOCK_MONOTONIC;
-        else {
-            first = i;
-            break;
-        }
-    }
-    if (rounds < 1 || frames < 4) {
-        fprintf(stderr, "usage: bench_genesis [--rounds N>=1] [--frames N>=4] [--wall] [ROM ...]\n");
+    if (bench_vs_options(argc, argv, &first, &rounds, &frames, &clock_id, "bench_genesis") != 0)
         return 2;
-    }
-    default_core_path();
     if (first < argc) {
         for (int i = first; i < argc; i++)
             bench_rom(argv[i], rounds, frames);
         return 0;
     }
-    glob_t g;
-    if (glob(RG_SOURCE_DIR "/.venv/lib/python3*/site-packages/stable_retro/data/stable/Airstriker-Genesis*/rom.md", 0,
-             NULL, &g) == 0 && g.gl_pathc)
-        bench_rom(g.gl_pathv[0], rounds, frames);
-    else
+    if (bench_on_match(RG_SOURCE_DIR "/.venv/lib/python3*/site-packages/stable_retro/data/stable/Airstriker-Genesis*/"
+                       "rom.md", bench_rom, rounds, frames) != 0)
         printf("Airstriker-Genesis: skipped (no stable-retro in .venv)\n");
-    globfree(&g);
     bench_rom(RG_SOURCE_DIR "/../shared/roms/Dekadence-Dekadrive.md", rounds, frames);
     return 0;
 }

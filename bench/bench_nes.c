@@ -23,7 +23,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "retrogym/retrogym.h"
 
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +31,6 @@
 #include "bench_util.h"
 
 static clockid_t clock_id = CLOCK_THREAD_CPUTIME_ID;
-
-static double now(void) { return bench_seconds(clock_id); }
 
 enum { NCORES = 3 };
 static const char *const core_name[NCORES] = {"nes", "fceumm", "nestopia"};
@@ -59,21 +56,12 @@ static uint16_t input(unsigned i)
 enum { RAW, RGB, FS4, MODES };
 static const char *const mode_name[MODES] = {"raw", "rgb", "fs4"};
 
+static int mode_of(const char *name) { return bench_mode_of(name, mode_name, MODES); }
+
+/* Frames/s of one block in a mode (video back on after fs4). */
 static double block(rg_emu *emu, int mode, int frames, uint8_t *rgb, size_t cap, unsigned *tick)
 {
-    double t0 = now();
-    for (int f = 0; f < frames; f++, (*tick)++) {
-        rg_emu_set_buttons(emu, 0, input(*tick));
-        int observed = mode != FS4 || (f & 3) == 3;
-        if (mode == FS4)
-            rg_emu_set_av_enable(emu, observed, 0);
-        rg_emu_run(emu);
-        if (mode != RAW && observed)
-            rg_emu_frame_rgb24(emu, rgb, cap);
-    }
-    if (mode == FS4)
-        rg_emu_set_av_enable(emu, 1, 0);
-    return frames / (now() - t0);
+    return bench_block(emu, frames, tick, input, mode == FS4, mode == RAW ? NULL : rgb, cap, mode == FS4, clock_id);
 }
 
 
@@ -118,14 +106,6 @@ static int warm_up(rg_emu *emu, int warm, unsigned *tick, uint8_t *rgb, char *wh
     free(ram0);
     free(ram1);
     return ok ? 0 : -1;
-}
-
-static int mode_of(const char *name)
-{
-    for (int m = 0; m < MODES; m++)
-        if (strcmp(name, mode_name[m]) == 0)
-            return m;
-    return -1;
 }
 
 static int serve(void)
@@ -241,21 +221,8 @@ int main(int argc, char **argv)
         return serve();
     if (argc >= 4 && strcmp(argv[1], "--compare") == 0)
         return compare(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : "nes");
-    for (; first < argc && strncmp(argv[first], "--", 2) == 0; first += 2) {
-        if (strcmp(argv[first], "--wall") == 0) {
-            clock_id = CLOCK_MONOTONIC;
-            first--;
-            continue;
-        }
-        if (first + 1 >= argc)
-            return fprintf(stderr, "%s needs a value\n", argv[first]), 2;
-        if (strcmp(argv[first], "--rounds") == 0)
-            rounds = atoi(argv[first + 1]);
-        else if (strcmp(argv[first], "--frames") == 0)
-            frames = atoi(argv[first + 1]);
-        else
-            return fprintf(stderr, "unknown option %s\n", argv[first]), 2;
-    }
+    if (bench_options(argc, argv, &first, &rounds, &frames, &clock_id, 1) != 0)
+        return 2;
     if (rounds < 1 || frames < 4)
         return fprintf(stderr, "--rounds >= 1 and --frames >= 4\n"), 2;
     printf("frames/s (%s time), median [min-max] of %d alternating blocks of %d frames, seeded random input\n",
@@ -267,13 +234,9 @@ int main(int argc, char **argv)
             bench(argv[i], rounds, frames);
         return 0;
     }
-    glob_t g;
-    if (glob(RG_SOURCE_DIR "/.venv/lib/python3*/site-packages/gym_super_mario_bros/_roms/super-mario-bros.nes", 0,
-             NULL, &g) == 0 && g.gl_pathc)
-        bench(g.gl_pathv[0], rounds, frames);
-    else
+    if (bench_on_match(RG_SOURCE_DIR "/.venv/lib/python3*/site-packages/gym_super_mario_bros/_roms/"
+                       "super-mario-bros.nes", bench, rounds, frames) != 0)
         printf("%-26s skipped: gym-super-mario-bros is not installed in .venv (make venv)\n", "super-mario-bros.nes");
-    globfree(&g);
     printf("%-26s skipped: no ROM of it is available here\n", "Super Mario Bros. 3");
     bench(RG_SOURCE_DIR "/data/stable/StarCatcher-Nes/rom.nes", rounds, frames);
     bench(RG_SOURCE_DIR "/../shared/roms/Dr88-FamiconIntro.nes", rounds, frames);
