@@ -47,6 +47,25 @@ int test_core_installed(const char *name)
     return rg_core_resolve(name, buf, sizeof buf) == RG_OK;
 }
 
+int test_have_wheel_core(const char *name)
+{
+    char so[2048];
+    test_use_wheel_cores();
+    return test_wheel_core(name, so, sizeof so) && test_core_installed(name);
+}
+
+int test_env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+unsigned test_env_count(const char *name, unsigned dflt)
+{
+    const char *e = getenv(name);
+    return e && atoi(e) > 0 ? (unsigned)atoi(e) : dflt;
+}
+
 static uint64_t u64_field(json_t *obj, const char *key, const char *file)
 {
     json_t *v = json_object_get(obj, key);

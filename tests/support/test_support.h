@@ -88,6 +88,12 @@ rg_movie *test_movie_start_state(const char *name, const uint8_t **state, size_t
 double test_now_ms(void);
 /* True when the named core is installed. */
 int test_core_installed(const char *name);
+/* Whether stable-retro's build of the core is in the project's .venv and found by name (test_use_wheel_cores first). */
+int test_have_wheel_core(const char *name);
+/* Whether the environment variable is set to something other than "" and "0" (a test's verbose switch). */
+int test_env_flag(const char *name);
+/* The positive whole number in the environment variable, else dflt (a test's frame count). */
+unsigned test_env_count(const char *name, unsigned dflt);
 
 uint64_t test_hash(const void *data, size_t len, uint64_t seed);
 /* Hash of the current RGB24 frame and of all memory blocks. */

@@ -231,8 +231,7 @@ static void menu_state_converts(void **s)
 
 static unsigned level1_frames(void)
 {
-    const char *e = getenv("GENESIS_GPGX_STATE_FRAMES");
-    return e && atoi(e) > 0 ? (unsigned)atoi(e) : LEVEL1_RUN;
+    return test_env_count("GENESIS_GPGX_STATE_FRAMES", LEVEL1_RUN);
 }
 
 static void level1_state(void **s)

@@ -27,14 +27,12 @@
 
 static int verbose(void)
 {
-    const char *v = getenv("GENESIS_PROGRAMS_VERBOSE");
-    return v && *v && strcmp(v, "0") != 0;
+    return test_env_flag("GENESIS_PROGRAMS_VERBOSE");
 }
 
 static unsigned frames_to_run(unsigned dflt)
 {
-    const char *e = getenv("GENESIS_PROGRAMS_FRAMES");
-    return e && atoi(e) > 0 ? (unsigned)atoi(e) : dflt;
+    return test_env_count("GENESIS_PROGRAMS_FRAMES", dflt);
 }
 
 static void program_path(const char *name, char *out, size_t cap)
@@ -70,9 +68,7 @@ static uint16_t seeded_pad(unsigned f)
 
 static int have_gpgx(void)
 {
-    char so[2048];
-    test_use_wheel_cores();
-    return test_wheel_core("genesis_plus_gx", so, sizeof so) && test_core_installed("genesis_plus_gx");
+    return test_have_wheel_core("genesis_plus_gx");
 }
 
 /* Runs program name for frames frames on both cores; returns the first frame whose RAM or picture differs (frames

@@ -17,14 +17,12 @@
 
 static int verbose(void)
 {
-    const char *v = getenv("GENESIS_PROGRAMS_VERBOSE");
-    return v && *v && strcmp(v, "0") != 0;
+    return test_env_flag("GENESIS_PROGRAMS_VERBOSE");
 }
 
 static unsigned frames_to_run(void)
 {
-    const char *e = getenv("GENESIS_PROGRAMS_FRAMES");
-    return e && atoi(e) > 0 ? (unsigned)atoi(e) : FRAMES;
+    return test_env_count("GENESIS_PROGRAMS_FRAMES", FRAMES);
 }
 
 static void rom_path(const char *name, char *out, size_t cap)
@@ -46,9 +44,7 @@ static uint16_t pad(unsigned f)
 
 static int have_gpgx(void)
 {
-    char so[2048];
-    test_use_wheel_cores();
-    return test_wheel_core("genesis_plus_gx", so, sizeof so) && test_core_installed("genesis_plus_gx");
+    return test_have_wheel_core("genesis_plus_gx");
 }
 
 /* Runs our core alone for `frames` frames and reads all of work RAM into ram (64 KiB, the 68000's byte order). */

@@ -56,8 +56,7 @@ static uint16_t pad(unsigned f)
 
 static unsigned frames_to_run(unsigned dflt)
 {
-    const char *e = getenv("GENESIS_VS_GPGX_FRAMES");
-    return e && atoi(e) > 0 ? (unsigned)atoi(e) : dflt;
+    return test_env_count("GENESIS_VS_GPGX_FRAMES", dflt);
 }
 
 
@@ -161,8 +160,7 @@ static void compare(const char *rom, unsigned frames, result *out)
 
 static void report(const char *name, const result *r, unsigned frames)
 {
-    const char *v = getenv("GENESIS_VS_GPGX_VERBOSE");
-    if (v && *v && strcmp(v, "0") != 0)
+    if (test_env_flag("GENESIS_VS_GPGX_VERBOSE"))
         print_message("%-20s RAM %5u frames agree (below $FFFF00 %u: %s)%s%s; %u/%u frames differ | pixels %5u frames "
                       "agree%s%s; %u/%u differ\n", name, r->ram_frames, r->low_frames, r->low_why, r->ram_why[0] ? " (" : "",
                       r->ram_why, r->ram_bad, frames,
@@ -171,9 +169,7 @@ static void report(const char *name, const result *r, unsigned frames)
 
 static int have_gpgx(void)
 {
-    char so[2048];
-    test_use_wheel_cores();
-    return test_wheel_core("genesis_plus_gx", so, sizeof so) && test_core_installed("genesis_plus_gx");
+    return test_have_wheel_core("genesis_plus_gx");
 }
 
 static void test_airstriker(void **s)
