@@ -341,17 +341,31 @@ rg_emu *test_open(const char *rom_path, const char *core)
     return test_open_in(rom_path, core, NULL, 0);
 }
 
-int test_wheel_core(const char *name, char *out, size_t cap)
+/* The first path matching <source>/.venv/lib/python3<*>/site-packages/stable_retro/<rel> into out; 0 when none. */
+static int wheel_file(const char *rel, char *out, size_t cap)
 {
     char pattern[2048];
-    snprintf(pattern, sizeof pattern, "%s/.venv/lib/python3*/site-packages/stable_retro/cores/%s_libretro.so",
-             RG_SOURCE_DIR, name);
+    snprintf(pattern, sizeof pattern, "%s/.venv/lib/python3*/site-packages/stable_retro/%s", RG_SOURCE_DIR, rel);
     glob_t g;
     int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
     if (found)
         snprintf(out, cap, "%s", g.gl_pathv[0]);
     globfree(&g);
     return found;
+}
+
+int test_wheel_core(const char *name, char *out, size_t cap)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "cores/%s_libretro.so", name);
+    return wheel_file(rel, out, cap);
+}
+
+int test_wheel_data(const char *rel, char *out, size_t cap)
+{
+    char path[512];
+    snprintf(path, sizeof path, "data/stable/%s", rel);
+    return wheel_file(path, out, cap);
 }
 
 void test_use_wheel_cores(void)

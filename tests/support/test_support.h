@@ -42,6 +42,9 @@ const char *test_source_path(const char *relative, char *buf, size_t cap);
 /* stable-retro's build of a core in the project's .venv (<wheel>/stable_retro/cores/<name>_libretro.so) into out;
  * 0 when absent. */
 int test_wheel_core(const char *name, char *out, size_t cap);
+/* A file of stable-retro's integrations in the project's .venv (<wheel>/stable_retro/data/stable/<rel>, rel may hold
+ * glob patterns: "Airstriker-Genesis*\/rom.md") into out; 0 when absent. */
+int test_wheel_data(const char *rel, char *out, size_t cap);
 /* Points RETROGYM_CORE_PATH at stable-retro's cores in the project's .venv when the variable is unset and the wheel is
  * there, so that a test sees the cores of a user who installed stable-retro. */
 void test_use_wheel_cores(void);

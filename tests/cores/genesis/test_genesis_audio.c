@@ -494,17 +494,10 @@ static void test_airstriker_vs_gpgx(void **s)
     print_message("skipped: the foreign core is not run under ASan\n");
     skip();
 #endif
-    char pattern[2048], rom[2200], so[2048];
-    snprintf(pattern, sizeof pattern,
-             "%s/.venv/lib/python3*/site-packages/stable_retro/data/stable/Airstriker-Genesis*/rom.md",
-             RG_SOURCE_DIR);
-    glob_t g;
-    int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-    if (found)
-        snprintf(rom, sizeof rom, "%s", g.gl_pathv[0]);
-    globfree(&g);
+    char rom[2200];
+    int found = test_wheel_data("Airstriker-Genesis*/rom.md", rom, sizeof rom);
     test_use_wheel_cores();
-    if (!found || !test_wheel_core("genesis_plus_gx", so, sizeof so) || !test_core_installed("genesis_plus_gx")) {
+    if (!found || !test_have_wheel_core("genesis_plus_gx")) {
         print_message("skipped: no Airstriker-Genesis or genesis_plus_gx in .venv's stable-retro\n");
         skip();
     }
@@ -577,11 +570,9 @@ static void test_airstriker_vs_gpgx(void **s)
 
     /* from the integration's start state (Level1.state, saved by GPGX; converted into ours without its YM2612
      * voices): the game's driver sets its instruments again, and ours sounds as loud as GPGX from the first second */
-    snprintf(pattern + strlen(pattern) - strlen("rom.md"), sizeof pattern - (strlen(pattern) - strlen("rom.md")),
-             "Level1.state");
-    found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-    gzFile z = found ? gzopen(g.gl_pathv[0], "rb") : NULL;
-    globfree(&g);
+    char level1[2200];
+    found = test_wheel_data("Airstriker-Genesis*/Level1.state", level1, sizeof level1);
+    gzFile z = found ? gzopen(level1, "rb") : NULL;
     if (z) {
         size_t cap = 2u << 20;
         uint8_t *st = malloc(cap);

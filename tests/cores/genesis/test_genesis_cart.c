@@ -213,8 +213,7 @@ static rg_emu *run_cart(char *path, size_t cap, const char *tag, const rom_spec 
 /* Whether stable-retro's Genesis Plus GX is there to compare with (a line printed when not). */
 static int have_gpgx(void)
 {
-    char core[4096];
-    if (test_wheel_core("genesis_plus_gx", core, sizeof core) && test_core_installed("genesis_plus_gx"))
+    if (test_have_wheel_core("genesis_plus_gx"))
         return 1;
     printf("genesis_cart: stable-retro's wheel is not in .venv; Genesis Plus GX comparison skipped\n");
     return 0;

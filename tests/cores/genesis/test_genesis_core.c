@@ -552,16 +552,7 @@ static void test_hostile_states(void **s)
 
 static int airstriker(char *out, size_t cap)
 {
-    char pattern[2048];
-    snprintf(pattern, sizeof pattern,
-             "%s/.venv/lib/python3*/site-packages/stable_retro/data/stable/Airstriker-Genesis*/rom.md",
-             RG_SOURCE_DIR);
-    glob_t g;
-    int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-    if (found)
-        snprintf(out, cap, "%s", g.gl_pathv[0]);
-    globfree(&g);
-    return found;
+    return test_wheel_data("Airstriker-Genesis*/rom.md", out, cap);
 }
 
 /* START pressed for 8 frames in every 40 from frame 350 (the title reads the pad from about frame 354), fire (B) and
@@ -677,14 +668,13 @@ static void test_airstriker(void **s)
 static void test_airstriker_vs_gpgx(void **s)
 {
     (void)s;
-    char rom[2200], so[2048];
+    char rom[2200];
 #if defined(__SANITIZE_ADDRESS__)
     print_message("skipped: the foreign core is not run under ASan\n");
     skip();
 #endif
     test_use_wheel_cores();
-    if (!airstriker(rom, sizeof rom) || !test_wheel_core("genesis_plus_gx", so, sizeof so) ||
-        !test_core_installed("genesis_plus_gx")) {
+    if (!airstriker(rom, sizeof rom) || !test_have_wheel_core("genesis_plus_gx")) {
         print_message("skipped: no Airstriker-Genesis or genesis_plus_gx in .venv's stable-retro\n");
         skip();
     }

@@ -53,23 +53,16 @@ static char g_rom[1200], g_level1[1200];
 
 static int find(const char *tail, char *out, size_t cap)
 {
-    char pattern[1400];
-    snprintf(pattern, sizeof pattern, "%s/.venv/lib/python3*/site-packages/stable_retro/data/stable/"
-             "Airstriker-Genesis-v0/%s", RG_SOURCE_DIR, tail);
-    glob_t g;
-    int ok = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-    if (ok)
-        snprintf(out, cap, "%s", g.gl_pathv[0]);
-    globfree(&g);
-    return ok;
+    char rel[256];
+    snprintf(rel, sizeof rel, "Airstriker-Genesis-v0/%s", tail);
+    return test_wheel_data(rel, out, cap);
 }
 
 static int have_wheel(void)
 {
     test_use_wheel_cores();
-    char so[1024];
     if (!find("rom.md", g_rom, sizeof g_rom) || !find("Level1.state", g_level1, sizeof g_level1) ||
-        !test_wheel_core("genesis_plus_gx", so, sizeof so) || !test_core_installed("genesis_plus_gx")) {
+        !test_have_wheel_core("genesis_plus_gx")) {
         print_message("skipped: no Airstriker-Genesis or genesis_plus_gx in .venv's stable-retro\n");
         return 0;
     }

@@ -175,15 +175,8 @@ static int have_gpgx(void)
 static void test_airstriker(void **s)
 {
     (void)s;
-    char pattern[2048], rom[2200];
-    snprintf(pattern, sizeof pattern,
-             "%s/.venv/lib/python3*/site-packages/stable_retro/data/stable/Airstriker-Genesis*/rom.md",
-             RG_SOURCE_DIR);
-    glob_t g;
-    int found = glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-    if (found)
-        snprintf(rom, sizeof rom, "%s", g.gl_pathv[0]);
-    globfree(&g);
+    char rom[2200];
+    int found = test_wheel_data("Airstriker-Genesis*/rom.md", rom, sizeof rom);
     if (!found || !have_gpgx()) {
         print_message("skipped: no Airstriker-Genesis or genesis_plus_gx in .venv's stable-retro\n");
         skip();

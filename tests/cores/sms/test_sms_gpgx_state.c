@@ -334,12 +334,9 @@ static void bad_states_refused(void **s)
     put32(bad + OFF_PSG + 60, 0x80000000u); /* a negative counter */
     test_state_refused(us, bad, len, "negative");
     /* a Mega Drive state of the wheel (Airstriker's Level1.state) in the SMS core */
-    glob_t g;
-    char pattern[1200];
-    snprintf(pattern, sizeof pattern, "%s/.venv/lib/python3*/site-packages/stable_retro/data/stable/"
-             "Airstriker-Genesis-v0/Level1.state", RG_SOURCE_DIR);
-    if (glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc) {
-        gzFile f = gzopen(g.gl_pathv[0], "rb");
+    char level1[1200];
+    if (test_wheel_data("Airstriker-Genesis-v0/Level1.state", level1, sizeof level1)) {
+        gzFile f = gzopen(level1, "rb");
         assert_non_null(f);
         uint8_t *md = malloc(len);
         assert_non_null(md);
@@ -349,7 +346,6 @@ static void bad_states_refused(void **s)
         test_state_refused(us, md, len, "Genesis Plus GX state");
         free(md);
     }
-    globfree(&g);
     free(bad);
     free(good);
     rg_emu_free(gx);
