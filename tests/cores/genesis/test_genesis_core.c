@@ -514,12 +514,9 @@ static void test_hostile_states(void **s)
     rg_emu *emu = open_gen(path, "genesis");
     for (unsigned i = 0; i < 5; i++)
         assert_int_equal(rg_emu_run(emu), RG_OK);
-    size_t n = 0, wr = 0;
-    assert_int_equal(rg_emu_state_size(emu, &n), RG_OK);
-    uint8_t *good = malloc(n), *bad = malloc(n);
-    assert_non_null(good);
+    size_t n = 0;
+    uint8_t *good = test_state_save(emu, &n), *bad = malloc(n);
     assert_non_null(bad);
-    assert_int_equal(rg_emu_state_save(emu, good, n, &wr), RG_OK);
     uint64_t ram0 = test_ram_hash(emu);
     struct { size_t off; uint8_t val; const char *why; } cases[] = {
         {0, 'X', "not a genesis state"},

@@ -14,6 +14,7 @@
  * m68k (tests/roms/md/m68k/m68k.s): TAS, TRAP, TRAPV, CHK and line A in batches timed with the HV counter (the
  * counts of Genesis Plus GX 1.7.4). */
 #define _POSIX_C_SOURCE 200809L
+#include "test_emu_state.h"
 #include "test_support.h"
 
 #include "cores/genesis/genesis.h"
@@ -188,21 +189,7 @@ static void test_m68k_vs_gpgx(void **s)
 static void test_vdp_vs_gpgx(void **s)
 {
     (void)s;
-#if defined(__SANITIZE_ADDRESS__)
-    print_message("skipped: the foreign core is not run under ASan\n");
-    skip();
-#endif
-    if (!have_gpgx()) {
-        print_message("skipped: no genesis_plus_gx in .venv's stable-retro\n");
-        skip();
-    }
-    unsigned frames = frames_to_run(VDP_FRAMES);
-    char why[256];
-    unsigned first = compare_program("vdp", frames, why, sizeof why);
-    if (verbose())
-        print_message("vdp: %u of %u frames equal%s%s\n", first, frames, why[0] ? ": " : "", why);
-    if (first < frames)
-        fail_msg("vdp: our core and Genesis Plus GX differ: %s", why);
+    program_vs_gpgx("vdp", VDP_FRAMES);
 }
 
 static unsigned mem_word(rg_emu *emu, uint32_t addr)
@@ -317,12 +304,9 @@ static void test_vdp_bad_states(void **s)
     rg_emu *emu = open_program("vdp", "genesis");
     for (unsigned f = 0; f < 60; f++)
         assert_int_equal(rg_emu_run(emu), RG_OK);
-    size_t n = 0, wr = 0;
-    assert_int_equal(rg_emu_state_size(emu, &n), RG_OK);
-    uint8_t *good = malloc(n), *bad = malloc(n);
-    assert_non_null(good);
+    size_t n = 0;
+    uint8_t *good = test_state_save(emu, &n), *bad = malloc(n);
     assert_non_null(bad);
-    assert_int_equal(rg_emu_state_save(emu, good, n, &wr), RG_OK);
     uint64_t ram0 = test_ram_hash(emu);
     const size_t hdr = 24; /* our snapshot's header (docs/genesis.md, "State") */
     const size_t lf = hdr + offsetof(rg__gen_state, vdp) + offsetof(rg__gen_vdp, lflags);

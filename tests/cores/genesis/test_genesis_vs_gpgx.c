@@ -172,6 +172,21 @@ static int have_gpgx(void)
     return test_have_wheel_core("genesis_plus_gx");
 }
 
+/* The agreement measured on a ROM, not to get worse: RAM, RAM below $FFFF00 and pictures equal for at least the
+ * frames measured (all those run when fewer). */
+static void at_least_measured(const char *name, const result *r, unsigned frames, unsigned ram, unsigned low,
+                              unsigned pix)
+{
+    if (r->ram_frames < (frames < ram ? frames : ram))
+        fail_msg("%s: RAM agrees for %u frames, less than the %u measured: %s", name, r->ram_frames, ram, r->ram_why);
+    if (r->low_frames < (frames < low ? frames : low))
+        fail_msg("%s: RAM below $FFFF00 agrees for %u frames, less than the %u measured: %s", name, r->low_frames,
+                 low, r->low_why);
+    if (r->pix_frames < (frames < pix ? frames : pix))
+        fail_msg("%s: pictures agree for %u frames, less than the %u measured: %s", name, r->pix_frames, pix,
+                 r->pix_why);
+}
+
 static void test_airstriker(void **s)
 {
     (void)s;
@@ -185,15 +200,7 @@ static void test_airstriker(void **s)
     result r;
     compare(rom, frames, &r);
     report("Airstriker-Genesis", &r, frames);
-    if (r.ram_frames < (frames < AIRSTRIKER_RAM ? frames : AIRSTRIKER_RAM))
-        fail_msg("Airstriker: RAM agrees for %u frames, less than the %u measured: %s", r.ram_frames,
-                 AIRSTRIKER_RAM, r.ram_why);
-    if (r.low_frames < (frames < AIRSTRIKER_LOW ? frames : AIRSTRIKER_LOW))
-        fail_msg("Airstriker: RAM below $FFFF00 agrees for %u frames, less than the %u measured: %s", r.low_frames,
-                 AIRSTRIKER_LOW, r.low_why);
-    if (r.pix_frames < (frames < AIRSTRIKER_PIX ? frames : AIRSTRIKER_PIX))
-        fail_msg("Airstriker: pictures agree for %u frames, less than the %u measured: %s", r.pix_frames,
-                 AIRSTRIKER_PIX, r.pix_why);
+    at_least_measured("Airstriker", &r, frames, AIRSTRIKER_RAM, AIRSTRIKER_LOW, AIRSTRIKER_PIX);
     if (frames == AIRSTRIKER_FRAMES && (r.ram_bad > AIRSTRIKER_RAM_BAD || r.pix_bad > AIRSTRIKER_PIX_BAD))
         fail_msg("Airstriker: %u RAMs and %u pictures differ in %u frames (measured: at most %u and %u)", r.ram_bad,
                  r.pix_bad, frames, AIRSTRIKER_RAM_BAD, AIRSTRIKER_PIX_BAD);
@@ -212,15 +219,7 @@ static void test_dekadrive(void **s)
     result r;
     compare(rom, frames, &r);
     report("Dekadence-Dekadrive", &r, frames);
-    if (r.ram_frames < (frames < DEKADRIVE_RAM ? frames : DEKADRIVE_RAM))
-        fail_msg("Dekadrive: RAM agrees for %u frames, less than the %u measured: %s", r.ram_frames, DEKADRIVE_RAM,
-                 r.ram_why);
-    if (r.low_frames < (frames < DEKADRIVE_LOW ? frames : DEKADRIVE_LOW))
-        fail_msg("Dekadrive: RAM below $FFFF00 agrees for %u frames, less than the %u measured: %s", r.low_frames,
-                 DEKADRIVE_LOW, r.low_why);
-    if (r.pix_frames < (frames < DEKADRIVE_PIX ? frames : DEKADRIVE_PIX))
-        fail_msg("Dekadrive: pictures agree for %u frames, less than the %u measured: %s", r.pix_frames,
-                 DEKADRIVE_PIX, r.pix_why);
+    at_least_measured("Dekadrive", &r, frames, DEKADRIVE_RAM, DEKADRIVE_LOW, DEKADRIVE_PIX);
     if (r.pix_bad > DEKADRIVE_PIX_BAD || r.ram_bad != 0)
         fail_msg("Dekadrive: %u pictures and %u RAMs differ in %u frames (measured: at most %u and 0)", r.pix_bad,
                  r.ram_bad, frames, DEKADRIVE_PIX_BAD);
