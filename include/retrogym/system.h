@@ -58,6 +58,8 @@ typedef struct rg_system_info {
     const rg_system_core_option *core_options; /**< option values answered to these cores instead of their
                                                     declared defaults, so games run as in stable-retro */
     size_t n_core_options;
+    size_t ram_max;                  /**< most bytes of SYSTEM_RAM the console has (0: no limit): a core reporting
+                                          more gets its first ram_max bytes as the RAM block */
 } rg_system_info;
 
 /** Number of known systems. */

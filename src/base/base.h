@@ -76,6 +76,10 @@ char *rg__asprintf(const char *fmt, ...) RG_PRINTF(1, 2);
  * RG_ENOMEM leaves the array as it was. */
 int rg__reserve(void *items, size_t *cap, size_t need, size_t elem);
 
+/* The length of the longest start of [ptr, ptr + len) that is readable memory of this process (readable.c): len
+ * when all of it is (or when that cannot be known), 0 when its first byte is not. */
+size_t rg__readable_prefix(const void *ptr, size_t len);
+
 /* A double truncated to int64 as C would, with 0 for NaN and values outside int64 (no undefined behaviour). */
 static inline int64_t rg__double_to_i64(double d)
 {

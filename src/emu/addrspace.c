@@ -38,6 +38,18 @@ static int put_block(rg__addrspace *as, uint64_t base, size_t size, uint8_t *dat
     return RG_OK;
 }
 
+/* The part of a core's block at base that is readable memory of this process: a core may report more than it
+ * allocated, and reading past its mapping would crash the process (docs/reliability.md, "Faults"). */
+static size_t readable_size(const rg__core_io *io, const uint8_t *ptr, size_t len, uint64_t base)
+{
+    size_t ok = rg__readable_prefix(ptr, len);
+    if (ok < len)
+        rg__log(&io->log, RG_LOG_WARN,
+                "the core's memory block at 0x%llx claims %zu bytes but only %zu are readable memory: %s",
+                (unsigned long long)base, len, ok, ok ? "cut to those" : "left out");
+    return ok;
+}
+
 /* Largest total of zero bytes given to descriptors without memory; beyond it they are left out. */
 #define MAX_SPARE ((size_t)16 << 20)
 
@@ -80,7 +92,8 @@ int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_syste
                 }
                 used += (size_t)len;
             } else if (pass == 1) {
-                int rc = put_block(as, d->start, (size_t)len, d->ptr);
+                size_t size = readable_size(io, d->ptr, (size_t)len, d->start);
+                int rc = size ? put_block(as, d->start, size, d->ptr) : RG_OK;
                 if (rc != RG_OK)
                     return rc;
             }
@@ -99,7 +112,15 @@ int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_syste
         }
     }
     if (as->n == 0 && io->system_ram && io->system_ram_size > 0) {
-        int rc = put_block(as, sys->ram_base, io->system_ram_size, io->system_ram);
+        size_t size = io->system_ram_size;
+        if (sys->ram_max && size > sys->ram_max) {
+            rg__log(&io->log, RG_LOG_WARN,
+                    "the core reports %zu bytes of system RAM, more than the %s has (%zu): the first %zu are used",
+                    size, sys->title, sys->ram_max, sys->ram_max);
+            size = sys->ram_max;
+        }
+        size = readable_size(io, io->system_ram, size, sys->ram_base);
+        int rc = size ? put_block(as, sys->ram_base, size, io->system_ram) : RG_OK;
         if (rc != RG_OK)
             return rc;
     }

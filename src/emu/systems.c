@@ -195,6 +195,10 @@ static int parse_system(rg_system_info *sys, json_t *root)
     if (copier && (!json_is_integer(copier) || json_integer_value(copier) < 0 || json_integer_value(copier) >= 1024))
         return -1;
     sys->copier_header = copier ? (size_t)json_integer_value(copier) : 0;
+    json_t *ram_max = json_object_get(root, "ram_max");
+    if (ram_max && (!json_is_integer(ram_max) || json_integer_value(ram_max) < 0))
+        return -1;
+    sys->ram_max = ram_max ? (size_t)json_integer_value(ram_max) : 0;
     json_t *base = json_object_get(root, "ram_base");
     json_t *min = json_object_get(root, "min_rom_size");
     if (!json_is_integer(base) || json_integer_value(base) < 0 || !json_is_integer(min) ||

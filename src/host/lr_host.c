@@ -110,6 +110,14 @@ static void refresh_system_ram(rg__lr *lr)
     lr->io->system_ram_size = lr->io->system_ram ? lr->api.get_memory_size(RETRO_MEMORY_SYSTEM_RAM) : 0;
     lr->io->save_ram = lr->api.get_memory_data(RETRO_MEMORY_SAVE_RAM);
     lr->io->save_ram_size = lr->io->save_ram ? lr->api.get_memory_size(RETRO_MEMORY_SAVE_RAM) : 0;
+    size_t ok = rg__readable_prefix(lr->io->save_ram, lr->io->save_ram_size);
+    if (ok < lr->io->save_ram_size) { /* a size larger than what the core allocated (the system RAM: addrspace.c) */
+        rg__log(&lr->io->log, RG_LOG_WARN, "[%s] backup RAM of %zu bytes, of which only %zu are readable memory: cut",
+                lr->name, lr->io->save_ram_size, ok);
+        lr->io->save_ram_size = ok;
+        if (!ok)
+            lr->io->save_ram = NULL;
+    }
     lr->io->mem_generation++;
 }
 

@@ -5,6 +5,7 @@
 #include "base/base.h"
 #include "env/env_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -416,6 +417,11 @@ static const det_core_facts facts[] = {
     {"snes9x", NULL, 0, 0, 0, 0, 0},
     {"gambatte", NULL, 0, 0, 0, 0, 0},
     {"mgba", NULL, 0, 1, 0, 0, 0},
+    /* stable-retro's build of mGBA (older than Debian's; found first when $RETROGYM_CORE_PATH names the wheel's
+     * cores): retro_reset is no power-on on Game Boy games (the first frame's picture) */
+    {"mgba@wheel", "GameBoy", 0, 0, 0, 0, 0},
+    {"mgba@wheel", "GbColor", 0, 0, 0, 0, 0},
+    {"mgba@wheel", NULL, 0, 1, 0, 0, 0},
     {"mednafen_pce_fast", NULL, 0, 0, 0, 0, 0},
     {"genesis_plus_gx", NULL, 0, 0, 0, 0, 0},
     {"picodrive", "Genesis", 1, 1, 1, 0, 0},
@@ -432,6 +438,14 @@ static const det_core_facts *find_facts(const char *core, const char *system)
         if (strcmp(facts[i].core, core) == 0 && (!facts[i].system || strcmp(facts[i].system, system) == 0))
             return &facts[i];
     return NULL;
+}
+
+const det_core_facts *det_core_facts_wheel(const char *core, const char *system)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s@wheel", core);
+    const det_core_facts *f = find_facts(name, system);
+    return f ? f : det_core_facts_of(core, system);
 }
 
 const det_core_facts *det_core_facts_of(const char *core, const char *system)

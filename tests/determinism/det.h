@@ -113,6 +113,9 @@ typedef struct det_core_facts {
 } det_core_facts;
 /* The facts of a core on a system; fails the test when the table has none. */
 const det_core_facts *det_core_facts_of(const char *core, const char *system);
+/* The facts of stable-retro's build of a core where they differ from the installed build's ("<core>@wheel"),
+ * else the core's. */
+const det_core_facts *det_core_facts_wheel(const char *core, const char *system);
 /* Hash of the memory blocks outside the core's uninitialized range (facts NULL: all of them). */
 uint64_t det_ram_hash(const rg_emu *emu, const det_core_facts *facts);
 /* The same for an environment's emulator, with its core's facts when the table has them. */

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -234,6 +235,15 @@ static void measure(const char *system, const char *rom, const char *core, const
                   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
 }
 
+/* Whether the core the path finds by name is stable-retro's build in its wheel. */
+static int found_in_wheel(const char *name)
+{
+    char found[1024], whl[1024];
+    struct stat a, b;
+    return rg_core_resolve(name, found, sizeof found) == RG_OK && det_wheel_core(name, whl, sizeof whl) &&
+           stat(found, &a) == 0 && stat(whl, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* Every core of the system's list that is installed, and stable-retro's builds of those that are not. */
 static void per_core(void **state)
 {
@@ -248,13 +258,16 @@ static void per_core(void **state)
             const char *name = sys->cores[c];
             char core[1024];
             int wheel = 0;
-            if (test_core_installed(name))
+            if (test_core_installed(name)) {
                 snprintf(core, sizeof core, "%s", name);
-            else if (det_wheel_core(name, core, sizeof core))
+                wheel = found_in_wheel(name); /* $RETROGYM_CORE_PATH may name the wheel's cores */
+            } else if (det_wheel_core(name, core, sizeof core)) {
                 wheel = 1;
-            else
+            } else {
                 continue;
-            const det_core_facts *f = det_core_facts_of(name, roms[i].system);
+            }
+            const det_core_facts *f =
+                wheel ? det_core_facts_wheel(name, roms[i].system) : det_core_facts_of(name, roms[i].system);
             facts = f;
             measured m;
             measure(roms[i].system, roms[i].path, core, name, wheel, f->unstable_frames, &m);

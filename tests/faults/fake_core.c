@@ -9,6 +9,7 @@
  *
  * FAULT_FRAME (environment variable): the number of retro_run calls after loading the game from which the run
  * faults act (default 0: the first). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <libretro.h>
 
 #include <signal.h>
@@ -17,6 +18,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef FAULT_MEM_OVERSIZE
+#include <sys/mman.h>
+#endif
 
 #define W 64
 #define H 48
@@ -30,6 +34,13 @@ static retro_input_poll_t poll_cb;
 static retro_input_state_t input_cb;
 
 static uint8_t ram[RAM_SIZE];
+#ifdef FAULT_MEM_OVERSIZE
+/* FAULT_MEM_OVERSIZE: the system and backup RAM the core shows is a page of its own (the machine's RAM copied to
+ * its start after every frame) followed by an inaccessible page, and the core claims three pages of each: reading
+ * past the first page faults, as reading stable-retro's mGBA's 256 KiB "system RAM" of a Game Boy game did. */
+static uint8_t *shown;
+static size_t page;
+#endif
 static uint32_t picture[W * H];
 static uint32_t frames;   /* part of the machine (and of its states) */
 static long runs;         /* retro_run calls since the game was loaded; not in states, so loads do not rewind it */
@@ -101,6 +112,13 @@ API(bool, retro_load_game, (const struct retro_game_info *game))
     memset(ram, 0, sizeof ram);
     frames = 0;
     runs = 0;
+#ifdef FAULT_MEM_OVERSIZE
+    page = (size_t)sysconf(_SC_PAGESIZE);
+    shown = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (shown == MAP_FAILED || mprotect(shown + page, page, PROT_NONE) != 0)
+        return false;
+    memset(shown, 0, page);
+#endif
     return true;
 #endif
 }
@@ -111,7 +129,14 @@ API(bool, retro_load_game_special, (unsigned type, const struct retro_game_info 
     return false;
 }
 
-API(void, retro_unload_game, (void)) {}
+API(void, retro_unload_game, (void))
+{
+#ifdef FAULT_MEM_OVERSIZE
+    if (shown && shown != MAP_FAILED)
+        munmap(shown, 2 * page);
+    shown = NULL;
+#endif
+}
 API(unsigned, retro_get_region, (void)) { return RETRO_REGION_NTSC; }
 
 static void draw(void)
@@ -217,6 +242,9 @@ API(void, retro_run, (void))
     ram[0] = (uint8_t)(buttons & 0xFF);
     ram[1] = (uint8_t)(buttons >> 8);
     memcpy(ram + 4, &frames, sizeof frames);
+#ifdef FAULT_MEM_OVERSIZE
+    memcpy(shown, ram, RAM_SIZE);
+#endif
 #ifdef FAULT_VIDEO_DUPE
     if (frames == 1) /* a dupe stands for the last frame sent, whose buffer the core keeps as it was */
         draw();
@@ -283,6 +311,8 @@ API(void *, retro_get_memory_data, (unsigned id))
 #ifdef FAULT_MEM_NULL
     (void)id;
     return NULL;
+#elif defined(FAULT_MEM_OVERSIZE)
+    return id == RETRO_MEMORY_SYSTEM_RAM || id == RETRO_MEMORY_SAVE_RAM ? shown : NULL;
 #else
     return id == RETRO_MEMORY_SYSTEM_RAM ? ram : NULL;
 #endif
@@ -293,6 +323,8 @@ API(size_t, retro_get_memory_size, (unsigned id))
 #if defined(FAULT_MEM_NULL) || defined(FAULT_MEM_SIZE0)
     (void)id;
     return 0;
+#elif defined(FAULT_MEM_OVERSIZE)
+    return id == RETRO_MEMORY_SYSTEM_RAM || id == RETRO_MEMORY_SAVE_RAM ? 3 * page : 0;
 #else
     return id == RETRO_MEMORY_SYSTEM_RAM ? RAM_SIZE : 0;
 #endif

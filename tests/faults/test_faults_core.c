@@ -8,8 +8,8 @@ static test_rom nes;
 static char *tmp_before; /* the retrogym-* folders of $TMPDIR when the test started */
 
 typedef struct log_sink {
-    unsigned errors;
-    char last[512];
+    unsigned errors, warnings;
+    char last[512], last_warning[512];
 } log_sink;
 
 static void count_log(rg_log_level level, const char *message, void *user)
@@ -18,6 +18,9 @@ static void count_log(rg_log_level level, const char *message, void *user)
     if (level >= RG_LOG_ERROR) {
         s->errors++;
         snprintf(s->last, sizeof s->last, "%s", message);
+    } else if (level == RG_LOG_WARN) {
+        s->warnings++;
+        snprintf(s->last_warning, sizeof s->last_warning, "%s", message);
     }
 }
 
@@ -354,6 +357,69 @@ static void memory_missing(void **state)
     }
 }
 
+/* A core claiming more system and backup RAM than it mapped (three pages; the second is inaccessible): only the
+ * readable first page is used, with a warning for each, and reading all of it does not fault. */
+static void memory_oversize(void **state)
+{
+    (void)state;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    log_sink sink = {0};
+    rg_emu *emu = must_open("mem_oversize", &sink);
+    run_frames(emu, 7);
+    assert_int_equal(rg_emu_ram_size(emu), page);
+    assert_int_equal(counter(emu), 7);
+    uint8_t *all = malloc(page);
+    assert_non_null(all);
+    EXPECT_OK(rg_emu_ram_copy(emu, all, page));
+    assert_int_equal(all[4], 7);
+    uint8_t v[4];
+    EXPECT(rg_emu_mem_read(emu, page, v, 1), RG_ERANGE, "not mapped");
+    uint8_t *save = NULL;
+    size_t n = 0;
+    EXPECT_OK(rg_emu_save_ram(emu, &save, &n));
+    assert_int_equal(n, page);
+    assert_int_equal(save[4], 7);
+    assert_int_equal(sink.errors, 0);
+    assert_int_equal(sink.warnings, 2);
+    assert_non_null(strstr(sink.last_warning, "readable memory"));
+    free(all);
+    rg_emu_free(emu);
+}
+
+/* stable-retro's build of mGBA (its wheel; skipped without it) reports 256 KiB of system RAM for a Game Boy game,
+ * whose work RAM is a 32 KiB mapping: the Game Boy's 32 KiB (systems/GameBoy.json "ram_max") are used, with a
+ * warning, and the RAM reads the same in two instances (reading past the mapping faulted now and then, and read
+ * whatever lay after it). */
+static void memory_more_than_the_console_has(void **state)
+{
+    (void)state;
+    char core[1024], rom[1024];
+    if (!test_wheel_core("mgba", core, sizeof core))
+        skip();
+    test_source_path("tests/roms/bin/test.gb", rom, sizeof rom);
+    uint8_t *ram[2];
+    for (int k = 0; k < 2; k++) {
+        log_sink sink = {0};
+        rg_emu_options o = RG_EMU_OPTIONS_INIT;
+        o.core = core;
+        o.log = count_log;
+        o.log_user = &sink;
+        rg_emu *emu;
+        EXPECT_OK(rg_emu_open(&emu, rom, &o));
+        run_frames(emu, 30);
+        assert_int_equal(rg_emu_ram_size(emu), 32768);
+        assert_int_equal(sink.warnings, 1);
+        assert_non_null(strstr(sink.last_warning, "more than the Game Boy has"));
+        ram[k] = malloc(32768);
+        assert_non_null(ram[k]);
+        EXPECT_OK(rg_emu_ram_copy(emu, ram[k], 32768));
+        rg_emu_free(emu);
+    }
+    assert_memory_equal(ram[0], ram[1], 32768);
+    free(ram[0]);
+    free(ram[1]);
+}
+
 /* ---- video ---- */
 
 static void video_dupes(void **state)
@@ -449,6 +515,7 @@ static void environments(void **state)
         {"good", RG_OK, ""},
         {"env_unknown", RG_OK, ""},
         {"video_dupe", RG_OK, ""},
+        {"mem_oversize", RG_OK, ""}, /* its RAM cut to what is readable: the game's variables read from it */
         {"load_fail", RG_ECORE, "refused the ROM"},
         {"shutdown", RG_ECORE, "shut down"},
         {"sersize_zero", RG_EUNSUPPORTED, "cannot make save states"},
@@ -500,7 +567,7 @@ static void bystander_unaffected(void **state)
     (void)state;
     rg_emu *good = must_open("good", NULL);
     const char *faults[] = {"load_fail", "sersize_zero", "sersize_huge", "sersize_changes", "serialize_false",
-                            "unserialize_false", "mem_null", "mem_size0", "video_dupe", "video_short_pitch",
+                            "unserialize_false", "mem_null", "mem_size0", "mem_oversize", "video_dupe", "video_short_pitch",
                             "video_empty", "video_none", "env_unknown", "shutdown", "api_version",
                             "missing_symbol"};
     uint8_t buf[8192];
@@ -546,6 +613,8 @@ int main(void)
         cmocka_unit_test(serialize_fails),
         cmocka_unit_test(unserialize_fails),
         cmocka_unit_test(memory_missing),
+        cmocka_unit_test(memory_oversize),
+        cmocka_unit_test(memory_more_than_the_console_has),
         cmocka_unit_test(video_dupes),
         cmocka_unit_test(video_malformed),
         cmocka_unit_test(environment_oddities),
