@@ -77,8 +77,10 @@ char *rg__asprintf(const char *fmt, ...) RG_PRINTF(1, 2);
 int rg__reserve(void *items, size_t *cap, size_t need, size_t elem);
 
 /* The length of the longest start of [ptr, ptr + len) that is readable memory of this process (readable.c): len
- * when all of it is (or when that cannot be known), 0 when its first byte is not. */
+ * when all of it is (or when that cannot be known), 0 when its first byte is not or ptr is NULL. */
 size_t rg__readable_prefix(const void *ptr, size_t len);
+/* The same for n ranges at once (one read of the process's mappings): each len[i] cut to its readable start. */
+void rg__readable_clip(const void *const *ptr, size_t *len, size_t n);
 
 /* A double truncated to int64 as C would, with 0 for NaN and values outside int64 (no undefined behaviour). */
 static inline int64_t rg__double_to_i64(double d)

@@ -38,16 +38,40 @@ static int put_block(rg__addrspace *as, uint64_t base, size_t size, uint8_t *dat
     return RG_OK;
 }
 
-/* The part of a core's block at base that is readable memory of this process: a core may report more than it
- * allocated, and reading past its mapping would crash the process (docs/reliability.md, "Faults"). */
-static size_t readable_size(const rg__core_io *io, const uint8_t *ptr, size_t len, uint64_t base)
+/* Warns of a block the core claims longer than the readable memory there (ok bytes) and says what is done. */
+static void warn_unreadable(const rg__core_io *io, uint64_t base, size_t len, size_t ok)
 {
-    size_t ok = rg__readable_prefix(ptr, len);
-    if (ok < len)
-        rg__log(&io->log, RG_LOG_WARN,
-                "the core's memory block at 0x%llx claims %zu bytes but only %zu are readable memory: %s",
-                (unsigned long long)base, len, ok, ok ? "cut to those" : "left out");
-    return ok;
+    rg__log(&io->log, RG_LOG_WARN,
+            "the core's memory block at 0x%llx claims %zu bytes but only %zu are readable memory: %s",
+            (unsigned long long)base, len, ok, ok ? "cut to those" : "left out");
+}
+
+/* The blocks cut to what is readable memory of this process (one look at its mappings for all of them), those with
+ * none left out: a core may report more than it allocated, and reading past its mapping would crash the process
+ * (docs/reliability.md, "Faults"). */
+static void cut_unreadable(rg__addrspace *as, const rg__core_io *io)
+{
+    enum { CHUNK = 64 };
+    for (size_t first = 0; first < as->n; first += CHUNK) {
+        size_t k = as->n - first < CHUNK ? as->n - first : CHUNK;
+        const void *ptr[CHUNK];
+        size_t len[CHUNK];
+        for (size_t i = 0; i < k; i++) {
+            ptr[i] = as->blocks[first + i].data;
+            len[i] = as->blocks[first + i].size;
+        }
+        rg__readable_clip(ptr, len, k);
+        for (size_t i = 0; i < k; i++)
+            if (len[i] < as->blocks[first + i].size) {
+                warn_unreadable(io, as->blocks[first + i].base, as->blocks[first + i].size, len[i]);
+                as->blocks[first + i].size = len[i];
+            }
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < as->n; i++)
+        if (as->blocks[i].size)
+            as->blocks[kept++] = as->blocks[i];
+    as->n = kept;
 }
 
 /* Largest total of zero bytes given to descriptors without memory; beyond it they are left out. */
@@ -92,8 +116,7 @@ int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_syste
                 }
                 used += (size_t)len;
             } else if (pass == 1) {
-                size_t size = readable_size(io, d->ptr, (size_t)len, d->start);
-                int rc = size ? put_block(as, d->start, size, d->ptr) : RG_OK;
+                int rc = put_block(as, d->start, (size_t)len, d->ptr);
                 if (rc != RG_OK)
                     return rc;
             }
@@ -111,6 +134,7 @@ int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_syste
                 memset(as->spare, 0, spare);
         }
     }
+    cut_unreadable(as, io);
     if (as->n == 0 && io->system_ram && io->system_ram_size > 0) {
         size_t size = io->system_ram_size;
         if (sys->ram_max && size > sys->ram_max) {
@@ -119,8 +143,10 @@ int rg__addrspace_build(rg__addrspace *as, const rg__core_io *io, const rg_syste
                     size, sys->title, sys->ram_max, sys->ram_max);
             size = sys->ram_max;
         }
-        size = readable_size(io, io->system_ram, size, sys->ram_base);
-        int rc = size ? put_block(as, sys->ram_base, size, io->system_ram) : RG_OK;
+        size_t ok = rg__readable_prefix(io->system_ram, size);
+        if (ok < size)
+            warn_unreadable(io, sys->ram_base, size, ok);
+        int rc = ok ? put_block(as, sys->ram_base, ok, io->system_ram) : RG_OK;
         if (rc != RG_OK)
             return rc;
     }

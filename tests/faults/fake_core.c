@@ -18,7 +18,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef FAULT_MEM_OVERSIZE
+#if defined(FAULT_MEM_OVERSIZE) || defined(FAULT_MAP_OVERSIZE)
+#define GUARDED_RAM 1
 #include <sys/mman.h>
 #endif
 
@@ -34,10 +35,12 @@ static retro_input_poll_t poll_cb;
 static retro_input_state_t input_cb;
 
 static uint8_t ram[RAM_SIZE];
-#ifdef FAULT_MEM_OVERSIZE
+#ifdef GUARDED_RAM
 /* FAULT_MEM_OVERSIZE: the system and backup RAM the core shows is a page of its own (the machine's RAM copied to
  * its start after every frame) followed by an inaccessible page, and the core claims three pages of each: reading
  * past the first page faults, as reading stable-retro's mGBA's 256 KiB "system RAM" of a Game Boy game did. */
+/* FAULT_MAP_OVERSIZE: the same page sent as a memory map's descriptor at address 0 claiming three pages, beside a
+ * well-behaved descriptor at $10000 for the machine's RAM. */
 static uint8_t *shown;
 static size_t page;
 #endif
@@ -112,12 +115,18 @@ API(bool, retro_load_game, (const struct retro_game_info *game))
     memset(ram, 0, sizeof ram);
     frames = 0;
     runs = 0;
-#ifdef FAULT_MEM_OVERSIZE
+#ifdef GUARDED_RAM
     page = (size_t)sysconf(_SC_PAGESIZE);
     shown = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (shown == MAP_FAILED || mprotect(shown + page, page, PROT_NONE) != 0)
         return false;
     memset(shown, 0, page);
+#endif
+#ifdef FAULT_MAP_OVERSIZE
+    struct retro_memory_descriptor desc[2] = {{.ptr = shown, .start = 0, .len = 3 * page},
+                                              {.ptr = ram, .start = 0x10000, .len = RAM_SIZE}};
+    struct retro_memory_map map = {desc, 2};
+    environ_cb(RETRO_ENVIRONMENT_SET_MEMORY_MAPS, &map);
 #endif
     return true;
 #endif
@@ -131,7 +140,7 @@ API(bool, retro_load_game_special, (unsigned type, const struct retro_game_info 
 
 API(void, retro_unload_game, (void))
 {
-#ifdef FAULT_MEM_OVERSIZE
+#ifdef GUARDED_RAM
     if (shown && shown != MAP_FAILED)
         munmap(shown, 2 * page);
     shown = NULL;
@@ -242,7 +251,7 @@ API(void, retro_run, (void))
     ram[0] = (uint8_t)(buttons & 0xFF);
     ram[1] = (uint8_t)(buttons >> 8);
     memcpy(ram + 4, &frames, sizeof frames);
-#ifdef FAULT_MEM_OVERSIZE
+#ifdef GUARDED_RAM
     memcpy(shown, ram, RAM_SIZE);
 #endif
 #ifdef FAULT_VIDEO_DUPE

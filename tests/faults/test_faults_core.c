@@ -386,6 +386,33 @@ static void memory_oversize(void **state)
     rg_emu_free(emu);
 }
 
+/* A memory map whose descriptor at 0 claims three pages of a mapping of one (the second inaccessible), beside a
+ * well-behaved one at $10000: the first block cut to its readable page with a warning, the second whole. */
+static void memory_map_oversize(void **state)
+{
+    (void)state;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    log_sink sink = {0};
+    rg_emu *emu = must_open("map_oversize", &sink);
+    run_frames(emu, 5);
+    const rg_mem_block *b;
+    size_t n = 0;
+    EXPECT_OK(rg_emu_mem_blocks(emu, &b, &n));
+    assert_int_equal(n, 2);
+    assert_int_equal(b[0].base, 0);
+    assert_int_equal(b[0].size, page);
+    assert_int_equal(b[1].base, 0x10000);
+    assert_int_equal(b[1].size, 2048);
+    assert_int_equal(rg_emu_ram_size(emu), page + 2048);
+    uint8_t v[4];
+    EXPECT_OK(rg_emu_mem_read(emu, 0x10004, v, 1));
+    assert_int_equal(v[0], 5);
+    EXPECT(rg_emu_mem_read(emu, page, v, 1), RG_ERANGE, "not mapped");
+    assert_int_equal(sink.warnings, 1);
+    assert_non_null(strstr(sink.last_warning, "at 0x0 claims"));
+    rg_emu_free(emu);
+}
+
 /* stable-retro's build of mGBA (its wheel; skipped without it) reports 256 KiB of system RAM for a Game Boy game,
  * whose work RAM is a 32 KiB mapping: the Game Boy's 32 KiB (systems/GameBoy.json "ram_max") are used, with a
  * warning, and the RAM reads the same in two instances (reading past the mapping faulted now and then, and read
@@ -567,7 +594,7 @@ static void bystander_unaffected(void **state)
     (void)state;
     rg_emu *good = must_open("good", NULL);
     const char *faults[] = {"load_fail", "sersize_zero", "sersize_huge", "sersize_changes", "serialize_false",
-                            "unserialize_false", "mem_null", "mem_size0", "mem_oversize", "video_dupe", "video_short_pitch",
+                            "unserialize_false", "mem_null", "mem_size0", "mem_oversize", "map_oversize", "video_dupe", "video_short_pitch",
                             "video_empty", "video_none", "env_unknown", "shutdown", "api_version",
                             "missing_symbol"};
     uint8_t buf[8192];
@@ -614,6 +641,7 @@ int main(void)
         cmocka_unit_test(unserialize_fails),
         cmocka_unit_test(memory_missing),
         cmocka_unit_test(memory_oversize),
+        cmocka_unit_test(memory_map_oversize),
         cmocka_unit_test(memory_more_than_the_console_has),
         cmocka_unit_test(video_dupes),
         cmocka_unit_test(video_malformed),

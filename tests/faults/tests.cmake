@@ -5,7 +5,7 @@
 # fault_<name>_libretro.so in one folder; "good" is the well-behaved reference.
 set(RG_FAULT_CORE_DIR "${CMAKE_BINARY_DIR}/fault-cores")
 set(RG_FAULT_CORES good run_segv run_abort run_exit run_hang load_fail sersize_zero sersize_huge sersize_changes serialize_false
-    unserialize_false mem_null mem_size0 mem_oversize video_dupe video_short_pitch video_empty video_none env_unknown shutdown
+    unserialize_false mem_null mem_size0 mem_oversize map_oversize video_dupe video_short_pitch video_empty video_none env_unknown shutdown
     api_version missing_symbol)
 set(RG_FAULT_CORE_TARGETS "")
 foreach(fault ${RG_FAULT_CORES})
