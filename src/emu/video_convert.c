@@ -195,3 +195,17 @@ void rg__convert_rgb24_scalar(const rg_frame *f, uint8_t *dst)
 {
     convert(f, dst, 0);
 }
+
+int rg__convert_rgb24_levels(void)
+{
+#ifdef RG_HAVE_X86
+    return simd_level() + 1;
+#else
+    return 1;
+#endif
+}
+
+void rg__convert_rgb24_at(const rg_frame *f, uint8_t *dst, int level)
+{
+    convert(f, dst, level < rg__convert_rgb24_levels() ? level : 0);
+}

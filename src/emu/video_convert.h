@@ -11,4 +11,9 @@ void rg__convert_rgb24(const rg_frame *f, uint8_t *dst);
 /* The same without the SIMD paths (the reference the tests compare against). */
 void rg__convert_rgb24_scalar(const rg_frame *f, uint8_t *dst);
 
+/* For the tests: how many paths this CPU runs (1: scalar only; 2: + SSSE3; 3: + AVX2), and the
+ * conversion through one of them (0 = scalar; a level the CPU lacks gives the scalar one). */
+int rg__convert_rgb24_levels(void);
+void rg__convert_rgb24_at(const rg_frame *f, uint8_t *dst, int level);
+
 #endif

@@ -273,7 +273,8 @@ static void options(void **state)
     o.core = "atari2600";
     o.log = test_quiet_log;
     const rg_core_option bad[][1] = {{{"atari2600_cart_type", "XYZ"}}, {{"atari2600_region", "mars"}},
-                                     {{"atari2600_tv", "sepia"}}, {{"atari2600_cart_type", "F8"}}};
+                                     {{"atari2600_tv", "sepia"}}, {{"atari2600_paint", "avx"}},
+                                     {{"atari2600_cart_type", "F8"}}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         o.core_options = bad[i];
         o.n_core_options = 1;

@@ -31,7 +31,7 @@ static void channel_values(void **state)
     }
 }
 
-/* Every width from 1 to 70 (all SIMD tails), odd pitches in pixels, random content. */
+/* Every width from 1 to 70 (all SIMD tails), odd pitches in pixels, random content: every path this CPU runs. */
 static void simd_matches_scalar(void **state)
 {
     (void)state;
@@ -48,10 +48,15 @@ static void simd_matches_scalar(void **state)
             for (size_t i = 0; i < pitch * h; i++)
                 src[i] = (uint8_t)rand();
             rg_frame f = {src, w, h, pitch, fmts[k]};
-            memset(a, 0x11, (size_t)w * h * 3);
             memset(b, 0x22, (size_t)w * h * 3);
-            rg__convert_rgb24(&f, a);
             rg__convert_rgb24_scalar(&f, b);
+            for (int level = 1; level < rg__convert_rgb24_levels(); level++) {
+                memset(a, 0x11, (size_t)w * h * 3);
+                rg__convert_rgb24_at(&f, a, level);
+                assert_memory_equal(a, b, (size_t)w * h * 3);
+            }
+            memset(a, 0x11, (size_t)w * h * 3);
+            rg__convert_rgb24(&f, a);
             assert_memory_equal(a, b, (size_t)w * h * 3);
             free(src), free(a), free(b);
         }
@@ -75,13 +80,18 @@ static void unpadded_rows(void **state)
                 for (size_t i = 0; i < (size_t)w * h * bpp; i++)
                     src[i] = (uint8_t)rand();
                 rg_frame f = {src, w, h, w * bpp, fmts[k]};
-                memset(a, 0x11, n + 64);
                 memset(b, 0x11, n + 64);
-                rg__convert_rgb24(&f, a);
                 rg__convert_rgb24_scalar(&f, b);
-                assert_memory_equal(a, b, n + 64); /* the guard bytes after n too */
-                for (size_t i = n; i < n + 64; i++)
-                    assert_int_equal(a[i], 0x11);
+                for (int level = 1; level <= rg__convert_rgb24_levels(); level++) {
+                    memset(a, 0x11, n + 64);
+                    if (level == rg__convert_rgb24_levels())
+                        rg__convert_rgb24(&f, a); /* what the library picks */
+                    else
+                        rg__convert_rgb24_at(&f, a, level);
+                    assert_memory_equal(a, b, n + 64); /* the guard bytes after n too */
+                    for (size_t i = n; i < n + 64; i++)
+                        assert_int_equal(a[i], 0x11);
+                }
                 free(src), free(a), free(b);
             }
         }

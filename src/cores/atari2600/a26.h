@@ -69,6 +69,7 @@ typedef struct rg__a26_machine {
     uint32_t max_lines;            /* a TIA write after this many lines ends the frame (290 NTSC, 342 PAL) */
     uint32_t stop_lines;           /* lines the TIA draws per frame (Stella's stop-display point) */
     uint8_t video;                 /* write pixels in this run */
+    uint8_t wide_paint;            /* paint with AVX-512 masked stores (the CPU has them; the same pixels) */
     uint8_t audio;                 /* produce samples in this run */
     uint8_t snoop;                 /* the cart watches accesses below $1000 */
     uint32_t budget;               /* instructions left in this run; 0 ends it after the current instruction */
@@ -135,6 +136,13 @@ void rg__tia_line_start(rg__a26_tia *t);
 void rg__tia_line_end(rg__a26_tia *t);
 
 /* tia_render.c */
+/* Whether this CPU runs the AVX-512 painter (for m->wide_paint; the tests switch it off to compare). */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define RG__TIA_WIDE_PAINT 1
+#else
+#define RG__TIA_WIDE_PAINT 0
+#endif
+int rg__tia_wide_paint_supported(void);
 /* Brings the picture and the collision latches up to `clock` (colour clocks, frame relative). */
 void rg__tia_update(rg__a26_machine *m, int32_t clock);
 /* Clears lines [from, to) of the frame (relative to the frame start) in both framebuffers. */

@@ -38,6 +38,7 @@ typedef struct a26_core {
     rg__a26_controller controller[2];
     int32_t ystart, height;
     uint8_t switches;       /* SWCHB with no console button pressed */
+    uint8_t paint_scalar;   /* atari2600_paint=scalar: no AVX-512 painter even where the CPU has it */
 } a26_core;
 
 /* Paddles on port p, as Stella's libretro core drives them from joypads (measured against it): joypad 2p+k (the
@@ -110,6 +111,8 @@ static void set_timing(a26_core *c, rg__a26_machine *m, rg__a26_format f)
     if (hz50 && height < A26_HEIGHT_MIN_50HZ)
         height = A26_HEIGHT_MIN_50HZ;
     rg__a26_set_timing(m, hz50, pal_colours, c->ystart, height);
+    if (c->paint_scalar)
+        m->wide_paint = 0;
 }
 
 /* Stella's NTSC/PAL detection: 60 frames from power-on; PAL when at least 25 of them have PAL length. */
@@ -316,6 +319,12 @@ static int apply_option(a26_core *c, const rg_core_option *o, int *cart_given, i
             *region = RG__A26_FORMAT_PAL;
         else
             return rg__error(RG_EINVAL, "atari2600_region must be auto, ntsc or pal, not '%s'", v);
+        return RG_OK;
+    }
+    if (strcmp(k, "atari2600_paint") == 0) {
+        if (!option_is(v, "auto") && !option_is(v, "scalar"))
+            return rg__error(RG_EINVAL, "atari2600_paint must be auto or scalar, not '%s'", v);
+        c->paint_scalar = option_is(v, "scalar");
         return RG_OK;
     }
     rg__log(&c->io->log, RG_LOG_DEBUG, "atari2600: option %s is not ours; ignored", k);

@@ -13,6 +13,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if RG__TIA_WIDE_PAINT
+#include <immintrin.h>
+#endif
 
 #if defined(__GNUC__)
 #define CTZ64(x) __builtin_ctzll(x)
@@ -292,6 +295,71 @@ static void paint_objects(rg__a26_machine *m, uint32_t *row, int x0, int x1)
         paint(row, u, cpf);
 }
 
+#if RG__TIA_WIDE_PAINT
+/* The same picture with AVX-512 masked stores: a coverage bitmap's 16 bits over a 16-pixel chunk are the mask of
+ * a 16-pixel store. Each chunk the run touches is composed in a register (the background, then each layer's colour
+ * where its bits are set, in the order paint_objects paints them) and stored once, masked to the run. */
+__attribute__((target("avx512f,avx512bw"))) static void paint_objects_wide(rg__a26_machine *m, uint32_t *row,
+                                                                          int x0, int x1)
+{
+    rg__a26_tia *t = &m->st.tia;
+    const uint32_t *pal = m->st.color_loss && m->palette_loss ? m->palette_loss : m->palette;
+    uint32_t cp0 = pal[t->colu[0] >> 1], cp1 = pal[t->colu[1] >> 1], cpf = pal[t->colu[2] >> 1];
+    uint8_t en = t->enabled;
+    uint64_t r[3] = {word_range(0, x0, x1), word_range(1, x0, x1), word_range(2, x0, x1)};
+    uint64_t layer[6][3];
+    uint32_t colour[6];
+    int n = 0;
+    if (en) {
+        rebuild(t, en);
+        const uint8_t pf = 1u << RG__TIA_PF, bl = 1u << RG__TIA_BL;
+        int score = (t->ctrlpf & 6u) == 2u;
+        if (!(t->ctrlpf & 4u)) {
+            if (masked(t, en & bl, r, layer[n]))
+                colour[n++] = cpf;
+            if (masked(t, en & pf, r, layer[n])) {
+                if (!score)
+                    colour[n++] = cpf;
+                else {
+                    uint64_t *u = layer[n];
+                    layer[n + 1][0] = 0;
+                    layer[n + 1][1] = u[1] & ~(uint64_t)0xFFFFu;
+                    layer[n + 1][2] = u[2];
+                    u[1] &= 0xFFFFu;
+                    u[2] = 0;
+                    colour[n] = cp0;
+                    colour[n + 1] = cp1;
+                    n += 2;
+                }
+            }
+        }
+        if (masked(t, en & (1u << RG__TIA_P1 | 1u << RG__TIA_M1), r, layer[n]))
+            colour[n++] = cp1;
+        if (masked(t, en & (1u << RG__TIA_P0 | 1u << RG__TIA_M0), r, layer[n]))
+            colour[n++] = cp0;
+        if ((t->ctrlpf & 4u) && masked(t, en & (pf | bl), r, layer[n]))
+            colour[n++] = cpf;
+    }
+    const __m512i bg = _mm512_set1_epi32((int)pal[t->colu[3] >> 1]);
+    for (int c = x0 >> 4, last = (x1 - 1) >> 4; c <= last; c++) {
+        int w = c >> 2, sh = (c & 3) * 16;
+        __m512i v = bg;
+        for (int i = 0; i < n; i++)
+            v = _mm512_mask_mov_epi32(v, (__mmask16)(layer[i][w] >> sh), _mm512_set1_epi32((int)colour[i]));
+        _mm512_mask_storeu_epi32(row + 16 * c, (__mmask16)(r[w] >> sh), v);
+    }
+}
+#endif
+
+int rg__tia_wide_paint_supported(void)
+{
+#if RG__TIA_WIDE_PAINT
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+#else
+    return 0;
+#endif
+}
+
 /* Clocks c0..c1 (0..228) of a line. */
 static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
 {
@@ -307,8 +375,14 @@ static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
                 fill(row + x0, x1 - x0, m->palette[0]);
         } else {
             collide(t, x0, x1);
-            if (row)
-                paint_objects(m, row, x0, x1);
+            if (row) {
+#if RG__TIA_WIDE_PAINT
+                if (m->wide_paint)
+                    paint_objects_wide(m, row, x0, x1);
+                else
+#endif
+                    paint_objects(m, row, x0, x1);
+            }
         }
     }
     if (t->hmove_blank && from < RG__TIA_HBLANK + 8) {
