@@ -435,6 +435,7 @@ RG_API void retro_run(void)
         shim_say(RETRO_LOG_ERROR, "%s: %s", k_core.library_name, rg_error_last());
         return;
     }
+    rg__io_video_fresh(&inst->io);
     const rg_frame *v = &inst->io.video;
     if (inst->io.video_enabled && v->data) {
         if (v->width != inst->last_w || v->height != inst->last_h) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/base.h"
+#include "index_frame.h"
 #include "retrogym/emu.h"
 
 /* One memory-map descriptor as a core declares it (libretro semantics: retro_memory_descriptor). */
@@ -33,6 +34,12 @@ typedef struct rg__core_io {
 
     /* out: written by the backend */
     rg_frame video;
+    /* A core that paints palette indices (index_frame.h; our Atari core where the CPU has AVX-512) sets index with
+     * video, whose geometry it shares, and video_stale after every frame: video.data's XRGB8888 pixels are then
+     * written from the indices only when someone needs them (rg__io_video_fresh); observations (RGB24, gray) are
+     * made from the indices. index.data NULL: video.data is always current. */
+    rg__index_frame index;
+    int video_stale;
     int16_t *audio;        /* interleaved stereo */
     size_t audio_frames;
     size_t audio_cap;      /* in frames */
@@ -48,6 +55,10 @@ typedef struct rg__core_io {
     size_t save_ram_size;  /* Not part of the address space: RAM observations stay what stable-retro's are */
     unsigned mem_generation; /* bumped whenever mem/system_ram change (load, reset, new map) */
 } rg__core_io;
+
+/* video.data's pixels brought up to date from the index frame where they are stale (every reader of video.data
+ * outside the core calls this first). */
+void rg__io_video_fresh(rg__core_io *io);
 
 typedef struct rg__core_ops {
     int (*run_frame)(void *core);

@@ -5,6 +5,7 @@
 
 #include "addrspace.h"
 #include "core_iface.h"
+#include "emu_index.h"
 #include "emu_redraw.h"
 #include "host/lr_host.h"
 #include "native.h"
@@ -236,8 +237,17 @@ int rg_emu_frame(const rg_emu *emu, rg_frame *out)
 {
     if (!emu || !out)
         return rg__error(RG_EINVAL, "rg_emu_frame: NULL argument");
+    /* a core painting palette indices leaves its XRGB8888 pixels to be written when asked for: the handle is the
+     * caller's own (not a const object), only this accessor's signature is const */
+    rg__io_video_fresh((rg__core_io *)&emu->io);
     *out = emu->io.video;
     return RG_OK;
+}
+
+const rg__index_frame *rg__emu_index_frame(const rg_emu *emu, rg_frame *geometry)
+{
+    *geometry = emu->io.video;
+    return emu->io.index.data && emu->io.video.data ? &emu->io.index : NULL;
 }
 
 int rg_emu_frame_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
@@ -251,6 +261,17 @@ int rg_emu_frame_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
     if (cap < need)
         return rg__error(RG_EBUFFER, "a %ux%u RGB24 frame needs %zu bytes, the buffer has %zu", f->width, f->height,
                          need, cap);
+    const rg__index_frame *ix = &emu->io.index;
+    if (ix->data) {
+        int level = rg__index_simd();
+        if (ix->pitch == f->width)
+            rg__index_rgb24(ix->data, (size_t)f->width * f->height, ix->palette, dst, level);
+        else
+            for (unsigned y = 0; y < f->height; y++)
+                rg__index_rgb24(ix->data + (size_t)y * ix->pitch, f->width, ix->palette, dst + (size_t)y * f->width * 3,
+                                level);
+        return RG_OK;
+    }
     rg__convert_rgb24(f, dst);
     return RG_OK;
 }
@@ -275,7 +296,10 @@ int rg_emu_screen_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
     if (cap < need)
         return rg__error(RG_EBUFFER, "a %ux%u RGB24 screen needs %zu bytes, the buffer has %zu", emu->screen.width,
                          emu->screen.height, need, cap);
-    rg__screen_rgb24(&emu->screen, f, dst);
+    if (emu->io.index.data)
+        rg__screen_rgb24_index(&emu->screen, f, &emu->io.index, dst);
+    else
+        rg__screen_rgb24(&emu->screen, f, dst);
     return RG_OK;
 }
 
@@ -290,7 +314,10 @@ int rg_emu_screen_gray(const rg_emu *emu, uint8_t *dst, size_t cap)
     if (cap < need)
         return rg__error(RG_EBUFFER, "a %ux%u gray screen needs %zu bytes, the buffer has %zu", emu->screen.width,
                          emu->screen.height, need, cap);
-    rg__screen_gray(&emu->screen, f, dst);
+    if (emu->io.index.data)
+        rg__screen_gray_index(&emu->screen, f, &emu->io.index, dst);
+    else
+        rg__screen_gray(&emu->screen, f, dst);
     return RG_OK;
 }
 

@@ -117,6 +117,8 @@ static inline void rg__native_io_detach(rg__core_io *io)
     io->mem = NULL;
     io->n_mem = 0;
     io->video.data = NULL;
+    memset(&io->index, 0, sizeof io->index);
+    io->video_stale = 0;
     io->mem_generation++;
 }
 

@@ -26,5 +26,8 @@ void rg__screen_rgb24(const rg__screen *s, const rg_frame *f, uint8_t *dst);
 /* The same screen as ALE's grayscale, one byte a pixel: (299 R + 587 G + 114 B + 500) / 1000 of its RGB24
  * (base/luma.h); padding black as in rg__screen_rgb24. */
 void rg__screen_gray(const rg__screen *s, const rg_frame *f, uint8_t *dst);
+/* Both from the frame's palette indices (io->index; f gives the rows): the same bytes as from its XRGB8888. */
+void rg__screen_rgb24_index(const rg__screen *s, const rg_frame *f, const rg__index_frame *ix, uint8_t *dst);
+void rg__screen_gray_index(const rg__screen *s, const rg_frame *f, const rg__index_frame *ix, uint8_t *dst);
 
 #endif

@@ -6,6 +6,7 @@
 #include "env_maxpool.h"
 
 #include "base/luma.h"
+#include "emu/emu_index.h"
 
 #include <string.h>
 
@@ -21,8 +22,8 @@ void rg__env_obs_gray(rg_env *env, int on)
         env->obs_gray = on != 0;
 }
 
-/* The observation as gray (obs_h x obs_w bytes): from the core's XRGB8888 frame when it covers the screen (the usual
- * case), else through the RGB24 observation. */
+/* The observation as gray (obs_h x obs_w bytes): from the core's palette indices when it paints them, else from its
+ * XRGB8888 frame when it covers the screen (the usual case), else through the RGB24 observation. */
 static int write_gray(const rg_env *env, uint8_t *dst)
 {
     const size_t n = (size_t)env->obs_h * env->obs_w;
@@ -33,7 +34,22 @@ static int write_gray(const rg_env *env, uint8_t *dst)
     unsigned sw, sh;
     rg_frame f;
     int rc = rg_emu_screen_size(env->emu, &sw, &sh);
-    if (rc != RG_OK || (rc = rg_emu_frame(env->emu, &f)) != RG_OK)
+    if (rc != RG_OK)
+        return rc;
+    const rg__index_frame *ix = rg__emu_index_frame(env->emu, &f);
+    if (ix && ix->pitch >= sw && f.height >= sh) { /* a core painting palette indices: the grays from them */
+        unsigned x = env->crop[0] < sw ? env->crop[0] : sw, y = env->crop[1] < sh ? env->crop[1] : sh;
+        int level = rg__index_simd();
+        if (x == 0 && env->obs_w == sw && ix->pitch == sw) { /* rows back to back: one call */
+            rg__index_gray(ix->data + (size_t)y * sw, n, ix->gray, dst, level);
+            return RG_OK;
+        }
+        for (unsigned r = 0; r < env->obs_h; r++)
+            rg__index_gray(ix->data + (size_t)(y + r) * ix->pitch + x, env->obs_w, ix->gray,
+                           dst + (size_t)r * env->obs_w, level);
+        return RG_OK;
+    }
+    if ((rc = rg_emu_frame(env->emu, &f)) != RG_OK)
         return rc;
     if (f.data && f.format == RG_PIXEL_XRGB8888 && f.pitch / 4 >= sw && f.height >= sh && f.pitch % 4 == 0) {
         unsigned x = env->crop[0] < sw ? env->crop[0] : sw, y = env->crop[1] < sh ? env->crop[1] : sh;

@@ -159,6 +159,7 @@ static void step_both(rg_emu *emu, native *n, unsigned f)
     assert_int_equal(n->ops->run_frame(n->core), RG_OK);
     rg_frame hf;
     assert_int_equal(rg_emu_frame(emu, &hf), RG_OK);
+    rg__io_video_fresh(&n->io);
     same_frame(&hf, &n->io.video, f);
     same_ram(emu, n, f);
 }

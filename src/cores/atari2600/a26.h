@@ -59,6 +59,8 @@ typedef struct rg__a26_machine {
     uint32_t *fb;                  /* the frame being drawn: RG__A26_WIDTH x height, XRGB8888 */
     uint32_t *fb_prev;             /* the other one: like Stella the two swap at each frame start, so lines a
                                     * short frame does not reach show the frame before the last */
+    uint8_t *fb8, *fb8_prev;       /* the same as palette indices, what the wide painter paints instead: colour
+                                    * register / 2, + 128 for the colour-loss palette (RG__A26_LOSS) */
     const uint32_t *palette;       /* 128 colours */
     const uint32_t *palette_loss;  /* 50 Hz colour loss (NULL: none) */
     rg__a26_inputs in;
@@ -69,7 +71,8 @@ typedef struct rg__a26_machine {
     uint32_t max_lines;            /* a TIA write after this many lines ends the frame (290 NTSC, 342 PAL) */
     uint32_t stop_lines;           /* lines the TIA draws per frame (Stella's stop-display point) */
     uint8_t video;                 /* write pixels in this run */
-    uint8_t wide_paint;            /* paint with AVX-512 masked stores (the CPU has them; the same pixels) */
+    uint8_t wide_paint;            /* paint palette indices into fb8 with AVX-512 masked stores (the CPU has them;
+                                    * the same pixels once through the palette) instead of XRGB8888 into fb */
     uint8_t audio;                 /* produce samples in this run */
     uint8_t snoop;                 /* the cart watches accesses below $1000 */
     uint32_t budget;               /* instructions left in this run; 0 ends it after the current instruction */
@@ -143,6 +146,8 @@ void rg__tia_line_end(rg__a26_tia *t);
 #define RG__TIA_WIDE_PAINT 0
 #endif
 int rg__tia_wide_paint_supported(void);
+/* The index of the colour-loss palette's colours in fb8 (added to colour register / 2). */
+#define RG__A26_LOSS 128u
 /* Brings the picture and the collision latches up to `clock` (colour clocks, frame relative). */
 void rg__tia_update(rg__a26_machine *m, int32_t clock);
 /* Clears lines [from, to) of the frame (relative to the frame start) in both framebuffers. */

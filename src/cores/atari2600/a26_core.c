@@ -29,7 +29,11 @@ typedef struct a26_core {
     uint8_t *rom;
     size_t rom_size;
     uint64_t rom_hash;
-    uint32_t *fb;        /* the machine's two framebuffers */
+    uint32_t *fb;        /* the machine's two framebuffers (with the wide painter: the first one is the XRGB8888
+                          * frame written from the indices when someone asks, rg__io_video_fresh) */
+    uint8_t *fb8;        /* the wide painter's two frames of palette indices */
+    uint32_t palette[256]; /* the indices' colours: the palette, then the colour-loss one (or the palette again) */
+    uint8_t gray[256];     /* ... and their grays */
     rg__a26_cart_type cart_type;
     rg__a26_format format;  /* as given or detected: never AUTO once open */
     int detected;           /* the format came from Stella's 60-frame detection run */
@@ -91,11 +95,23 @@ static void read_inputs(a26_core *c)
 static void publish_video(a26_core *c)
 {
     rg_frame *f = &c->io->video;
-    f->data = c->m.fb;
+    f->data = c->m.wide_paint ? c->fb : c->m.fb;
     f->width = RG__A26_WIDTH;
     f->height = (unsigned)c->m.height;
     f->pitch = RG__A26_WIDTH * sizeof(uint32_t);
     f->format = RG_PIXEL_XRGB8888;
+    rg__index_frame *ix = &c->io->index;
+    if (c->m.wide_paint) {
+        ix->data = c->m.fb8;
+        ix->pitch = RG__A26_WIDTH;
+        ix->palette = c->palette;
+        ix->gray = c->gray;
+        ix->xrgb = c->fb;
+        c->io->video_stale = 1;
+    } else {
+        memset(ix, 0, sizeof *ix);
+        c->io->video_stale = 0;
+    }
 }
 
 static int is_50hz(rg__a26_format f)
@@ -111,8 +127,13 @@ static void set_timing(a26_core *c, rg__a26_machine *m, rg__a26_format f)
     if (hz50 && height < A26_HEIGHT_MIN_50HZ)
         height = A26_HEIGHT_MIN_50HZ;
     rg__a26_set_timing(m, hz50, pal_colours, c->ystart, height);
-    if (c->paint_scalar)
+    if (c->paint_scalar || !c->fb8 || !rg__index_simd())
         m->wide_paint = 0;
+    for (unsigned i = 0; i < 128; i++) {
+        c->palette[i] = m->palette[i];
+        c->palette[i + RG__A26_LOSS] = m->palette_loss ? m->palette_loss[i] : m->palette[i];
+    }
+    rg__index_gray_table(c->palette, c->gray);
 }
 
 /* Stella's NTSC/PAL detection: 60 frames from power-on; PAL when at least 25 of them have PAL length. */
@@ -145,6 +166,11 @@ static int power_on(a26_core *c)
     memset(c->fb, 0, 2 * FB_PIXELS * sizeof *c->fb);
     c->m.fb = c->fb;
     c->m.fb_prev = c->fb + FB_PIXELS;
+    if (c->fb8) {
+        memset(c->fb8, 0, 2 * FB_PIXELS);
+        c->m.fb8 = c->fb8;
+        c->m.fb8_prev = c->fb8 + FB_PIXELS;
+    }
     c->io->fps = is_50hz(c->format) ? 50.0 : 60.0;
     c->io->sample_rate = (is_50hz(c->format) ? 3546894.0 : 3579545.0) / 114.0;
     c->io->system_ram = c->m.st.ram;
@@ -164,7 +190,12 @@ static int run_frame(void *core)
     c->m.video = io->video_enabled != 0;
     c->m.audio = io->audio_enabled && io->capture_audio;
     rg__a26_run_frame(&c->m);
-    io->video.data = c->m.fb;
+    if (c->m.wide_paint) {
+        io->index.data = c->m.fb8;
+        io->video_stale = 1;
+    } else {
+        io->video.data = c->m.fb;
+    }
     io->audio_frames = 0;
     if (c->m.audio && c->m.alen && rg__native_publish_audio(io, c->m.abuf, c->m.alen) != RG_OK)
         return RG_ENOMEM;
@@ -264,6 +295,7 @@ static void destroy(void *core)
     rg__native_io_detach(c->io);
     free(c->m.abuf);
     free(c->fb);
+    free(c->fb8);
     free(c->rom);
     free(c);
 }
@@ -378,7 +410,10 @@ int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     if (rc == RG_OK) {
         c->rom = malloc(args->rom_size);
         c->fb = calloc(2 * FB_PIXELS, sizeof *c->fb);
-        if (!c->rom || !c->fb)
+        /* the wide painter's indices: only where it will run (the CPU has AVX-512 BW and VBMI) */
+        int wide = !c->paint_scalar && rg__tia_wide_paint_supported() && rg__index_simd();
+        c->fb8 = wide ? calloc(2 * FB_PIXELS + 64, 1) : NULL; /* + a store's width past the last row */
+        if (!c->rom || !c->fb || (wide && !c->fb8))
             rc = rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", args->rom_size);
     }
     if (rc == RG_OK) {
@@ -393,6 +428,8 @@ int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args
         c->m.rom_size = c->rom_size;
         c->m.fb = c->fb;
         c->m.fb_prev = c->fb + FB_PIXELS;
+        c->m.fb8 = c->fb8;
+        c->m.fb8_prev = c->fb8 ? c->fb8 + FB_PIXELS : NULL;
         c->m.in.swcha = 0xFF;
         c->m.in.swchb = c->switches;
         c->m.in.fire[0] = c->m.in.fire[1] = 0x80;

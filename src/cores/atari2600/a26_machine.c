@@ -484,6 +484,9 @@ static void start_frame(rg__a26_machine *m)
     uint32_t *fb = m->fb;
     m->fb = m->fb_prev;
     m->fb_prev = fb;
+    uint8_t *fb8 = m->fb8;
+    m->fb8 = m->fb8_prev;
+    m->fb8_prev = fb8;
 }
 
 static void end_frame(rg__a26_machine *m)

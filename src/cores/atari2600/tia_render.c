@@ -296,19 +296,21 @@ static void paint_objects(rg__a26_machine *m, uint32_t *row, int x0, int x1)
 }
 
 #if RG__TIA_WIDE_PAINT
-/* The same picture with AVX-512 masked stores: a coverage bitmap's 16 bits over a 16-pixel chunk are the mask of
- * a 16-pixel store. Each chunk the run touches is composed in a register (the background, then each layer's colour
- * where its bits are set, in the order paint_objects paints them) and stored once, masked to the run. */
-__attribute__((target("avx512f,avx512bw"))) static void paint_objects_wide(rg__a26_machine *m, uint32_t *row,
-                                                                          int x0, int x1)
+/* The same picture as palette indices (colour register / 2, + RG__A26_LOSS for the colour-loss palette), painted with
+ * AVX-512 masked byte stores: a coverage word's 64 bits over 64 pixels are the mask of a 64-byte store. Each word the
+ * run touches is composed in a register (the background, then each layer's index where its bits are set, in the
+ * order paint_objects paints them) and stored once, masked to the run. */
+__attribute__((target("avx512f,avx512bw"))) static void paint_objects_wide(rg__a26_machine *m, uint8_t *row, int x0,
+                                                                          int x1)
 {
     rg__a26_tia *t = &m->st.tia;
-    const uint32_t *pal = m->st.color_loss && m->palette_loss ? m->palette_loss : m->palette;
-    uint32_t cp0 = pal[t->colu[0] >> 1], cp1 = pal[t->colu[1] >> 1], cpf = pal[t->colu[2] >> 1];
+    uint8_t loss = m->st.color_loss && m->palette_loss ? (uint8_t)RG__A26_LOSS : 0;
+    uint8_t cp0 = (uint8_t)(t->colu[0] >> 1 | loss), cp1 = (uint8_t)(t->colu[1] >> 1 | loss),
+            cpf = (uint8_t)(t->colu[2] >> 1 | loss);
     uint8_t en = t->enabled;
     uint64_t r[3] = {word_range(0, x0, x1), word_range(1, x0, x1), word_range(2, x0, x1)};
     uint64_t layer[6][3];
-    uint32_t colour[6];
+    uint8_t colour[6];
     int n = 0;
     if (en) {
         rebuild(t, en);
@@ -340,13 +342,12 @@ __attribute__((target("avx512f,avx512bw"))) static void paint_objects_wide(rg__a
         if ((t->ctrlpf & 4u) && masked(t, en & (pf | bl), r, layer[n]))
             colour[n++] = cpf;
     }
-    const __m512i bg = _mm512_set1_epi32((int)pal[t->colu[3] >> 1]);
-    for (int c = x0 >> 4, last = (x1 - 1) >> 4; c <= last; c++) {
-        int w = c >> 2, sh = (c & 3) * 16;
+    const __m512i bg = _mm512_set1_epi8((char)(t->colu[3] >> 1 | loss));
+    for (int w = x0 >> 6, last = (x1 - 1) >> 6; w <= last; w++) {
         __m512i v = bg;
         for (int i = 0; i < n; i++)
-            v = _mm512_mask_mov_epi32(v, (__mmask16)(layer[i][w] >> sh), _mm512_set1_epi32((int)colour[i]));
-        _mm512_mask_storeu_epi32(row + 16 * c, (__mmask16)(r[w] >> sh), v);
+            v = _mm512_mask_mov_epi8(v, layer[i][w], _mm512_set1_epi8((char)colour[i]));
+        _mm512_mask_storeu_epi8(row + 64 * w, r[w], v);
     }
 }
 #endif
@@ -367,27 +368,35 @@ static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
     int from = c0 >= RG__TIA_HBLANK ? c0 : c1 < RG__TIA_HBLANK ? c1 : RG__TIA_HBLANK;
     int x0 = from - RG__TIA_HBLANK, x1 = c1 - RG__TIA_HBLANK;
     uint32_t *row = NULL;
-    if (m->video && line >= m->ystart && line < m->ystart + m->height)
-        row = m->fb + (size_t)(line - m->ystart) * RG__A26_WIDTH;
+    uint8_t *row8 = NULL; /* the wide painter's row of indices */
+    if (m->video && line >= m->ystart && line < m->ystart + m->height) {
+        size_t at = (size_t)(line - m->ystart) * RG__A26_WIDTH;
+        if (m->wide_paint)
+            row8 = m->fb8 + at;
+        else
+            row = m->fb + at;
+    }
     if (x1 > x0) {
         if (t->vblank & 2u) {
             if (row)
                 fill(row + x0, x1 - x0, m->palette[0]);
+            else if (row8)
+                memset(row8 + x0, 0, (size_t)(x1 - x0));
         } else {
             collide(t, x0, x1);
-            if (row) {
+            if (row)
+                paint_objects(m, row, x0, x1);
 #if RG__TIA_WIDE_PAINT
-                if (m->wide_paint)
-                    paint_objects_wide(m, row, x0, x1);
-                else
+            else if (row8)
+                paint_objects_wide(m, row8, x0, x1);
 #endif
-                    paint_objects(m, row, x0, x1);
-            }
         }
     }
     if (t->hmove_blank && from < RG__TIA_HBLANK + 8) {
-        if (row && x1 > x0)
+        if (x1 > x0 && row)
             fill(row + x0, (x1 < 8 ? x1 : 8) - x0, m->palette[0]);
+        else if (x1 > x0 && row8)
+            memset(row8 + x0, 0, (size_t)((x1 < 8 ? x1 : 8) - x0));
         if (c1 >= RG__TIA_HBLANK + 8)
             t->hmove_blank = 0;
     }
@@ -441,7 +450,13 @@ void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to)
         to = m->ystart + m->height;
     /* both buffers, as Stella does (its other buffer gets colour 1, which is black too) */
     for (int32_t l = from; l < to; l++) {
-        fill(m->fb + (size_t)(l - m->ystart) * RG__A26_WIDTH, RG__A26_WIDTH, m->palette[0]);
-        fill(m->fb_prev + (size_t)(l - m->ystart) * RG__A26_WIDTH, RG__A26_WIDTH, m->palette[0]);
+        size_t at = (size_t)(l - m->ystart) * RG__A26_WIDTH;
+        if (m->wide_paint) {
+            memset(m->fb8 + at, 0, RG__A26_WIDTH);
+            memset(m->fb8_prev + at, 0, RG__A26_WIDTH);
+        } else {
+            fill(m->fb + at, RG__A26_WIDTH, m->palette[0]);
+            fill(m->fb_prev + at, RG__A26_WIDTH, m->palette[0]);
+        }
     }
 }
