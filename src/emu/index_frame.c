@@ -138,6 +138,12 @@ VBMI static void gray_vbmi(const uint8_t *idx, size_t n, const uint8_t *gray, ui
         _mm512_storeu_si512(out + i, lookup(&tg, _mm512_loadu_si512(idx + i)));
     gray_scalar(idx + i, n - i, gray, out + i);
 }
+
+#else
+/* no AVX-512 forms here: rg__index_simd() says 0, and a level asked for anyway gets the scalar ones */
+#define xrgb_vbmi xrgb_scalar
+#define rgb24_vbmi rgb24_scalar
+#define gray_vbmi gray_scalar
 #endif
 
 int rg__index_simd(void)
@@ -152,38 +158,17 @@ int rg__index_simd(void)
 
 void rg__index_xrgb(const uint8_t *idx, size_t n, const uint32_t palette[256], uint32_t *out, int level)
 {
-#ifdef HAVE_VBMI
-    if (level) {
-        xrgb_vbmi(idx, n, palette, out);
-        return;
-    }
-#endif
-    (void)level;
-    xrgb_scalar(idx, n, palette, out);
+    (level ? xrgb_vbmi : xrgb_scalar)(idx, n, palette, out);
 }
 
 void rg__index_rgb24(const uint8_t *idx, size_t n, const uint32_t palette[256], uint8_t *out, int level)
 {
-#ifdef HAVE_VBMI
-    if (level) {
-        rgb24_vbmi(idx, n, palette, out);
-        return;
-    }
-#endif
-    (void)level;
-    rgb24_scalar(idx, n, palette, out);
+    (level ? rgb24_vbmi : rgb24_scalar)(idx, n, palette, out);
 }
 
 void rg__index_gray(const uint8_t *idx, size_t n, const uint8_t gray[256], uint8_t *out, int level)
 {
-#ifdef HAVE_VBMI
-    if (level) {
-        gray_vbmi(idx, n, gray, out);
-        return;
-    }
-#endif
-    (void)level;
-    gray_scalar(idx, n, gray, out);
+    (level ? gray_vbmi : gray_scalar)(idx, n, gray, out);
 }
 
 void rg__io_video_fresh(rg__core_io *io)

@@ -261,92 +261,82 @@ static uint64_t masked(const rg__a26_tia *t, uint8_t objs, const uint64_t r[3], 
     return out[0] | out[1] | out[2];
 }
 
+/* A run's layers in painting order, the lowest priority first: each the pixels of some enabled objects within the
+ * run's masks r (none empty), and the colour register they show in (0: COLUP0, 1: COLUP1, 2: COLUPF). Returns how
+ * many (at most 6: the playfield in score mode is two, its left half in player 0's colour, its right half in
+ * player 1's, and only without priority). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int layers(rg__a26_tia *t, const uint64_t r[3], uint64_t layer[6][3], uint8_t reg[6])
+{
+    uint8_t en = t->enabled;
+    int n = 0;
+    if (!en)
+        return 0;
+    rebuild(t, en);
+    const uint8_t pf = 1u << RG__TIA_PF, bl = 1u << RG__TIA_BL;
+    int score = (t->ctrlpf & 6u) == 2u; /* score colours only without priority */
+    if (!(t->ctrlpf & 4u)) { /* P0/M0 over P1/M1 over PF over BL */
+        if (masked(t, en & bl, r, layer[n]))
+            reg[n++] = 2;
+        if (masked(t, en & pf, r, layer[n])) {
+            if (!score)
+                reg[n++] = 2;
+            else {
+                uint64_t *u = layer[n];
+                layer[n + 1][0] = 0;
+                layer[n + 1][1] = u[1] & ~(uint64_t)0xFFFFu;
+                layer[n + 1][2] = u[2];
+                u[1] &= 0xFFFFu;
+                u[2] = 0;
+                reg[n] = 0;
+                reg[n + 1] = 1;
+                n += 2;
+            }
+        }
+    }
+    if (masked(t, en & (1u << RG__TIA_P1 | 1u << RG__TIA_M1), r, layer[n]))
+        reg[n++] = 1;
+    if (masked(t, en & (1u << RG__TIA_P0 | 1u << RG__TIA_M0), r, layer[n]))
+        reg[n++] = 0;
+    if ((t->ctrlpf & 4u) && masked(t, en & (pf | bl), r, layer[n])) /* priority: PF and BL over the players */
+        reg[n++] = 2;
+    return n;
+}
+
 static void paint_objects(rg__a26_machine *m, uint32_t *row, int x0, int x1)
 {
     rg__a26_tia *t = &m->st.tia;
     const uint32_t *pal = m->st.color_loss && m->palette_loss ? m->palette_loss : m->palette;
-    uint32_t cp0 = pal[t->colu[0] >> 1], cp1 = pal[t->colu[1] >> 1], cpf = pal[t->colu[2] >> 1];
-    uint8_t en = t->enabled;
     fill(row + x0, x1 - x0, pal[t->colu[3] >> 1]);
-    if (!en)
-        return;
-    rebuild(t, en);
-    uint64_t r[3] = {word_range(0, x0, x1), word_range(1, x0, x1), word_range(2, x0, x1)}, u[3];
-    const uint8_t pf = 1u << RG__TIA_PF, bl = 1u << RG__TIA_BL;
-    int score = (t->ctrlpf & 6u) == 2u; /* score colours only without priority */
-    if (!(t->ctrlpf & 4u)) { /* P0/M0 over P1/M1 over PF over BL */
-        if (masked(t, en & bl, r, u))
-            paint(row, u, cpf);
-        if (masked(t, en & pf, r, u)) {
-            if (!score)
-                paint(row, u, cpf);
-            else { /* score mode: the left half in player 0's colour, the right half in player 1's */
-                uint64_t left[3] = {u[0], u[1] & 0xFFFFu, 0}, right[3] = {0, u[1] & ~(uint64_t)0xFFFFu, u[2]};
-                paint(row, left, cp0);
-                paint(row, right, cp1);
-            }
-        }
-    }
-    if (masked(t, en & (1u << RG__TIA_P1 | 1u << RG__TIA_M1), r, u))
-        paint(row, u, cp1);
-    if (masked(t, en & (1u << RG__TIA_P0 | 1u << RG__TIA_M0), r, u))
-        paint(row, u, cp0);
-    if ((t->ctrlpf & 4u) && masked(t, en & (pf | bl), r, u)) /* priority: PF and BL over the players */
-        paint(row, u, cpf);
+    uint64_t r[3] = {word_range(0, x0, x1), word_range(1, x0, x1), word_range(2, x0, x1)}, layer[6][3];
+    uint8_t reg[6];
+    for (int i = 0, n = layers(t, r, layer, reg); i < n; i++)
+        paint(row, layer[i], pal[t->colu[reg[i]] >> 1]);
 }
 
 #if RG__TIA_WIDE_PAINT
 /* The same picture as palette indices (colour register / 2, + RG__A26_LOSS for the colour-loss palette), painted with
  * AVX-512 masked byte stores: a coverage word's 64 bits over 64 pixels are the mask of a 64-byte store. Each word the
- * run touches is composed in a register (the background, then each layer's index where its bits are set, in the
- * order paint_objects paints them) and stored once, masked to the run. */
+ * run touches is composed in a register (the background, then each layer's index where its bits are set, in
+ * painting order) and stored once, masked to the run. */
 __attribute__((target("avx512f,avx512bw"))) static void paint_objects_wide(rg__a26_machine *m, uint8_t *row, int x0,
                                                                           int x1)
 {
     rg__a26_tia *t = &m->st.tia;
     uint8_t loss = m->st.color_loss && m->palette_loss ? (uint8_t)RG__A26_LOSS : 0;
-    uint8_t cp0 = (uint8_t)(t->colu[0] >> 1 | loss), cp1 = (uint8_t)(t->colu[1] >> 1 | loss),
-            cpf = (uint8_t)(t->colu[2] >> 1 | loss);
-    uint8_t en = t->enabled;
-    uint64_t r[3] = {word_range(0, x0, x1), word_range(1, x0, x1), word_range(2, x0, x1)};
-    uint64_t layer[6][3];
-    uint8_t colour[6];
-    int n = 0;
-    if (en) {
-        rebuild(t, en);
-        const uint8_t pf = 1u << RG__TIA_PF, bl = 1u << RG__TIA_BL;
-        int score = (t->ctrlpf & 6u) == 2u;
-        if (!(t->ctrlpf & 4u)) {
-            if (masked(t, en & bl, r, layer[n]))
-                colour[n++] = cpf;
-            if (masked(t, en & pf, r, layer[n])) {
-                if (!score)
-                    colour[n++] = cpf;
-                else {
-                    uint64_t *u = layer[n];
-                    layer[n + 1][0] = 0;
-                    layer[n + 1][1] = u[1] & ~(uint64_t)0xFFFFu;
-                    layer[n + 1][2] = u[2];
-                    u[1] &= 0xFFFFu;
-                    u[2] = 0;
-                    colour[n] = cp0;
-                    colour[n + 1] = cp1;
-                    n += 2;
-                }
-            }
-        }
-        if (masked(t, en & (1u << RG__TIA_P1 | 1u << RG__TIA_M1), r, layer[n]))
-            colour[n++] = cp1;
-        if (masked(t, en & (1u << RG__TIA_P0 | 1u << RG__TIA_M0), r, layer[n]))
-            colour[n++] = cp0;
-        if ((t->ctrlpf & 4u) && masked(t, en & (pf | bl), r, layer[n]))
-            colour[n++] = cpf;
-    }
+    uint64_t r[3] = {word_range(0, x0, x1), word_range(1, x0, x1), word_range(2, x0, x1)}, layer[6][3];
+    uint8_t reg[6];
+    int n = layers(t, r, layer, reg);
+    __m512i colour[6];
+    for (int i = 0; i < n; i++)
+        colour[i] = _mm512_set1_epi8((char)(t->colu[reg[i]] >> 1 | loss));
     const __m512i bg = _mm512_set1_epi8((char)(t->colu[3] >> 1 | loss));
     for (int w = x0 >> 6, last = (x1 - 1) >> 6; w <= last; w++) {
         __m512i v = bg;
         for (int i = 0; i < n; i++)
-            v = _mm512_mask_mov_epi8(v, layer[i][w], _mm512_set1_epi8((char)colour[i]));
+            v = _mm512_mask_mov_epi8(v, layer[i][w], colour[i]);
         _mm512_mask_storeu_epi8(row + 64 * w, r[w], v);
     }
 }
