@@ -261,15 +261,9 @@ int rg_emu_frame_rgb24(const rg_emu *emu, uint8_t *dst, size_t cap)
     if (cap < need)
         return rg__error(RG_EBUFFER, "a %ux%u RGB24 frame needs %zu bytes, the buffer has %zu", f->width, f->height,
                          need, cap);
-    const rg__index_frame *ix = &emu->io.index;
-    if (ix->data) {
-        int level = rg__index_simd();
-        if (ix->pitch == f->width)
-            rg__index_rgb24(ix->data, (size_t)f->width * f->height, ix->palette, dst, level);
-        else
-            for (unsigned y = 0; y < f->height; y++)
-                rg__index_rgb24(ix->data + (size_t)y * ix->pitch, f->width, ix->palette, dst + (size_t)y * f->width * 3,
-                                level);
+    if (emu->io.index.data) { /* the frame whole: a screen of its size */
+        const rg__screen whole = {f->width, f->height};
+        rg__screen_rgb24_index(&whole, f, &emu->io.index, dst);
         return RG_OK;
     }
     rg__convert_rgb24(f, dst);

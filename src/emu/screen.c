@@ -125,38 +125,34 @@ void rg__screen_gray(const rg__screen *s, const rg_frame *f, uint8_t *dst)
         memset(dst + (size_t)rows * s->width, 0, (size_t)(s->height - rows) * s->width);
 }
 
-/* The same two from a palette-index frame (index_frame.h): the columns its pitch holds, the frame's rows. */
-void rg__screen_rgb24_index(const rg__screen *s, const rg_frame *f, const rg__index_frame *ix, uint8_t *dst)
+/* The same two from a palette-index frame (index_frame.h): the columns its pitch holds, the frame's rows, each row
+ * looked up as RGB24 (bpp 3) or gray (bpp 1). */
+static void index_screen(const rg__screen *s, const rg_frame *f, const rg__index_frame *ix, uint8_t *dst, size_t bpp)
 {
     unsigned cols = s->width < ix->pitch ? s->width : (unsigned)ix->pitch;
     unsigned rows = s->height < f->height ? s->height : f->height;
-    size_t out_row = (size_t)s->width * 3;
+    size_t out_row = (size_t)s->width * bpp, whole = cols == s->width && ix->pitch == cols; /* one call for all */
+    size_t count = whole ? 1 : rows, len = whole ? (size_t)rows * cols : cols;
     int level = rg__index_simd();
-    if (cols == s->width && ix->pitch == cols) { /* rows back to back: one call */
-        rg__index_rgb24(ix->data, (size_t)rows * cols, ix->palette, dst, level);
-    } else {
-        for (unsigned y = 0; y < rows; y++) {
-            rg__index_rgb24(ix->data + (size_t)y * ix->pitch, cols, ix->palette, dst + y * out_row, level);
-            memset(dst + y * out_row + (size_t)cols * 3, 0, out_row - (size_t)cols * 3);
-        }
+    for (size_t y = 0; y < count; y++) {
+        uint8_t *out = dst + y * out_row;
+        if (bpp == 3)
+            rg__index_rgb24(ix->data + y * ix->pitch, len, ix->palette, out, level);
+        else
+            rg__index_gray(ix->data + y * ix->pitch, len, ix->gray, out, level);
+        if (!whole)
+            memset(out + (size_t)cols * bpp, 0, out_row - (size_t)cols * bpp);
     }
     if (rows < s->height)
         memset(dst + rows * out_row, 0, (s->height - rows) * out_row);
 }
 
+void rg__screen_rgb24_index(const rg__screen *s, const rg_frame *f, const rg__index_frame *ix, uint8_t *dst)
+{
+    index_screen(s, f, ix, dst, 3);
+}
+
 void rg__screen_gray_index(const rg__screen *s, const rg_frame *f, const rg__index_frame *ix, uint8_t *dst)
 {
-    unsigned cols = s->width < ix->pitch ? s->width : (unsigned)ix->pitch;
-    unsigned rows = s->height < f->height ? s->height : f->height;
-    int level = rg__index_simd();
-    if (cols == s->width && ix->pitch == cols) {
-        rg__index_gray(ix->data, (size_t)rows * cols, ix->gray, dst, level);
-    } else {
-        for (unsigned y = 0; y < rows; y++) {
-            rg__index_gray(ix->data + (size_t)y * ix->pitch, cols, ix->gray, dst + (size_t)y * s->width, level);
-            memset(dst + (size_t)y * s->width + cols, 0, s->width - cols);
-        }
-    }
-    if (rows < s->height)
-        memset(dst + (size_t)rows * s->width, 0, (size_t)(s->height - rows) * s->width);
+    index_screen(s, f, ix, dst, 1);
 }

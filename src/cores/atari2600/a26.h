@@ -139,7 +139,7 @@ void rg__tia_line_start(rg__a26_tia *t);
 void rg__tia_line_end(rg__a26_tia *t);
 
 /* tia_render.c */
-/* Whether this CPU runs the AVX-512 painter (for m->wide_paint; the tests switch it off to compare). */
+/* Whether this CPU has what the AVX-512 painter needs (a26_core.c sets m->wide_paint where it allocates fb8). */
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define RG__TIA_WIDE_PAINT 1
 #else

@@ -127,9 +127,9 @@ static void set_timing(a26_core *c, rg__a26_machine *m, rg__a26_format f)
     if (hz50 && height < A26_HEIGHT_MIN_50HZ)
         height = A26_HEIGHT_MIN_50HZ;
     rg__a26_set_timing(m, hz50, pal_colours, c->ystart, height);
-    if (c->paint_scalar || !c->fb8 || !rg__index_simd())
-        m->wide_paint = 0;
-    for (unsigned i = 0; i < 128; i++) {
+    if (!c->fb8)
+        return;
+    for (unsigned i = 0; i < 128; i++) { /* the index frame's palette (the wide painter's) */
         c->palette[i] = m->palette[i];
         c->palette[i + RG__A26_LOSS] = m->palette_loss ? m->palette_loss[i] : m->palette[i];
     }
@@ -430,6 +430,7 @@ int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args
         c->m.fb_prev = c->fb + FB_PIXELS;
         c->m.fb8 = c->fb8;
         c->m.fb8_prev = c->fb8 ? c->fb8 + FB_PIXELS : NULL;
+        c->m.wide_paint = c->fb8 != NULL; /* allocated exactly where the wide painter runs */
         c->m.in.swcha = 0xFF;
         c->m.in.swchb = c->switches;
         c->m.in.fire[0] = c->m.in.fire[1] = 0x80;

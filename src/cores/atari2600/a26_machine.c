@@ -456,7 +456,6 @@ void rg__a26_set_timing(rg__a26_machine *m, int hz50, int pal_colours, int32_t y
     m->fps = hz50 ? (double)49.92f : (double)59.92f; /* Stella's frame rates (floats) */
     m->stop_lines = lines < least ? least : lines > RG__A26_MAX_HEIGHT ? RG__A26_MAX_HEIGHT : lines;
     m->palette = pal_colours ? rg__a26_palette_pal : rg__a26_palette_ntsc;
-    m->wide_paint = (uint8_t)rg__tia_wide_paint_supported();
     /* colour loss only at 50 Hz */
     m->palette_loss = !hz50 ? NULL : pal_colours ? rg__a26_palette_pal_loss : rg__a26_palette_ntsc_loss;
 }

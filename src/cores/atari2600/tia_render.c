@@ -351,6 +351,15 @@ int rg__tia_wide_paint_supported(void)
 #endif
 }
 
+/* n black pixels from x of a row of the frame being drawn: XRGB8888 (row) or palette indices (row8, index 0). */
+static void black(const rg__a26_machine *m, uint32_t *row, uint8_t *row8, int x, int n)
+{
+    if (row)
+        fill(row + x, n, m->palette[0]);
+    else if (row8)
+        memset(row8 + x, 0, (size_t)n);
+}
+
 /* Clocks c0..c1 (0..228) of a line. */
 static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
 {
@@ -368,10 +377,7 @@ static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
     }
     if (x1 > x0) {
         if (t->vblank & 2u) {
-            if (row)
-                fill(row + x0, x1 - x0, m->palette[0]);
-            else if (row8)
-                memset(row8 + x0, 0, (size_t)(x1 - x0));
+            black(m, row, row8, x0, x1 - x0);
         } else {
             collide(t, x0, x1);
             if (row)
@@ -383,10 +389,8 @@ static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
         }
     }
     if (t->hmove_blank && from < RG__TIA_HBLANK + 8) {
-        if (x1 > x0 && row)
-            fill(row + x0, (x1 < 8 ? x1 : 8) - x0, m->palette[0]);
-        else if (x1 > x0 && row8)
-            memset(row8 + x0, 0, (size_t)((x1 < 8 ? x1 : 8) - x0));
+        if (x1 > x0)
+            black(m, row, row8, x0, (x1 < 8 ? x1 : 8) - x0);
         if (c1 >= RG__TIA_HBLANK + 8)
             t->hmove_blank = 0;
     }
@@ -442,11 +446,11 @@ void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to)
     for (int32_t l = from; l < to; l++) {
         size_t at = (size_t)(l - m->ystart) * RG__A26_WIDTH;
         if (m->wide_paint) {
-            memset(m->fb8 + at, 0, RG__A26_WIDTH);
-            memset(m->fb8_prev + at, 0, RG__A26_WIDTH);
+            black(m, NULL, m->fb8 + at, 0, RG__A26_WIDTH);
+            black(m, NULL, m->fb8_prev + at, 0, RG__A26_WIDTH);
         } else {
-            fill(m->fb + at, RG__A26_WIDTH, m->palette[0]);
-            fill(m->fb_prev + at, RG__A26_WIDTH, m->palette[0]);
+            black(m, m->fb + at, NULL, 0, RG__A26_WIDTH);
+            black(m, m->fb_prev + at, NULL, 0, RG__A26_WIDTH);
         }
     }
 }
