@@ -147,7 +147,7 @@ A26_INLINE void tia_write_quick(rg__a26_machine *m, bus_regs *r, int32_t clock, 
 A26_INLINE void tia_wsync(rg__a26_machine *m, bus_regs *r, uint32_t now)
 {
     /* the 6507 halts only on a read cycle: the second write of a read-modify-write does not halt it */
-    uint32_t phase = (now + (uint32_t)(-m->st.tia.frame_start / 3)) % 76u;
+    uint32_t phase = rg__tia_line_phase(&m->st.tia, now);
     tia_write_quick(m, r, (int32_t)(now * 3u), 0);
     if (phase && m->prev_write_cycle != now - 1u) {
         regs_set_cycles(r, now + 76u - phase);
@@ -172,7 +172,7 @@ A26_INLINE int tia_write_idle(const rg__a26_tia *t, unsigned reg, uint8_t v, uin
         return t->refp[reg - 0x0Bu] == (v & 8u) ? 1 : -1;
     case 0x0D: case 0x0E: case 0x0F: { /* PF0..PF2: the playfield's delay by the CPU cycle modulo 4 */
         static const int8_t k_pf_delay[4] = {4, 5, 2, 3};
-        return t->pf[reg - 0x0Du] == v ? k_pf_delay[(now + (uint32_t)(-t->frame_start / 3)) & 3] : -1;
+        return t->pf[reg - 0x0Du] == v ? k_pf_delay[rg__tia_line_cycles(t, now) & 3] : -1;
     }
     case 0x1B: /* GRP0 (and GRP1's delayed copy) */
         return t->grp[0] == v && t->dgrp[1] == t->grp[1] ? 1 : -1;

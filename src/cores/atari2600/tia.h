@@ -68,4 +68,24 @@ typedef struct rg__a26_tia {
     rg__tia_voice voice[2];
 } rg__a26_tia;
 
+/* The CPU cycle within the line (0..75) of the frame's cycle `cycles`, and the same cycle counted from line 0's
+ * start (what the playfield delay takes modulo 4). With the divisions by 3 and 76 written as multiplications: the
+ * compiler keeps `div` instructions for divisions by constants in code it estimates cold, and in the threaded CPU
+ * loop (256 computed-goto targets) it estimated the inlined WSYNC of every store handler so. */
+static inline uint32_t rg__tia_line_cycles(const rg__a26_tia *t, uint32_t cycles)
+{
+    /* (uint32_t)(-frame_start / 3), C's truncation toward zero, for any int32_t (a state in memory may hold one) */
+    int64_t n = -(int64_t)t->frame_start;
+    uint64_t q = ((uint64_t)(n < 0 ? -n : n) * 0xAAAAAAABull) >> 33; /* floor(|n| / 3) for |n| < 2^32 */
+    return cycles + (uint32_t)(n < 0 ? 0u - q : q);
+}
+
+static inline uint32_t rg__tia_line_phase(const rg__a26_tia *t, uint32_t cycles)
+{
+    uint32_t x = rg__tia_line_cycles(t, cycles);
+    /* x / 76 = (x >> 2) / 19: floor((x >> 2) * ceil(2^35 / 19) / 2^35) is exact for x >> 2 < 2^30 */
+    uint32_t q = (uint32_t)(((uint64_t)(x >> 2) * 1808407283u) >> 35);
+    return x - q * 76u;
+}
+
 #endif

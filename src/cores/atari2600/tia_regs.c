@@ -367,7 +367,7 @@ void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value)
     if (delay < 0) {
         /* by the CPU cycle within the line modulo 4 (a line is 76 cycles, so the frame's cycle count will do) */
         static const uint8_t k_pf_delay[4] = {4, 5, 2, 3};
-        delay = k_pf_delay[(m->st.cycles + (uint32_t)(-t->frame_start / 3)) & 3];
+        delay = k_pf_delay[rg__tia_line_cycles(t, m->st.cycles) & 3];
     }
     m->tia_clock = clock + delay;
     if (k_lazy[reg] == 0 || (k_lazy[reg] == 1 && m->video))
@@ -381,7 +381,7 @@ void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value)
     case VBLANK: write_vblank(m, value); break;
     case WSYNC: {
         /* the 6507 halts only on a read cycle: the second write of a read-modify-write does not halt it */
-        uint32_t phase = (m->st.cycles + (uint32_t)(-t->frame_start / 3)) % 76u;
+        uint32_t phase = rg__tia_line_phase(t, m->st.cycles);
         if (phase && m->prev_write_cycle != m->st.cycles - 1u) {
             m->st.cycles += 76u - phase;
             m->write_cycle = m->st.cycles; /* the next cycle follows this write */
@@ -389,7 +389,7 @@ void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value)
         break;
     }
     case RSYNC: { /* Stella 3.9.3 halts the CPU until the last cycle of the line */
-        uint32_t phase = (m->st.cycles + (uint32_t)(-t->frame_start / 3)) % 76u;
+        uint32_t phase = rg__tia_line_phase(t, m->st.cycles);
         m->st.cycles += 75u - phase;
         break;
     }
