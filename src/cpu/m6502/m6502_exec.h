@@ -20,6 +20,8 @@
  *   M6502_LXA_MAGIC        the constant LXA ($AB) ors into A: default $EE (Stella's, the 2600); the NES's 2A03
  *                          behaves as $FF
  *   M6502_DECIMAL          0 to compile out decimal mode (a 2A03-only build); default 1 (then `no_decimal` decides)
+ *   M6502_ATTR             attributes placed before the generated function (e.g. per-function optimisation
+ *                          options); default nothing
  *   M6502_READ_LD_ABS(ctx, addr, pc)  the data read of LDA, LDX and LDY absolute ($AD $AE $AC), with pc the
  *                          address after the instruction (uint16_t): a bus may recognise a polling loop there (the
  *                          2600's timer wait); it must behave as one M6502_READ of addr as far as the program can
@@ -328,6 +330,9 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #define M6502__NEXT break
 #endif
 
+#ifdef M6502_ATTR
+M6502_ATTR
+#endif
 static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
 {
     if (cpu->jammed)
