@@ -416,21 +416,26 @@ static void damaged_states_refused(void **state)
 /* The line cycle and phase helpers (tia.h: multiplications instead of the divisions by 3 and 76) give what the
  * divisions give: every frame start a frame can have (-227..0) with cycle counts over the whole 32-bit range, and
  * frame starts outside it (a state in memory may hold any). */
+static void check_frame_start(int32_t fs)
+{
+    rg__a26_tia t;
+    memset(&t, 0, sizeof t);
+    t.frame_start = fs;
+    for (uint64_t c = 0; c <= 0xFFFFFFFFull; c += c < 20000 ? 1 : 65521) {
+        uint32_t want = (uint32_t)c + (uint32_t)(-fs / 3);
+        if (rg__tia_line_cycles(&t, (uint32_t)c) != want || rg__tia_line_phase(&t, (uint32_t)c) != want % 76u)
+            fail_msg("frame start %d, cycle %llu", (int)fs, (unsigned long long)c);
+    }
+}
+
 static void line_phase_is_the_division(void **state)
 {
     (void)state;
-    rg__a26_tia t;
-    memset(&t, 0, sizeof t);
     static const int32_t odd[] = {INT32_MAX, INT32_MIN + 1, -2147483646, 123456789, -987654321, 1, 2, 3};
-    for (int i = -227 - (int)(sizeof odd / sizeof odd[0]); i <= 0; i++) {
-        int32_t fs = i >= -227 ? i : odd[-228 - i];
-        t.frame_start = fs;
-        for (uint64_t c = 0; c <= 0xFFFFFFFFull; c += c < 20000 ? 1 : 65521) {
-            uint32_t want = (uint32_t)c + (uint32_t)(-fs / 3);
-            if (rg__tia_line_cycles(&t, (uint32_t)c) != want || rg__tia_line_phase(&t, (uint32_t)c) != want % 76u)
-                fail_msg("frame start %d, cycle %llu", (int)fs, (unsigned long long)c);
-        }
-    }
+    for (int32_t fs = -227; fs <= 0; fs++)
+        check_frame_start(fs);
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
+        check_frame_start(odd[i]);
 }
 
 int main(void)

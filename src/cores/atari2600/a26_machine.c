@@ -170,10 +170,8 @@ A26_INLINE int tia_write_idle(const rg__a26_tia *t, unsigned reg, uint8_t v, uin
         return t->colu[reg - 0x06u] == (v & 0xFEu) ? 0 : -1;
     case 0x0B: case 0x0C: /* REFP0, REFP1 */
         return t->refp[reg - 0x0Bu] == (v & 8u) ? 1 : -1;
-    case 0x0D: case 0x0E: case 0x0F: { /* PF0..PF2: the playfield's delay by the CPU cycle modulo 4 */
-        static const int8_t k_pf_delay[4] = {4, 5, 2, 3};
-        return t->pf[reg - 0x0Du] == v ? k_pf_delay[rg__tia_line_cycles(t, now) & 3] : -1;
-    }
+    case 0x0D: case 0x0E: case 0x0F: /* PF0..PF2: the playfield's delay by the CPU cycle modulo 4 */
+        return t->pf[reg - 0x0Du] == v ? rg__tia_pf_delay(t, now) : -1;
     case 0x1B: /* GRP0 (and GRP1's delayed copy) */
         return t->grp[0] == v && t->dgrp[1] == t->grp[1] ? 1 : -1;
     case 0x1C: /* GRP1 (and GRP0's and ENABL's delayed copies) */

@@ -80,6 +80,13 @@ static inline uint32_t rg__tia_line_cycles(const rg__a26_tia *t, uint32_t cycles
     return cycles + (uint32_t)(n < 0 ? 0u - q : q);
 }
 
+/* A playfield write's delay in colour clocks: by the CPU cycle counted from line 0 modulo 4 (a line is 76 cycles). */
+static inline int rg__tia_pf_delay(const rg__a26_tia *t, uint32_t cycles)
+{
+    static const int8_t k_pf_delay[4] = {4, 5, 2, 3};
+    return k_pf_delay[rg__tia_line_cycles(t, cycles) & 3];
+}
+
 static inline uint32_t rg__tia_line_phase(const rg__a26_tia *t, uint32_t cycles)
 {
     uint32_t x = rg__tia_line_cycles(t, cycles);

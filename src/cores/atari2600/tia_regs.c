@@ -364,11 +364,8 @@ void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value)
     unsigned reg = addr & 0x3Fu;
     int32_t clock = (int32_t)(m->st.cycles * 3u);
     int delay = k_delay[reg];
-    if (delay < 0) {
-        /* by the CPU cycle within the line modulo 4 (a line is 76 cycles, so the frame's cycle count will do) */
-        static const uint8_t k_pf_delay[4] = {4, 5, 2, 3};
-        delay = k_pf_delay[rg__tia_line_cycles(t, m->st.cycles) & 3];
-    }
+    if (delay < 0) /* the playfield's: by the CPU cycle within the line modulo 4 */
+        delay = rg__tia_pf_delay(t, m->st.cycles);
     m->tia_clock = clock + delay;
     if (k_lazy[reg] == 0 || (k_lazy[reg] == 1 && m->video))
         rg__tia_update(m, clock + delay);
