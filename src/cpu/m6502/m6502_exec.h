@@ -1,7 +1,7 @@
 /* Include-template generating the 6502 interpreter (behaviour documented in m6502.h).
  *
  * Before including this file, define:
- *   M6502_FN               name of the generated function: static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
+ *   M6502_FN               name of the generated function: int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
  *   M6502_CTX              type of the bus context (e.g. struct a26_machine)
  *   M6502_READ(ctx, addr)  returns the byte at addr (uint16_t); exactly one bus cycle
  *   M6502_WRITE(ctx, addr, v)  writes v (uint8_t); exactly one bus cycle
@@ -22,6 +22,8 @@
  *   M6502_DECIMAL          0 to compile out decimal mode (a 2A03-only build); default 1 (then `no_decimal` decides)
  *   M6502_ATTR             attributes placed before the generated function (e.g. per-function optimisation
  *                          options); default nothing
+ *   M6502_LINKAGE          the generated function's storage class: default static; defined empty, the function
+ *                          has external linkage (one instance per translation unit, called from another file)
  *   M6502_READ_LD_ABS(ctx, addr, pc)  the data read of LDA, LDX and LDY absolute ($AD $AE $AC), with pc the
  *                          address after the instruction (uint16_t): a bus may recognise a polling loop there (the
  *                          2600's timer wait); it must behave as one M6502_READ of addr as far as the program can
@@ -333,7 +335,12 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #ifdef M6502_ATTR
 M6502_ATTR
 #endif
-static int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
+#ifdef M6502_LINKAGE
+M6502_LINKAGE
+#else
+static
+#endif
+int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
 {
     if (cpu->jammed)
         return 1;
