@@ -16,11 +16,3 @@ rg_test(cpu_m68k_ops cpu/test_m68k_ops.c)
 # The 68000's idle-loop skip against the plain interpreter (equal state at every stop).
 rg_test(cpu_m68k_idle cpu/test_m68k_idle.c)
 
-# Sanitizer builds compile the tests that instantiate an interpreter template (the 6502's, Z80's and 68000's, each
-# with a test bus inlined) at -O1, as the library's machines (../CMakeLists.txt): at -O2 with address,undefined the
-# three 6502 tests alone took 65-101 s of CPU each to compile (2026-11-27, Cascade Lake), while they run in seconds.
-if(RG_SANITIZE)
-  set_source_files_properties(cpu/test_m6502_functional.c cpu/test_m6502_ops.c cpu/test_m6502_decimal.c
-    cpu/test_m6502_vs_stella.c cpu/test_z80_ssts.c cpu/test_z80_ops.c cpu/test_m68k_suite.c cpu/test_m68k_idle.c
-    PROPERTIES COMPILE_OPTIONS "-O1")
-endif()
