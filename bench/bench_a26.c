@@ -143,6 +143,7 @@ static int open_pair(rg_emu *emu[2], const char *rom, int warm, int press, char 
             snprintf(why, cap, "%s: %s", core_name[c], rg_error_last());
             if (c == 1)
                 rg_emu_free(emu[0]);
+            emu[0] = emu[1] = NULL;
             return -1;
         }
         rg_emu_set_av_enable(emu[c], 1, 0);

@@ -6,17 +6,15 @@ frames, as in bench/bench_a26.c), in three settings:
   rgb   run a frame and take its RGB picture (an observation every frame)
   fs4   frame skip 4: take the picture of every 4th frame (we skip drawing the other 3; ALE and Stella draw them)
 Rounds alternate: in each round every setting of every emulator runs one block, so the machine's noise hits them
-alike; frames/s is the median over rounds, the spread the lowest and highest round. Time is the thread's CPU time.
+alike; frames/s is the median over rounds, the spread the lowest and highest round; a ratio (ours/ALE, ours/Stella)
+is the median of the ratios of each round's blocks, with the lowest and highest. Time is the thread's CPU time.
 
-Our core and Stella run in C (bench_a26 --serve, a child process timed by itself, with no Python in its loop).
-ALE runs in this process through Python, with its frame skip set inside ALE (setInt("frame_skip")), so one act()
-runs 1 or 4 frames. The cost of a Python call into ALE is taken off: with t1 and t4 the median CPU time of one act()
-at frame skip 1 and 4 (same ROM, same run), a call costs c = (4*t1 - t4) / 3 beyond its frames (floored at 0); ALE's
-raw frames/s is 4 / (t4 - c), rgb 1 / (t_rgb - c), fs4 4 / (t_fs4 - c). c is printed (it is well under 1% of a frame).
-The getScreenRGB call's own Python cost (about 0.1 us) is left in. Before timing each ALE instance is reset
-(reset_game: ALE presses the console's Reset); our side holds Reset for 4 frames after 60 frames. When ALE reports a
-game over, the clock stops, the game is reset and the clock goes on (the frames after it are emulated, not counted
-twice); our cores just run on.
+All three run in C or C++ child processes that time their own blocks (CPU time of the emulating thread) with no
+Python in their loops: our core and Stella in bench_a26 --serve, ALE in bench/ale_emu_serve.cpp (built here with g++
+against the ALE library inside ale-py's wheel, into build/bench/ale_emu_serve). ALE runs at frame skip 1 (act()
+per frame) and takes its picture as ale-py's getScreenRGB does (its palette applied into a caller buffer). ALE
+starts from reset_game() (it presses the console's Reset); our side holds Reset for 4 frames after 60 frames. When
+ALE reports a game over, its clock stops, the game is reset and the clock goes on; our cores just run on.
 
   .venv/bin/python bench/bench_ale_emu.py [--rounds N] [--frames N] [--markdown] [--bench-a26 PATH] [ROM ...]
 
@@ -31,67 +29,46 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = ["pong", "breakout", "montezuma_revenge", "space_invaders", "seaquest", "ms_pacman", "pitfall", "enduro",
          "boxing", "robotank"]
 MODES = ["raw", "rgb", "fs4"]
 
-# bench_a26's joystick bits (libretro ids UP 4, DOWN 5, LEFT 6, RIGHT 7) as ALE actions, without and with fire.
-ALE_DIR = [(0, 1), (2, 10), (5, 13), (4, 12), (3, 11)]  # none, up, down, left, right
+def build_ale_driver(ale_py):
+    """build/bench/ale_emu_serve from bench/ale_emu_serve.cpp, linked against ale-py's extension module (which
+    exports ALE's C++ API) and libpython (the module's Python references, unused here). Rebuilt when older than its
+    source or the module."""
+    import glob
+    import sysconfig
+    src = os.path.join(ROOT, "bench", "ale_emu_serve.cpp")
+    mods = glob.glob(os.path.join(os.path.dirname(ale_py.__file__), "_ale_py*.so"))
+    if not mods:
+        sys.exit("ale-py's extension module not found next to %s" % ale_py.__file__)
+    exe = os.path.join(ROOT, "build", "bench", "ale_emu_serve")
+    if os.path.exists(exe) and os.path.getmtime(exe) > max(os.path.getmtime(src), os.path.getmtime(mods[0])):
+        return exe
+    libdir, ldlib = sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("LDLIBRARY") or ""
+    if not sysconfig.get_config_var("Py_ENABLE_SHARED") or not ldlib.startswith("lib") or ".so" not in ldlib:
+        sys.exit("this Python has no shared libpython (%r): the ALE driver cannot be linked" % ldlib)
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    cmd = ["g++", "-O2", "-std=c++17", src, "-o", exe, mods[0], "-L" + libdir, "-l:" + ldlib,
+           "-Wl,-rpath," + os.path.dirname(mods[0]) + ",-rpath," + libdir]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("building the ALE driver failed: %s\n%s" % (" ".join(cmd), r.stderr))
+    return exe
 
 
-def ale_action(i):
-    k = (((i // 8) * 2654435761) & 0xFFFFFFFF) >> 7
-    return ALE_DIR[k % 5][(k >> 4) & 1]
+class Server:
+    """A child serving blocks on request: bench_a26 --serve (our core and Stella) or ale_emu_serve (ALE)."""
 
-
-class Ale:
-    """One ALEInterface with a fixed frame skip."""
-
-    def __init__(self, ale_py, rom, skip):
-        import numpy as np
-        a = ale_py.ALEInterface()
-        a.setLoggerMode(ale_py.LoggerMode.Error)
-        a.setInt("random_seed", 0)
-        a.setFloat("repeat_action_probability", 0.0)
-        a.setInt("frame_skip", skip)
-        a.loadROM(rom)
-        a.reset_game()
-        self.a, self.skip, self.tick = a, skip, 0
-        self.acts = list(ale_py.Action)
-        h, w = a.getScreenDims()  # 210x160 for most games; ALE gives a few more lines (King Kong: 250)
-        self.buf = np.empty((h, w, 3), np.uint8)
-
-    def block(self, frames, screen):
-        """CPU seconds per act() call over frames // skip calls (game-over resets not timed)."""
-        a, acts, buf, skip = self.a, self.acts, self.buf, self.skip
-        calls = frames // skip
-        spent = 0.0
-        t0 = time.thread_time()
-        for _ in range(calls):
-            a.act(acts[ale_action(self.tick)])
-            if screen:
-                a.getScreenRGB(buf)
-            self.tick += skip
-            if a.game_over():
-                spent += time.thread_time() - t0
-                a.reset_game()
-                t0 = time.thread_time()
-        spent += time.thread_time() - t0
-        return spent / calls
-
-
-class Ours:
-    """bench_a26 --serve: our core and Stella in C."""
-
-    def __init__(self, exe):
+    def __init__(self, argv):
         env = dict(os.environ)
         if "RETROGYM_CORE_PATH" not in env:
             import stable_retro
             env["RETROGYM_CORE_PATH"] = os.path.join(os.path.dirname(stable_retro.__file__), "cores")
-        self.p = subprocess.Popen([exe, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                   env=env, bufsize=1)
 
     def cmd(self, line):
@@ -106,6 +83,10 @@ class Ours:
 
 def spread(v):
     return "%.0f-%.0f" % (min(v), max(v))
+
+
+def ratio(v):
+    return "%.2fx (%.2f-%.2f)" % (statistics.median(v), min(v), max(v))
 
 
 def main():
@@ -127,13 +108,13 @@ def main():
     roms = args.roms or [os.path.join(romdir, g + ".bin") for g in GAMES]
     if not args.roms and os.path.exists(os.path.join(ROOT, "..", "shared", "roms", "automaton.a26")):
         roms.append(os.path.join(ROOT, "..", "shared", "roms", "automaton.a26"))
-    ours = Ours(args.bench_a26)
+    ours = Server([args.bench_a26, "--serve"])
+    ale = Server([build_ale_driver(ale_py)])
     load = os.getloadavg()
     print("# %s UTC, load %.2f %.2f %.2f, %d CPUs; ale-py %s; median of %d rounds of %d frames (lowest-highest); "
           "frames/s of CPU time" % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
                                     *load, os.cpu_count(), ale_py.__version__, args.rounds, frames))
-    hdr = ["ROM"] + ["%s %s" % (m, w) for m in MODES for w in ("ours", "ALE", "Stella", "/ALE", "/Stella")] + \
-        ["ALE call us"]
+    hdr = ["ROM"] + ["%s %s" % (m, w) for m in MODES for w in ("ours", "ALE", "Stella", "/ALE", "/Stella")]
     if args.markdown:
         print("| " + " | ".join(hdr) + " |")
         print("|---|" + "---:|" * (len(hdr) - 1))
@@ -145,47 +126,42 @@ def main():
         if r != "ok":
             print("%-18s skipped: %s" % (name, r))
             continue
-        ale = None
-        if os.path.abspath(os.path.dirname(rom)) == os.path.abspath(romdir):
-            ale = {1: Ale(ale_py, rom, 1), 4: Ale(ale_py, rom, 4)}
-        res = {k: [] for k in ("ours", "stella", "t1", "t4", "trgb", "tfs4")}
+        with_ale = os.path.abspath(os.path.dirname(rom)) == os.path.abspath(romdir)
+        if with_ale:
+            r = ale.cmd("open " + rom)
+            if r != "ok":
+                sys.exit("ALE: %s: %s" % (name, r))
+        res = {k: {m: [] for m in MODES} for k in ("ours", "stella", "ale")}
         for _ in range(args.rounds):
             for m in MODES:
                 o, s = (float(x) for x in ours.cmd("block %s %d" % (m, frames)).split())
-                res["ours"].append((m, o))
-                res["stella"].append((m, s))
-                if ale:
-                    if m == "raw":
-                        res["t1"].append(ale[1].block(frames, False))
-                        res["t4"].append(ale[4].block(frames, False))
-                    elif m == "rgb":
-                        res["trgb"].append(ale[1].block(frames, True))
-                    else:
-                        res["tfs4"].append(ale[4].block(frames, True))
+                res["ours"][m].append(o)
+                res["stella"][m].append(s)
+                if with_ale:
+                    res["ale"][m].append(float(ale.cmd("block %s %d" % (m, frames))))
         row = [name]
-        if ale:
-            t1, t4 = statistics.median(res["t1"]), statistics.median(res["t4"])
-            c = max(0.0, (4 * t1 - t4) / 3)
-            alefps = {"raw": [4 / (t - c) for t in res["t4"]], "rgb": [1 / (t - c) for t in res["trgb"]],
-                      "fs4": [4 / (t - c) for t in res["tfs4"]]}
         for m in MODES:
-            o = [v for k, v in res["ours"] if k == m]
-            s = [v for k, v in res["stella"] if k == m]
+            o, s, a = res["ours"][m], res["stella"][m], res["ale"][m]
             mo, ms = statistics.median(o), statistics.median(s)
-            if ale:
-                ma = statistics.median(alefps[m])
-                row += ["%.0f (%s)" % (mo, spread(o)), "%.0f (%s)" % (ma, spread(alefps[m])),
-                        "%.0f (%s)" % (ms, spread(s)), "%.2fx" % (mo / ma), "%.2fx" % (mo / ms)]
+            # the ratios per round (blocks run side by side), then their median: steadier than a ratio of medians
+            # when the machine's speed drifts between rounds
+            rs = [x / y for x, y in zip(o, s)]
+            if with_ale:
+                ra = [x / y for x, y in zip(o, a)]
+                row += ["%.0f (%s)" % (mo, spread(o)), "%.0f (%s)" % (statistics.median(a), spread(a)),
+                        "%.0f (%s)" % (ms, spread(s)), ratio(ra), ratio(rs)]
             else:
-                row += ["%.0f (%s)" % (mo, spread(o)), "-", "%.0f (%s)" % (ms, spread(s)), "-", "%.2fx" % (mo / ms)]
-        row.append("%.2f" % (c * 1e6) if ale else "-")
+                row += ["%.0f (%s)" % (mo, spread(o)), "-", "%.0f (%s)" % (ms, spread(s)), "-", ratio(rs)]
         if args.markdown:
             print("| " + " | ".join(row) + " |")
         else:
             print(" ".join("%-18s" % x if i == 0 else "%10s" % x for i, x in enumerate(row)))
         sys.stdout.flush()
         ours.cmd("close")
+        if with_ale:
+            ale.cmd("close")
     ours.close()
+    ale.close()
     print("# load at the end %.2f %.2f %.2f" % os.getloadavg())
 
 
