@@ -35,6 +35,7 @@ GAMES = ["pong", "breakout", "montezuma_revenge", "space_invaders", "seaquest", 
          "boxing", "robotank"]
 MODES = ["raw", "rgb", "fs4"]
 
+
 def build_ale_driver(ale_py):
     """build/bench/ale_emu_serve from bench/ale_emu_serve.cpp, linked against ale-py's extension module (which
     exports ALE's C++ API) and libpython (the module's Python references, unused here). Rebuilt when older than its
