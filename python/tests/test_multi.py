@@ -146,20 +146,23 @@ def _fd_count():
     return len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
 
 
-def _retrogym_tmpdirs():
-    import tempfile
-
-    root = tempfile.gettempdir()
+def _retrogym_tmpdirs(root):
     return len([d for d in os.listdir(root) if d.startswith("retrogym-")])
 
 
 @pytest.mark.starcatcher
-def test_close_frees_everything():
+def test_close_frees_everything(tmp_path, monkeypatch):
+    # The library makes an instance's private folder under $TMPDIR: here a folder of this test's own, so that other
+    # test processes (pytest -n) making and removing theirs in /tmp at the same time do not count.
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    dirs = _retrogym_tmpdirs(tmp_path)
     env = retrogym.make(GAME)
     env.reset(seed=0)
+    assert _retrogym_tmpdirs(tmp_path) == dirs + 1  # the folder this test watches is the one in use
     env.close()
     gc.collect()
-    fds, dirs = _fd_count(), _retrogym_tmpdirs()
+    fds = _fd_count()
+    assert _retrogym_tmpdirs(tmp_path) == dirs
     for _ in range(20):
         env = retrogym.make(GAME)
         env.reset(seed=0)
@@ -168,8 +171,8 @@ def test_close_frees_everything():
         env.close()  # idempotent
     gc.collect()
     assert _fd_count() <= fds
-    assert _retrogym_tmpdirs() <= dirs
+    assert _retrogym_tmpdirs(tmp_path) == dirs
     for _ in range(10):  # dropped without close(): freed by the garbage collector
         retrogym.make(GAME).reset(seed=0)
     gc.collect()
-    assert _retrogym_tmpdirs() <= dirs
+    assert _retrogym_tmpdirs(tmp_path) == dirs
