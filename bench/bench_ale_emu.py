@@ -49,9 +49,12 @@ def build_ale_driver(ale_py):
     exe = os.path.join(ROOT, "build", "bench", "ale_emu_serve")
     if os.path.exists(exe) and os.path.getmtime(exe) > max(os.path.getmtime(src), os.path.getmtime(mods[0])):
         return exe
-    libdir, ldlib = sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("LDLIBRARY") or ""
-    if not sysconfig.get_config_var("Py_ENABLE_SHARED") or not ldlib.startswith("lib") or ".so" not in ldlib:
-        sys.exit("this Python has no shared libpython (%r): the ALE driver cannot be linked" % ldlib)
+    libdir = sysconfig.get_config_var("LIBDIR") or ""
+    # the runtime name (libpython3.X.so.1.0) is there without the -dev package's libpython3.X.so link
+    names = [sysconfig.get_config_var(k) or "" for k in ("INSTSONAME", "LDLIBRARY")]
+    ldlib = next((n for n in names if ".so" in n and os.path.exists(os.path.join(libdir, n))), None)
+    if not sysconfig.get_config_var("Py_ENABLE_SHARED") or not ldlib:
+        sys.exit("this Python has no shared libpython in %r (%s): the ALE driver cannot be linked" % (libdir, names))
     os.makedirs(os.path.dirname(exe), exist_ok=True)
     cmd = ["g++", "-O2", "-std=c++17", src, "-o", exe, mods[0], "-L" + libdir, "-l:" + ldlib,
            "-Wl,-rpath," + os.path.dirname(mods[0]) + ",-rpath," + libdir]
