@@ -79,6 +79,14 @@ typedef struct rg__a26_machine {
     int32_t tia_clock;             /* clock of the last TIA access (+ its write delay): drawn up to it by a run's end */
     uint32_t write_cycle;          /* cycle of the last bus write */
     uint32_t prev_write_cycle;     /* ... of the one before (a write right after a write does not halt on WSYNC) */
+    /* The line being drawn since the last flush (tia_render.c): each object's pixels in the segments drawn, the
+     * pixels forced black (VBLANK, the HMOVE blank), the objects seen, and the pixels of line acc_line drawn,
+     * acc_x0..acc_x1-1 (none when acc_x1 <= acc_x0). Empty at the end of every run. */
+    uint64_t acc[RG__TIA_NOBJ][3];
+    uint64_t acc_black[3];
+    int32_t acc_line;
+    int16_t acc_x0, acc_x1;
+    uint8_t acc_en;
     int16_t *abuf;                 /* mono samples of this run */
     size_t alen, acap;
     int aerr;                      /* the sample buffer could not grow */
@@ -130,6 +138,10 @@ void rg__tia_reset(rg__a26_tia *t);
 /* Recomputes the values derived from the registers (object graphics, enable bits) and marks every object for
  * redrawing: for a TIA state built from outside (a converted save state). */
 void rg__tia_rederive(rg__a26_tia *t);
+/* The coverage bitmaps are a cache of the registers, rebuilt when marked: a saved state carries none (zeroed, every
+ * object marked), so that its bytes depend on the machine alone and not on when the cache was last filled, and a
+ * loaded one is marked whole again (its bitmaps are not checked against its registers). */
+void rg__tia_drop_cache(rg__a26_tia *t);
 /* The TIA part of rg__a26_state_check; `now` is the frame's colour clock (cycles x 3). */
 int rg__tia_check(const rg__a26_tia *t, int32_t now);
 void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value);
@@ -150,6 +162,11 @@ int rg__tia_wide_paint_supported(void);
 #define RG__A26_LOSS 128u
 /* Brings the picture and the collision latches up to `clock` (colour clocks, frame relative). */
 void rg__tia_update(rg__a26_machine *m, int32_t clock);
+/* Paints the pixels drawn since the last flush and latches their collisions (the picture and the collision
+ * registers are then up to date with the last update); rg__tia_collisions latches only. Writes that change how
+ * drawn pixels are painted (colours, CTRLPF) or the latches (CXCLR) flush first. */
+void rg__tia_flush(rg__a26_machine *m);
+void rg__tia_collisions(rg__a26_machine *m);
 /* Clears lines [from, to) of the frame (relative to the frame start) in both framebuffers. */
 void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to);
 

@@ -43,6 +43,8 @@ typedef struct a26_core {
     int32_t ystart, height;
     uint8_t switches;       /* SWCHB with no console button pressed */
     uint8_t paint_scalar;   /* atari2600_paint=scalar: no AVX-512 painter even where the CPU has it */
+    uint8_t paint_wide;     /* atari2600_paint=wide: the AVX-512 painter wherever the CPU has AVX-512 F/BW, also
+                             * without VBMI (its indices then go through the scalar lookups: for tests) */
 } a26_core;
 
 /* Paddles on port p, as Stella's libretro core drives them from joypads (measured against it): joypad 2p+k (the
@@ -227,8 +229,9 @@ static int state_size(void *core, size_t *out)
 static int state_save(void *core, void *dst, size_t cap)
 {
     a26_core *c = core;
-    return rg__native_state_save(dst, cap, STATE_MAGIC, STATE_VERSION, c->rom_hash, &c->m.st, sizeof c->m.st,
-                                 "an atari2600");
+    rg__a26_state st = c->m.st;
+    rg__tia_drop_cache(&st.tia);
+    return rg__native_state_save(dst, cap, STATE_MAGIC, STATE_VERSION, c->rom_hash, &st, sizeof st, "an atari2600");
 }
 
 /* A Stella 3.9.3 state (stable-retro's Atari integrations start from them). Stella is reloaded before one is loaded,
@@ -262,6 +265,7 @@ static int state_load(void *core, const void *src, size_t len)
     int rc = rg__a26_state_check(&st, c->rom, c->rom_size);
     if (rc != RG_OK)
         return rc;
+    rg__tia_drop_cache(&st.tia);
     c->m.st = st;
     /* the clock the run's end draws up to belongs to the state left behind: everything up to the loaded state's
      * last update is drawn already */
@@ -354,9 +358,10 @@ static int apply_option(a26_core *c, const rg_core_option *o, int *cart_given, i
         return RG_OK;
     }
     if (strcmp(k, "atari2600_paint") == 0) {
-        if (!option_is(v, "auto") && !option_is(v, "scalar"))
-            return rg__error(RG_EINVAL, "atari2600_paint must be auto or scalar, not '%s'", v);
+        if (!option_is(v, "auto") && !option_is(v, "scalar") && !option_is(v, "wide"))
+            return rg__error(RG_EINVAL, "atari2600_paint must be auto, scalar or wide, not '%s'", v);
         c->paint_scalar = option_is(v, "scalar");
+        c->paint_wide = option_is(v, "wide");
         return RG_OK;
     }
     rg__log(&c->io->log, RG_LOG_DEBUG, "atari2600: option %s is not ours; ignored", k);
@@ -410,8 +415,8 @@ int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args
     if (rc == RG_OK) {
         c->rom = malloc(args->rom_size);
         c->fb = calloc(2 * FB_PIXELS, sizeof *c->fb);
-        /* the wide painter's indices: only where it will run (the CPU has AVX-512 BW and VBMI) */
-        int wide = !c->paint_scalar && rg__tia_wide_paint_supported() && rg__index_simd();
+        /* the wide painter's indices: only where it will run (the CPU has AVX-512 BW and VBMI, or BW when asked) */
+        int wide = !c->paint_scalar && rg__tia_wide_paint_supported() && (c->paint_wide || rg__index_simd());
         c->fb8 = wide ? calloc(2 * FB_PIXELS + 64, 1) : NULL; /* + a store's width past the last row */
         if (!c->rom || !c->fb || (wide && !c->fb8))
             rc = rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", args->rom_size);

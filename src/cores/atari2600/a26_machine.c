@@ -126,6 +126,7 @@ static void end_frame(rg__a26_machine *m)
     int32_t now = (int32_t)(s->cycles * 3u);
     uint32_t lines = (uint32_t)((now - t->frame_start) / RG__TIA_LINE), prev = t->lines_last;
     rg__tia_update(m, m->tia_clock); /* accesses that did not draw (WSYNC, colours unseen...) */
+    rg__tia_flush(m);
     t->lines_last = lines;
     if (lines > m->max_lines + 1) { /* VSYNC came late or never: Stella shows a black frame */
         t->lines_last = m->max_lines;

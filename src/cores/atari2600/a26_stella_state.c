@@ -360,7 +360,6 @@ static void read_tia(reader *r, rg__a26_state *s, int32_t now)
         t->voice[v].audv = snd[4 + v] & 15u;
     }
     t->audio_clock = now;
-    memset(t->cover, 0, sizeof t->cover);
     rg__tia_rederive(t);
 }
 

@@ -136,6 +136,12 @@ void rg__tia_reset(rg__a26_tia *t)
     rg__tia_audio_reset(t);
 }
 
+void rg__tia_drop_cache(rg__a26_tia *t)
+{
+    memset(t->cover, 0, sizeof t->cover);
+    t->dirty = 0x3F;
+}
+
 void rg__tia_rederive(rg__a26_tia *t)
 {
     players_changed(t);
@@ -143,7 +149,7 @@ void rg__tia_rederive(rg__a26_tia *t)
     missile_changed(t, 1);
     ball_changed(t);
     playfield_changed(t);
-    t->dirty = 0x3F;
+    rg__tia_drop_cache(t);
 }
 
 /* --- motion */
@@ -395,8 +401,14 @@ void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value)
         t->nusiz[reg - NUSIZ0] = value;
         t->dirty |= reg == NUSIZ0 ? (1u << RG__TIA_P0 | 1u << RG__TIA_M0) : (1u << RG__TIA_P1 | 1u << RG__TIA_M1);
         break;
-    case COLUP0: case COLUP1: case COLUPF: case COLUBK: t->colu[reg - COLUP0] = value & 0xFEu; break;
+    case COLUP0: case COLUP1: case COLUPF: case COLUBK:
+        if (m->acc_x1 > m->acc_x0 && t->colu[reg - COLUP0] != (value & 0xFEu))
+            rg__tia_flush(m); /* the pixels drawn so far in the old colour */
+        t->colu[reg - COLUP0] = value & 0xFEu;
+        break;
     case CTRLPF:
+        if (m->acc_x1 > m->acc_x0 && (t->ctrlpf & 6u) != (value & 6u))
+            rg__tia_flush(m); /* score colours and priority */
         t->ctrlpf = value;
         t->dirty |= 1u << RG__TIA_BL;
         if (hpos_of(t, clock) < 79 && t->pf_reflect != (value & 1u)) { /* later: from the next line on */
@@ -438,7 +450,10 @@ void rg__tia_write(rg__a26_machine *m, uint16_t addr, uint8_t value)
         for (int i = 0; i < 5; i++)
             write_hm(t, k_hm_obj[i], 0, hpos_of(t, clock));
         break;
-    case CXCLR: t->collisions = 0; break;
+    case CXCLR:
+        rg__tia_flush(m); /* the pixels drawn so far latch before the clear, not after */
+        t->collisions = 0;
+        break;
     default: break;
     }
 }
@@ -451,8 +466,10 @@ uint8_t rg__tia_read(rg__a26_machine *m, uint16_t addr)
     /* only bits 7 and 6 are driven; the others keep the last value on the bus */
     uint8_t v = m->st.databus & 0x3Fu;
     unsigned reg = addr & 0x0Fu;
-    if (reg < 8)
+    if (reg < 8) {
+        rg__tia_collisions(m);
         return (uint8_t)(v | ((t->collisions >> (2 * reg)) & 3u) << 6);
+    }
     if (reg == 0x0C || reg == 0x0D) { /* INPT4/5: with VBLANK bit 6 a press is latched until it is cleared */
         int i = reg - 0x0C;
         uint8_t button = m->in.fire[i];

@@ -175,38 +175,36 @@ static void rebuild(rg__a26_tia *t, uint8_t objs)
     uint8_t todo = t->dirty & objs;
     if (!todo)
         return;
-    for (int o = 0; o < RG__TIA_NOBJ; o++)
-        if (todo >> o & 1u)
-            build(t, o);
     t->dirty &= (uint8_t)~todo;
+    for (; todo; todo &= (uint8_t)(todo - 1u))
+        build(t, CTZ64(todo));
 }
 
 /* --- runs */
 
-static uint64_t word_range(int w, int x0, int x1)
+/* The pixels below x (0..160) in word w. */
+static uint64_t below(int w, int x)
 {
-    int lo = x0 - 64 * w, hi = x1 - 64 * w;
-    if (lo < 0)
-        lo = 0;
-    if (hi > 64)
-        hi = 64;
-    if (hi <= lo)
-        return 0;
-    uint64_t upto = hi == 64 ? ~(uint64_t)0 : ((uint64_t)1 << hi) - 1u;
-    return upto & ~(((uint64_t)1 << lo) - 1u);
+    int n = x - 64 * w;
+    return n >= 64 ? ~(uint64_t)0 : n <= 0 ? 0 : ((uint64_t)1 << n) - 1u;
 }
 
-static void collide(rg__a26_tia *t, int x0, int x1)
+/* The pixels x0..x1-1 (0 <= x0 <= x1 <= 160) in word w. */
+static uint64_t word_range(int w, int x0, int x1)
 {
-    unsigned todo = k_possible[t->enabled] & ~(unsigned)t->collisions;
-    if (!todo)
-        return;
-    uint64_t r0 = word_range(0, x0, x1), r1 = word_range(1, x0, x1), r2 = word_range(2, x0, x1);
-    rebuild(t, t->enabled);
+    return below(w, x1) & ~below(w, x0);
+}
+
+/* The latches two objects' pixels in the accumulated segments set (the segments are disjoint, so the AND of two
+ * objects' accumulated pixels is the union of their per-segment ANDs). */
+void rg__tia_collisions(rg__a26_machine *m)
+{
+    rg__a26_tia *t = &m->st.tia;
+    unsigned todo = k_possible[m->acc_en] & ~(unsigned)t->collisions;
     for (; todo; todo &= todo - 1u) {
         int bit = CTZ64(todo);
-        const uint64_t *a = t->cover[k_latch_objs[bit][0]], *b = t->cover[k_latch_objs[bit][1]];
-        if ((a[0] & b[0] & r0) | (a[1] & b[1] & r1) | (a[2] & b[2] & r2))
+        const uint64_t *a = m->acc[k_latch_objs[bit][0]], *b = m->acc[k_latch_objs[bit][1]];
+        if ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2]))
             t->collisions |= (uint16_t)(1u << bit);
     }
 }
@@ -245,42 +243,40 @@ static inline void paint(uint32_t *row, const uint64_t bits3[3], uint32_t color)
     }
 }
 
-/* The pixels of the objects in objs (an enabled set) within the run's masks r; 0 when none is set. */
-static uint64_t masked(const rg__a26_tia *t, uint8_t objs, const uint64_t r[3], uint64_t out[3])
+/* The accumulated pixels of the objects in objs; 0 when none is set. */
+static uint64_t masked(const uint64_t (*acc)[3], uint8_t objs, uint64_t out[3])
 {
     out[0] = out[1] = out[2] = 0;
     for (; objs; objs &= (uint8_t)(objs - 1u)) {
-        const uint64_t *c = t->cover[CTZ64(objs)];
+        const uint64_t *c = acc[CTZ64(objs)];
         out[0] |= c[0];
         out[1] |= c[1];
         out[2] |= c[2];
     }
-    out[0] &= r[0];
-    out[1] &= r[1];
-    out[2] &= r[2];
     return out[0] | out[1] | out[2];
 }
 
-/* A run's layers in painting order, the lowest priority first: each the pixels of some enabled objects within the
- * run's masks r (none empty), and the colour register they show in (0: COLUP0, 1: COLUP1, 2: COLUPF). Returns how
- * many (at most 6: the playfield in score mode is two, its left half in player 0's colour, its right half in
- * player 1's, and only without priority). */
+/* The layers of the accumulated pixels in painting order, the lowest priority first: each the pixels of some objects
+ * (none empty), and the colour register they show in (0: COLUP0, 1: COLUP1, 2: COLUPF). Returns how many (at most
+ * 6: the playfield in score mode is two, its left half in player 0's colour, its right half in player 1's, and only
+ * without priority). */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline int layers(rg__a26_tia *t, const uint64_t r[3], uint64_t layer[6][3], uint8_t reg[6])
+static inline int layers(const rg__a26_machine *m, uint64_t layer[6][3], uint8_t reg[6])
 {
-    uint8_t en = t->enabled;
+    const rg__a26_tia *t = &m->st.tia;
+    const uint64_t (*acc)[3] = (const uint64_t (*)[3])m->acc;
+    uint8_t en = m->acc_en;
     int n = 0;
     if (!en)
         return 0;
-    rebuild(t, en);
     const uint8_t pf = 1u << RG__TIA_PF, bl = 1u << RG__TIA_BL;
     int score = (t->ctrlpf & 6u) == 2u; /* score colours only without priority */
     if (!(t->ctrlpf & 4u)) { /* P0/M0 over P1/M1 over PF over BL */
-        if (masked(t, en & bl, r, layer[n]))
+        if (masked(acc, en & bl, layer[n]))
             reg[n++] = 2;
-        if (masked(t, en & pf, r, layer[n])) {
+        if (masked(acc, en & pf, layer[n])) {
             if (!score)
                 reg[n++] = 2;
             else {
@@ -296,11 +292,11 @@ static inline int layers(rg__a26_tia *t, const uint64_t r[3], uint64_t layer[6][
             }
         }
     }
-    if (masked(t, en & (1u << RG__TIA_P1 | 1u << RG__TIA_M1), r, layer[n]))
+    if (masked(acc, en & (1u << RG__TIA_P1 | 1u << RG__TIA_M1), layer[n]))
         reg[n++] = 1;
-    if (masked(t, en & (1u << RG__TIA_P0 | 1u << RG__TIA_M0), r, layer[n]))
+    if (masked(acc, en & (1u << RG__TIA_P0 | 1u << RG__TIA_M0), layer[n]))
         reg[n++] = 0;
-    if ((t->ctrlpf & 4u) && masked(t, en & (pf | bl), r, layer[n])) /* priority: PF and BL over the players */
+    if ((t->ctrlpf & 4u) && masked(acc, en & (pf | bl), layer[n])) /* priority: PF and BL over the players */
         reg[n++] = 2;
     return n;
 }
@@ -310,10 +306,11 @@ static void paint_objects(rg__a26_machine *m, uint32_t *row, int x0, int x1)
     rg__a26_tia *t = &m->st.tia;
     const uint32_t *pal = m->st.color_loss && m->palette_loss ? m->palette_loss : m->palette;
     fill(row + x0, x1 - x0, pal[t->colu[3] >> 1]);
-    uint64_t r[3] = {word_range(0, x0, x1), word_range(1, x0, x1), word_range(2, x0, x1)}, layer[6][3];
+    uint64_t layer[6][3];
     uint8_t reg[6];
-    for (int i = 0, n = layers(t, r, layer, reg); i < n; i++)
+    for (int i = 0, n = layers(m, layer, reg); i < n; i++)
         paint(row, layer[i], pal[t->colu[reg[i]] >> 1]);
+    paint(row, m->acc_black, m->palette[0]);
 }
 
 #if RG__TIA_WIDE_PAINT
@@ -328,7 +325,7 @@ __attribute__((target("avx512f,avx512bw"))) static void paint_objects_wide(rg__a
     uint8_t loss = m->st.color_loss && m->palette_loss ? (uint8_t)RG__A26_LOSS : 0;
     uint64_t r[3] = {word_range(0, x0, x1), word_range(1, x0, x1), word_range(2, x0, x1)}, layer[6][3];
     uint8_t reg[6];
-    int n = layers(t, r, layer, reg);
+    int n = layers(m, layer, reg);
     __m512i colour[6];
     for (int i = 0; i < n; i++)
         colour[i] = _mm512_set1_epi8((char)(t->colu[reg[i]] >> 1 | loss));
@@ -337,6 +334,7 @@ __attribute__((target("avx512f,avx512bw"))) static void paint_objects_wide(rg__a
         __m512i v = bg;
         for (int i = 0; i < n; i++)
             v = _mm512_mask_mov_epi8(v, layer[i][w], colour[i]);
+        v = _mm512_mask_mov_epi8(v, m->acc_black[w], _mm512_setzero_si512()); /* black: index 0 */
         _mm512_mask_storeu_epi8(row + 64 * w, r[w], v);
     }
 }
@@ -351,49 +349,86 @@ int rg__tia_wide_paint_supported(void)
 #endif
 }
 
-/* n black pixels from x of a row of the frame being drawn: XRGB8888 (row) or palette indices (row8, index 0). */
-static void black(const rg__a26_machine *m, uint32_t *row, uint8_t *row8, int x, int n)
-{
-    if (row)
-        fill(row + x, n, m->palette[0]);
-    else if (row8)
-        memset(row8 + x, 0, (size_t)n);
-}
-
-/* Clocks c0..c1 (0..228) of a line. */
+/* Clocks c0..c1 (0..228) of a line: on a line drawn, the segment's pixels are accumulated (rg__tia_flush paints
+ * them and latches their collisions, once for all the line's segments); without video (skipped frames, lines
+ * outside the window) the collisions are latched at once, and only while a latch can still be set. Like Stella
+ * 3.9.3 there are no collisions during VBLANK, and the first 8 pixels after an HMOVE blank are painted black but
+ * still collide. */
 static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
 {
     rg__a26_tia *t = &m->st.tia;
     int from = c0 >= RG__TIA_HBLANK ? c0 : c1 < RG__TIA_HBLANK ? c1 : RG__TIA_HBLANK;
     int x0 = from - RG__TIA_HBLANK, x1 = c1 - RG__TIA_HBLANK;
-    uint32_t *row = NULL;
-    uint8_t *row8 = NULL; /* the wide painter's row of indices */
-    if (m->video && line >= m->ystart && line < m->ystart + m->height) {
-        size_t at = (size_t)(line - m->ystart) * RG__A26_WIDTH;
-        if (m->wide_paint)
-            row8 = m->fb8 + at;
-        else
-            row = m->fb + at;
-    }
+    int drawn = m->video && line >= m->ystart && line < m->ystart + m->height;
     if (x1 > x0) {
+        uint64_t r0 = word_range(0, x0, x1), r1 = word_range(1, x0, x1), r2 = word_range(2, x0, x1);
         if (t->vblank & 2u) {
-            black(m, row, row8, x0, x1 - x0);
+            if (drawn) {
+                m->acc_black[0] |= r0;
+                m->acc_black[1] |= r1;
+                m->acc_black[2] |= r2;
+            }
+        } else if (drawn) {
+            uint8_t en = t->enabled;
+            if (en) {
+                rebuild(t, en);
+                m->acc_en |= en;
+                for (; en; en &= (uint8_t)(en - 1u)) {
+                    int o = CTZ64(en);
+                    m->acc[o][0] |= t->cover[o][0] & r0;
+                    m->acc[o][1] |= t->cover[o][1] & r1;
+                    m->acc[o][2] |= t->cover[o][2] & r2;
+                }
+            }
         } else {
-            collide(t, x0, x1);
-            if (row)
-                paint_objects(m, row, x0, x1);
-#if RG__TIA_WIDE_PAINT
-            else if (row8)
-                paint_objects_wide(m, row8, x0, x1);
-#endif
+            /* nothing to paint: latched at once, so that the latches set let later segments skip (the update's
+             * fast path tests them) */
+            unsigned todo = k_possible[t->enabled] & ~(unsigned)t->collisions;
+            if (todo) {
+                rebuild(t, t->enabled);
+                for (; todo; todo &= todo - 1u) {
+                    int bit = CTZ64(todo);
+                    const uint64_t *a = t->cover[k_latch_objs[bit][0]], *b = t->cover[k_latch_objs[bit][1]];
+                    if ((a[0] & b[0] & r0) | (a[1] & b[1] & r1) | (a[2] & b[2] & r2))
+                        t->collisions |= (uint16_t)(1u << bit);
+                }
+            }
+        }
+        if (drawn) {
+            if (m->acc_x1 <= m->acc_x0) {
+                m->acc_x0 = (int16_t)x0;
+                m->acc_line = line;
+            }
+            m->acc_x1 = (int16_t)x1;
+            if (t->hmove_blank && from < RG__TIA_HBLANK + 8)
+                m->acc_black[0] |= r0 & 0xFFu;
         }
     }
-    if (t->hmove_blank && from < RG__TIA_HBLANK + 8) {
-        if (x1 > x0)
-            black(m, row, row8, x0, (x1 < 8 ? x1 : 8) - x0);
-        if (c1 >= RG__TIA_HBLANK + 8)
-            t->hmove_blank = 0;
+    if (t->hmove_blank && from < RG__TIA_HBLANK + 8 && c1 >= RG__TIA_HBLANK + 8)
+        t->hmove_blank = 0;
+}
+
+/* Only lines drawn accumulate: with no pixel drawn since the last flush, every accumulator is empty. */
+void rg__tia_flush(rg__a26_machine *m)
+{
+    if (m->acc_x1 <= m->acc_x0)
+        return;
+    rg__tia_collisions(m);
+    size_t at = (size_t)(m->acc_line - m->ystart) * RG__A26_WIDTH;
+    if (m->wide_paint) {
+#if RG__TIA_WIDE_PAINT
+        paint_objects_wide(m, m->fb8 + at, m->acc_x0, m->acc_x1);
+#endif
+    } else {
+        paint_objects(m, m->fb + at, m->acc_x0, m->acc_x1);
     }
+    for (uint8_t en = m->acc_en; en; en &= (uint8_t)(en - 1u)) {
+        uint64_t *a = m->acc[CTZ64(en)];
+        a[0] = a[1] = a[2] = 0;
+    }
+    m->acc_black[0] = m->acc_black[1] = m->acc_black[2] = 0;
+    m->acc_en = 0;
+    m->acc_x0 = m->acc_x1 = 0;
 }
 
 void rg__tia_update(rg__a26_machine *m, int32_t clock)
@@ -422,6 +457,8 @@ void rg__tia_update(rg__a26_machine *m, int32_t clock)
         int c1 = clock < next ? (int)(clock - start) : RG__TIA_LINE;
         if (c1 > c0)
             draw(m, line, c0, c1);
+        if (c1 == RG__TIA_LINE && m->acc_x1 > m->acc_x0)
+            rg__tia_flush(m);
         if (c1 == RG__TIA_LINE || c1 == 0)
             rg__tia_line_end(t);
         if (clock < next)
@@ -446,11 +483,11 @@ void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to)
     for (int32_t l = from; l < to; l++) {
         size_t at = (size_t)(l - m->ystart) * RG__A26_WIDTH;
         if (m->wide_paint) {
-            black(m, NULL, m->fb8 + at, 0, RG__A26_WIDTH);
-            black(m, NULL, m->fb8_prev + at, 0, RG__A26_WIDTH);
+            memset(m->fb8 + at, 0, RG__A26_WIDTH);
+            memset(m->fb8_prev + at, 0, RG__A26_WIDTH);
         } else {
-            black(m, m->fb + at, NULL, 0, RG__A26_WIDTH);
-            black(m, m->fb_prev + at, NULL, 0, RG__A26_WIDTH);
+            fill(m->fb + at, RG__A26_WIDTH, m->palette[0]);
+            fill(m->fb_prev + at, RG__A26_WIDTH, m->palette[0]);
         }
     }
 }
