@@ -37,10 +37,15 @@ static const uint8_t k_lazy[64] = {
 /* Object index of HMP0, HMP1, HMM0, HMM1, HMBL. */
 static const uint8_t k_hm_obj[5] = {RG__TIA_P0, RG__TIA_P1, RG__TIA_M0, RG__TIA_M1, RG__TIA_BL};
 
+/* x modulo 160 (0..159). Positions are one step off the range at most (a move, a copy's offset): a compare and an
+ * add or subtract; the division only for anything further. */
 static int wrap160(int x)
 {
-    x %= 160;
-    return x < 0 ? x + 160 : x;
+    if (x >= 160)
+        x = x < 320 ? x - 160 : x % 160;
+    else if (x < 0)
+        x = x >= -160 ? x + 160 : x % 160 + (x % 160 ? 160 : 0);
+    return x;
 }
 
 static int min_int(int a, int b)

@@ -209,13 +209,21 @@ void rg__tia_collisions(rg__a26_machine *m)
     }
 }
 
-/* Runs are short (a player is 8 pixels): 4 pixels a store, the last store overlapping the one before. */
+/* Runs are short (a player is 8 pixels): 4 pixels a store, the last store overlapping the one before; 16 a step
+ * for the long ones (a line's background). */
 static void fill(uint32_t *p, int n, uint32_t c)
 {
 #if defined(__SSE2__)
     if (n >= 4) {
         __m128i v = _mm_set1_epi32((int)c);
-        for (int i = 0; i + 4 < n; i += 4)
+        int i = 0;
+        for (; i + 16 < n; i += 16) {
+            _mm_storeu_si128((__m128i *)(p + i), v);
+            _mm_storeu_si128((__m128i *)(p + i + 4), v);
+            _mm_storeu_si128((__m128i *)(p + i + 8), v);
+            _mm_storeu_si128((__m128i *)(p + i + 12), v);
+        }
+        for (; i + 4 < n; i += 4)
             _mm_storeu_si128((__m128i *)(p + i), v);
         _mm_storeu_si128((__m128i *)(p + n - 4), v);
         return;
