@@ -42,9 +42,14 @@ static const uint8_t k_hm_obj[5] = {RG__TIA_P0, RG__TIA_P1, RG__TIA_M0, RG__TIA_
 static int wrap160(int x)
 {
     if (x >= 160)
-        x = x < 320 ? x - 160 : x % 160;
+        x -= 160;
     else if (x < 0)
-        x = x >= -160 ? x + 160 : x % 160 + (x % 160 ? 160 : 0);
+        x += 160;
+    if ((unsigned)x >= 160u) {
+        x %= 160;
+        if (x < 0)
+            x += 160;
+    }
     return x;
 }
 

@@ -195,18 +195,25 @@ static uint64_t word_range(int w, int x0, int x1)
     return below(w, x1) & ~below(w, x0);
 }
 
+/* Sets the latches in todo whose two objects' bitmaps (cov) share a pixel within the masks r0..r2. */
+static inline void latch(rg__a26_tia *t, unsigned todo, const uint64_t (*cov)[3], uint64_t r0, uint64_t r1,
+                         uint64_t r2)
+{
+    for (; todo; todo &= todo - 1u) {
+        int bit = CTZ64(todo);
+        const uint64_t *a = cov[k_latch_objs[bit][0]], *b = cov[k_latch_objs[bit][1]];
+        if ((a[0] & b[0] & r0) | (a[1] & b[1] & r1) | (a[2] & b[2] & r2))
+            t->collisions |= (uint16_t)(1u << bit);
+    }
+}
+
 /* The latches two objects' pixels in the accumulated segments set (the segments are disjoint, so the AND of two
  * objects' accumulated pixels is the union of their per-segment ANDs). */
 void rg__tia_collisions(rg__a26_machine *m)
 {
     rg__a26_tia *t = &m->st.tia;
-    unsigned todo = k_possible[m->acc_en] & ~(unsigned)t->collisions;
-    for (; todo; todo &= todo - 1u) {
-        int bit = CTZ64(todo);
-        const uint64_t *a = m->acc[k_latch_objs[bit][0]], *b = m->acc[k_latch_objs[bit][1]];
-        if ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2]))
-            t->collisions |= (uint16_t)(1u << bit);
-    }
+    latch(t, k_possible[m->acc_en] & ~(unsigned)t->collisions, (const uint64_t (*)[3])m->acc, ~(uint64_t)0,
+          ~(uint64_t)0, ~(uint64_t)0);
 }
 
 /* Runs are short (a player is 8 pixels): 4 pixels a store, the last store overlapping the one before; 16 a step
@@ -394,12 +401,7 @@ static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
             unsigned todo = k_possible[t->enabled] & ~(unsigned)t->collisions;
             if (todo) {
                 rebuild(t, t->enabled);
-                for (; todo; todo &= todo - 1u) {
-                    int bit = CTZ64(todo);
-                    const uint64_t *a = t->cover[k_latch_objs[bit][0]], *b = t->cover[k_latch_objs[bit][1]];
-                    if ((a[0] & b[0] & r0) | (a[1] & b[1] & r1) | (a[2] & b[2] & r2))
-                        t->collisions |= (uint16_t)(1u << bit);
-                }
+                latch(t, todo, (const uint64_t (*)[3])t->cover, r0, r1, r2);
             }
         }
         if (drawn) {
