@@ -472,11 +472,13 @@ uint8_t rg__tia_read(rg__a26_machine *m, uint16_t addr)
 {
     rg__a26_tia *t = &m->st.tia;
     m->tia_clock = (int32_t)(m->st.cycles * 3u);
-    rg__tia_update(m, m->tia_clock);
     /* only bits 7 and 6 are driven; the others keep the last value on the bus */
     uint8_t v = m->st.databus & 0x3Fu;
     unsigned reg = addr & 0x0Fu;
     if (reg < 8) {
+        /* the collisions latched up to now: the only read that needs the picture brought up to date (the inputs
+         * depend on registers that writes keep current, so the catch-up waits for the next write there) */
+        rg__tia_update(m, m->tia_clock);
         rg__tia_collisions(m);
         return (uint8_t)(v | ((t->collisions >> (2 * reg)) & 3u) << 6);
     }
