@@ -218,18 +218,23 @@ static void hmove(rg__a26_tia *t, int32_t clock)
     int hpos = col - RG__TIA_HBLANK, cycle = col / 3;
     t->hmove_pos = hpos;
     t->hmove_blank = cycle <= 20 || cycle == 75;
+    /* the bitmaps depend on the positions (and missile 0's on its "more motion" flag): only the objects whose
+     * position or flag changes are marked for rebuilding (games issue HMOVE on every line, mostly with no motion) */
+    uint8_t moved = t->mmr[RG__TIA_M0] ? (uint8_t)(1u << RG__TIA_M0) : 0u;
     if (col < 17 * 4) { /* undo clocks an earlier "more motion" added */
         int fix = 17 - (col + 7) / 4;
         for (int o = 0; o < 5; o++)
-            if (t->mmr[o])
+            if (t->mmr[o]) {
                 t->pos[o] = (int16_t)wrap160(t->pos[o] + fix);
+                moved |= (uint8_t)(1u << o);
+            }
     }
     memset(t->mmr, 0, sizeof t->mmr);
-    t->dirty |= 0x1F;
     if (hpos >= -5 && hpos < 97) { /* no effect in the visible part */
         memset(t->motion, 0, sizeof t->motion);
         t->hmove_blank = 0;
         t->hmove_pos = RG__TIA_NONE;
+        t->dirty |= moved;
         return;
     }
     for (int o = 0; o < 5; o++) {
@@ -245,33 +250,40 @@ static void hmove(rg__a26_tia *t, int32_t clock)
                 m = most;
         }
         t->motion[o] = (int8_t)m;
-        if (hpos < -5 || hpos >= 157)
+        if ((hpos < -5 || hpos >= 157) && m != 8) {
             t->pos[o] = (int16_t)wrap160(t->pos[o] + 8 - m);
+            moved |= (uint8_t)(1u << o);
+        }
     }
+    /* the players' bitmaps also show the suppressed first copy */
+    if (t->suppress[0] | t->suppress[1])
+        moved |= 1u << RG__TIA_P0 | 1u << RG__TIA_P1;
     t->suppress[0] = t->suppress[1] = 0;
+    t->dirty |= moved;
 }
 
 void rg__tia_line_start(rg__a26_tia *t)
 {
-    int changed = 0;
+    uint8_t moved = 0; /* the objects whose position changes */
     t->prev_hmove_pos = RG__TIA_NONE;
     if (t->hmove_pos != RG__TIA_NONE) {
         if (t->hmove_pos >= 97 && t->hmove_pos < 157) {
             for (int o = 0; o < 5; o++)
-                t->pos[o] = (int16_t)wrap160(t->pos[o] - t->motion[o]);
+                if (t->motion[o]) {
+                    t->pos[o] = (int16_t)wrap160(t->pos[o] - t->motion[o]);
+                    moved |= (uint8_t)(1u << o);
+                }
             t->prev_hmove_pos = t->hmove_pos;
         }
         t->hmove_pos = RG__TIA_NONE;
-        changed = 1;
     }
     if (t->mmr[0] | t->mmr[1] | t->mmr[2] | t->mmr[3] | t->mmr[4])
         for (int o = 0; o < 5; o++)
             if (t->mmr[o]) {
                 t->pos[o] = (int16_t)wrap160(t->pos[o] - 17);
-                changed = 1;
+                moved |= (uint8_t)(1u << o);
             }
-    if (changed)
-        t->dirty |= 0x1F;
+    t->dirty |= moved;
     if (t->pf_reflect != (t->ctrlpf & 1u)) {
         t->pf_reflect = t->ctrlpf & 1u;
         t->dirty |= 1u << RG__TIA_PF;
@@ -344,6 +356,7 @@ static void write_resmp(rg__a26_tia *t, int i, uint8_t value)
         if (t->hmove_pos != RG__TIA_NONE)
             pos += t->motion[pl] - t->motion[mi];
         t->pos[mi] = (int16_t)wrap160(pos);
+        t->dirty |= (uint8_t)(1u << mi);
     }
     t->resmp[i] = value & 2u;
     missile_changed(t, i);
