@@ -28,6 +28,7 @@ typedef struct entry {
     uint16_t buttons[2];
     char frame_sha1[RG_INTEGRATION_SHA1_HEX + 1];
     char ram_sha1[RG_INTEGRATION_SHA1_HEX + 1];
+    char source[64];   /* the program's source file: one program in two cartridge layouts gives one picture */
 } entry;
 
 static entry entries[MAX_ENTRIES];
@@ -53,8 +54,9 @@ static int load_manifest(void **state)
         const char *rom = json_string_value(json_object_get(o, "rom"));
         const char *fs = json_string_value(json_object_get(o, "frame_sha1"));
         const char *rs = json_string_value(json_object_get(o, "ram_sha1"));
+        const char *src = json_string_value(json_object_get(o, "source"));
         json_t *frames = json_object_get(o, "frames"), *buttons = json_object_get(o, "buttons");
-        if (!rom || !fs || !rs || strlen(fs) != RG_INTEGRATION_SHA1_HEX || strlen(rs) != RG_INTEGRATION_SHA1_HEX || !json_is_integer(frames) ||
+        if (!rom || !fs || !rs || !src || strlen(fs) != RG_INTEGRATION_SHA1_HEX || strlen(rs) != RG_INTEGRATION_SHA1_HEX || !json_is_integer(frames) ||
             json_array_size(buttons) != 2)
             fail_msg("%s: entry %zu is malformed", path, i);
         snprintf(e->rom, sizeof e->rom, "%s/%s", bin, rom);
@@ -65,6 +67,7 @@ static int load_manifest(void **state)
         snprintf(e->name, sizeof e->name, "%s [%#x %#x]", base ? base + 1 : rom, e->buttons[0], e->buttons[1]);
         memcpy(e->frame_sha1, fs, sizeof e->frame_sha1);
         memcpy(e->ram_sha1, rs, sizeof e->ram_sha1);
+        snprintf(e->source, sizeof e->source, "%s", src);
     }
     json_decref(root);
     return 0;
@@ -163,7 +166,8 @@ static int compare(const entry *e, const char *who, const result *r, const resul
     int frame_bad = strcmp(fh, e->frame_sha1) != 0, ram_bad = strcmp(rh, e->ram_sha1) != 0;
     if (!frame_bad && !ram_bad)
         return 0;
-    print_message("MISMATCH %s in %s:%s%s\n", e->name, who, frame_bad ? " frame" : "", ram_bad ? " RAM" : "");
+    print_message("MISMATCH %s in %s:%s%s (this run: frame_sha1 %s, ram_sha1 %s)\n", e->name, who,
+                  frame_bad ? " frame" : "", ram_bad ? " RAM" : "", fh, rh);
     if (!ref)
         return 1;
     if (frame_bad) {
@@ -330,8 +334,9 @@ static void stella_gives_golden_hashes(void **state)
         fail_msg("%d of %zu golden hashes are no longer what Stella gives", bad, n_entries);
 }
 
-/* The manifest names every built image, and the golden pictures differ from each other (a hash of a blank or
- * broken frame would match too easily). */
+/* The manifest names every built image, and the golden pictures of different programs differ from each other (a
+ * hash of a blank or broken frame would match too easily); one program built as two cartridge layouts
+ * (code_fetch.asm) shows one picture. */
 static void manifest_covers_every_image(void **state)
 {
     (void)state;
@@ -349,7 +354,8 @@ static void manifest_covers_every_image(void **state)
     globfree(&g);
     for (size_t i = 0; i < n_entries; i++)
         for (size_t j = i + 1; j < n_entries; j++)
-            if (strcmp(entries[i].frame_sha1, entries[j].frame_sha1) == 0)
+            if (strcmp(entries[i].frame_sha1, entries[j].frame_sha1) == 0 &&
+                strcmp(entries[i].source, entries[j].source) != 0)
                 fail_msg("%s and %s have the same golden frame", entries[i].name, entries[j].name);
 }
 

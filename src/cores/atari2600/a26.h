@@ -55,6 +55,7 @@ typedef struct rg__a26_machine {
     const uint8_t *bank;           /* 4K-bank cartridges: the selected bank (refreshed from st.cart), whose bytes
                                     * rom4k holds (NULL: none yet) */
     uint16_t fast_lo, fast_len;    /* ... and the window of plain ROM reads in it */
+    uint16_t fast_len2;            /* fast_len - 1 (0 for none): window offsets a with a and a + 1 in it */
     const uint8_t *slice[4];       /* E0: the ROM of each 1 KiB slice of the window (refreshed from st.cart) */
     uint32_t *fb;                  /* the frame being drawn: RG__A26_WIDTH x height, XRGB8888 */
     uint32_t *fb_prev;             /* the other one: like Stella the two swap at each frame start, so lines a

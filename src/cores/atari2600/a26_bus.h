@@ -41,6 +41,7 @@ static inline void refresh_bank(rg__a26_machine *m)
     }
     m->fast_lo = m->st.cart.fast_lo;
     m->fast_len = m->st.cart.fast_len;
+    m->fast_len2 = m->fast_len ? (uint16_t)(m->fast_len - 1u) : 0u;
 }
 
 /* ... and 1 KiB slices (seg[] holds ROM offsets relative to the window offset). */
@@ -118,6 +119,47 @@ A26_INLINE uint8_t bus_read(rg__a26_machine *m, bus_regs *r, uint16_t addr, int 
     }
     s->databus = v;
     return v;
+}
+
+/* Two bytes, the first one low. */
+A26_INLINE unsigned load16(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint16_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+#else
+    return p[0] | (unsigned)p[1] << 8;
+#endif
+}
+
+/* The opcode fetch at pc and the read of the byte after it (M6502_FETCH2): opcode | byte << 8. Where both bytes
+ * are plain ROM of the window (no bank-switching address, no cart that watches the bus) they are read together:
+ * two cycles, and the data bus holds the second byte, as two bus_read calls would leave them; anywhere else (code
+ * in RAM, at the window's last byte, a hot spot) it is those two calls. The bank-switching loops use it (A26_FETCH2,
+ * a26_cpu_attr.h). */
+A26_INLINE unsigned bus_fetch2(rg__a26_machine *m, bus_regs *r, uint16_t pc, int kind)
+{
+    /* pc and pc + 1 in the window: pc's 13-bit address is $1000-$1FFE, the window offset a below $FFF (a below
+     * $1000 wraps around to a huge value: one unsigned compare tests both ends) */
+    unsigned a = (pc & 0x1FFFu) - 0x1000u, w;
+    if (kind == BUS_ANY || kind == BUS_PLAIN) { /* not used by these loops (a26_cpu_attr.h) */
+        goto slow;
+    } else if (kind == BUS_4K || kind == BUS_FE) {
+        if ((unsigned)(a - m->fast_lo) >= m->fast_len2) /* the fast window lies within $000-$FFF */
+            goto slow;
+        w = load16(m->rom4k + a);
+    } else { /* BUS_E0 */
+        if (a >= E0_HOT - 1u)
+            goto slow;
+        w = m->slice[a >> 10][a & 0x3FFu] | (unsigned)m->slice[(a + 1u) >> 10][(a + 1u) & 0x3FFu] << 8;
+    }
+    r->cb += (uint64_t)2 << CB_SHIFT;
+    m->st.databus = (uint8_t)(w >> 8);
+    return w;
+slow:
+    w = bus_read(m, r, pc, kind);
+    return w | (unsigned)bus_read(m, r, (uint16_t)(pc + 1u), kind) << 8;
 }
 
 /* The TIA writes that need no drawing, done here without the call into tia_regs.c (the same steps as

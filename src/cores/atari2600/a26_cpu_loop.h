@@ -1,6 +1,7 @@
 /* One instance of the threaded 6502 template (cpu/m6502/m6502_exec.h) over the 2600 bus (a26_bus.h), for the bus
  * kind BUS_KIND (a constant, so each access compiles to that kind's path only), named M6502_FN. Included once by
- * each a26_cpu_<kind>.c, which defines BUS_KIND, M6502_FN and optionally M6502_ATTR before. */
+ * each a26_cpu_<kind>.c, which defines BUS_KIND, M6502_FN and optionally M6502_ATTR and A26_FETCH2 (the opcode and
+ * the byte after it read at once: bus_fetch2) before. */
 #include "cores/atari2600/a26_bus.h"
 
 #if !defined(BUS_KIND) || !defined(M6502_FN)
@@ -15,5 +16,8 @@
 #define M6502_INTERRUPTS 0
 #define M6502_READ_LD_ABS(ctx, addr, pc) bus_read_ld_abs((ctx), &regs_, (addr), (pc), BUS_KIND)
 #define M6502_READ(ctx, addr) bus_read((ctx), &regs_, (addr), BUS_KIND)
+#ifdef A26_FETCH2
+#define M6502_FETCH2(ctx, pc) bus_fetch2((ctx), &regs_, (pc), BUS_KIND)
+#endif
 #define M6502_WRITE(ctx, addr, v) bus_write((ctx), &regs_, (addr), (v), BUS_KIND)
 #include "cpu/m6502/m6502_exec.h"

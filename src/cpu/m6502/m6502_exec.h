@@ -24,6 +24,10 @@
  *                          options); default nothing
  *   M6502_LINKAGE          the generated function's storage class: default static; defined empty, the function
  *                          has external linkage (one instance per translation unit, called from another file)
+ *   M6502_FETCH2(ctx, pc)  the opcode fetch at pc and the read of the byte after it (the second cycle of every
+ *                          instruction), both at once: returns opcode | byte << 8; exactly two bus cycles, as two
+ *                          M6502_READs in that order would be (a bus reads plain ROM with one load). Only without
+ *                          interrupts (M6502_INTERRUPTS 0); default: one M6502_READ each, made where the cycle falls
  *   M6502_READ_LD_ABS(ctx, addr, pc)  the data read of LDA, LDX and LDY absolute ($AD $AE $AC), with pc the
  *                          address after the instruction (uint16_t): a bus may recognise a polling loop there (the
  *                          2600's timer wait); it must behave as one M6502_READ of addr as far as the program can
@@ -151,6 +155,24 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #define M6502__RD_LD_ABS(ad) M6502__RD(ad)
 #endif
 #define M6502__FETCH(dst) do { (dst) = M6502__RD(pc); pc++; } while (0)
+/* The opcode fetch, and the instruction's second cycle, which always reads the byte after the opcode (its operand,
+ * or the dummy read of a one-byte instruction): with M6502_FETCH2 both at once at the dispatch (b1_ holds the
+ * second byte), else one access each where the instruction makes it. */
+#ifdef M6502_FETCH2
+#if M6502__INT
+#error "M6502_FETCH2 is for CPUs without interrupts (M6502_INTERRUPTS 0): a branch samples its poll between the two"
+#endif
+/* op holds both bytes (one register): the opcode below, the second byte above */
+#define M6502__FETCH_OP do { op = M6502_FETCH2(ctx, (uint16_t)pc); pc++; } while (0)
+#define M6502__OPCODE (op & 0xFFu)
+#define M6502__FIRST(dst) do { (dst) = op >> 8; pc++; } while (0)
+#define M6502__FIRST_DUMMY (void)0
+#else
+#define M6502__FETCH_OP M6502__FETCH(op)
+#define M6502__OPCODE op
+#define M6502__FIRST(dst) M6502__FETCH(dst)
+#define M6502__FIRST_DUMMY (void)M6502__RD(pc)
+#endif
 #define M6502__PUSH(val) do { M6502__WR(0x100u | s, (val)); s--; } while (0)
 #define M6502__PULL(dst) do { s++; (dst) = M6502__RD(0x100u | s); } while (0)
 #define M6502__NZ(r) (fn = fz = (uint8_t)(r))
@@ -167,33 +189,33 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #define M6502__REL(off) ((int)((off) ^ 0x80u) - 0x80)
 
 /* ---- addressing modes: leave the effective address in ea (v: immediate operand) ---- */
-#define M6502__IMM M6502__FETCH(v)
-#define M6502__ZP M6502__FETCH(ea)
-#define M6502__ZPI(r) do { M6502__FETCH(ea); (void)M6502__RD(ea); ea = (ea + (r)) & 0xFFu; } while (0)
-#define M6502__ABS do { M6502__FETCH(ea); M6502__FETCH(t); ea |= t << 8; } while (0)
+#define M6502__IMM M6502__FIRST(v)
+#define M6502__ZP M6502__FIRST(ea)
+#define M6502__ZPI(r) do { M6502__FIRST(ea); (void)M6502__RD(ea); ea = (ea + (r)) & 0xFFu; } while (0)
+#define M6502__ABS do { M6502__FIRST(ea); M6502__FETCH(t); ea |= t << 8; } while (0)
 /* Indexed reads touch the unfixed address (old high byte) only when the index carries into the high byte. */
 #define M6502__ABI_R(r) do { \
-        M6502__FETCH(ea); M6502__FETCH(t); ea += (r); \
+        M6502__FIRST(ea); M6502__FETCH(t); ea += (r); \
         if (ea > 0xFFu) (void)M6502__RD(t << 8 | (ea & 0xFFu)); \
         ea = (ea + (t << 8)) & 0xFFFFu; \
     } while (0)
 /* Stores and read-modify-write always read the unfixed address first. */
 #define M6502__ABI_W(r) do { \
-        M6502__FETCH(ea); M6502__FETCH(t); ea += (r); \
+        M6502__FIRST(ea); M6502__FETCH(t); ea += (r); \
         (void)M6502__RD(t << 8 | (ea & 0xFFu)); \
         ea = (ea + (t << 8)) & 0xFFFFu; \
     } while (0)
 #define M6502__IZX do { \
-        M6502__FETCH(t); (void)M6502__RD(t); t = (t + x) & 0xFFu; \
+        M6502__FIRST(t); (void)M6502__RD(t); t = (t + x) & 0xFFu; \
         ea = M6502__RD(t); ea |= (unsigned)M6502__RD((t + 1u) & 0xFFu) << 8; \
     } while (0)
 #define M6502__IZY_R do { \
-        M6502__FETCH(t); ea = M6502__RD(t); t = M6502__RD((t + 1u) & 0xFFu); ea += y; \
+        M6502__FIRST(t); ea = M6502__RD(t); t = M6502__RD((t + 1u) & 0xFFu); ea += y; \
         if (ea > 0xFFu) (void)M6502__RD(t << 8 | (ea & 0xFFu)); \
         ea = (ea + (t << 8)) & 0xFFFFu; \
     } while (0)
 #define M6502__IZY_W do { \
-        M6502__FETCH(t); ea = M6502__RD(t); t = M6502__RD((t + 1u) & 0xFFu); ea += y; \
+        M6502__FIRST(t); ea = M6502__RD(t); t = M6502__RD((t + 1u) & 0xFFu); ea += y; \
         (void)M6502__RD(t << 8 | (ea & 0xFFu)); \
         ea = (ea + (t << 8)) & 0xFFFFu; \
     } while (0)
@@ -205,7 +227,7 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
         M6502__WR(ea, v); \
     } while (0)
 #define M6502__SH_ABS(r) do { \
-        M6502__FETCH(ea); M6502__FETCH(t); ea += (r); (void)M6502__RD(t << 8 | (ea & 0xFFu)); \
+        M6502__FIRST(ea); M6502__FETCH(t); ea += (r); (void)M6502__RD(t << 8 | (ea & 0xFFu)); \
     } while (0)
 
 /* ---- operations on v (the operand) ---- */
@@ -253,8 +275,8 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #define M6502__STORE(MODE, val) MODE; M6502__WR(ea, (val)); M6502__NEXT
 /* Read-modify-write: the chip writes the unmodified value back before the result. */
 #define M6502__RMW(MODE, OP) MODE; v = M6502__RD(ea); M6502__WR(ea, v); OP; M6502__WR(ea, v); M6502__NEXT
-#define M6502__ACC(OP) (void)M6502__RD(pc); v = a; OP; a = (uint8_t)v; M6502__NEXT
-#define M6502__IMPLIED(stmt) (void)M6502__RD(pc); stmt; M6502__NEXT
+#define M6502__ACC(OP) M6502__FIRST_DUMMY; v = a; OP; a = (uint8_t)v; M6502__NEXT
+#define M6502__IMPLIED(stmt) M6502__FIRST_DUMMY; stmt; M6502__NEXT
 
 #if M6502__INT
 /* The decision a plain poll would make now. */
@@ -287,7 +309,7 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #endif
 #define M6502__BRANCH(cond) do { \
         M6502__BRANCH_PRE; \
-        M6502__FETCH(v); \
+        M6502__FIRST(v); \
         M6502__BRANCH_POST; \
         if (cond) { \
             (void)M6502__RD(pc); \
@@ -322,8 +344,8 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #define M6502__NEXT do { \
         if (M6502_STOP(ctx)) goto out; \
         M6502__NEXT_INT \
-        M6502__FETCH(op); \
-        goto *m6502_table_[op]; \
+        M6502__FETCH_OP; \
+        goto *m6502_table_[M6502__OPCODE]; \
     } while (0)
 #else
 #define M6502__THREADED 0
@@ -427,8 +449,8 @@ int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             }
         }
 #endif
-        M6502__FETCH(op);
-        switch (op) {
+        M6502__FETCH_OP;
+        switch (M6502__OPCODE) {
         /* ---- loads, logic and arithmetic (read instructions) ---- */
         M6502__OP(0x09) M6502__IMM; M6502__ORA_V; M6502__NEXT;
         M6502__OP(0x05) M6502__READ(M6502__ZP, M6502__ORA_V);
@@ -595,7 +617,7 @@ int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
 
         /* ---- jumps, stack, interrupts ---- */
         M6502__OP(0x4C) /* JMP abs: the high byte is fetched straight into PCH */
-            M6502__FETCH(ea);
+            M6502__FIRST(ea);
             t = M6502__RD(pc);
             pc = (uint16_t)(ea | t << 8);
             M6502__NEXT;
@@ -606,7 +628,7 @@ int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             pc = (uint16_t)(v | t << 8);
             M6502__NEXT;
         M6502__OP(0x20) /* JSR: pushes the address of its own last byte, then fetches it */
-            M6502__FETCH(ea);
+            M6502__FIRST(ea);
             (void)M6502__RD(0x100u | s);
             M6502__PUSH(pc >> 8);
             M6502__PUSH(pc & 0xFFu);
@@ -614,7 +636,7 @@ int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             pc = (uint16_t)(ea | t << 8);
             M6502__NEXT;
         M6502__OP(0x60) /* RTS */
-            (void)M6502__RD(pc);
+            M6502__FIRST_DUMMY;
             (void)M6502__RD(0x100u | s);
             M6502__PULL(ea);
             M6502__PULL(t);
@@ -623,7 +645,7 @@ int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             pc++;
             M6502__NEXT;
         M6502__OP(0x40) /* RTI: the restored I applies to the very next poll */
-            (void)M6502__RD(pc);
+            M6502__FIRST_DUMMY;
             (void)M6502__RD(0x100u | s);
             M6502__PULL(v);
             M6502__UNPACK(v);
@@ -632,7 +654,7 @@ int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             pc = (uint16_t)(ea | t << 8);
             M6502__NEXT;
         M6502__OP(0x00) /* BRK: skips a padding byte, pushes P with B set */
-            (void)M6502__RD(pc);
+            M6502__FIRST_DUMMY;
             pc++;
             M6502__PUSH(pc >> 8);
             M6502__PUSH(pc & 0xFFu);
@@ -643,16 +665,16 @@ int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             poll = RG__M6502_POLL_SKIP;
 #endif
             M6502__NEXT;
-        M6502__OP(0x48) (void)M6502__RD(pc); M6502__PUSH(a); M6502__NEXT;
-        M6502__OP(0x08) (void)M6502__RD(pc); M6502__PUSH(M6502__PACK() | RG_M6502_B); M6502__NEXT;
+        M6502__OP(0x48) M6502__FIRST_DUMMY; M6502__PUSH(a); M6502__NEXT;
+        M6502__OP(0x08) M6502__FIRST_DUMMY; M6502__PUSH(M6502__PACK() | RG_M6502_B); M6502__NEXT;
         M6502__OP(0x68)
-            (void)M6502__RD(pc);
+            M6502__FIRST_DUMMY;
             (void)M6502__RD(0x100u | s);
             M6502__PULL(a);
             M6502__NZ(a);
             M6502__NEXT;
         M6502__OP(0x28)
-            (void)M6502__RD(pc);
+            M6502__FIRST_DUMMY;
             (void)M6502__RD(0x100u | s);
             M6502__PULL(v);
             M6502__I_CHANGE(M6502__UNPACK(v));
@@ -721,7 +743,7 @@ int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
             M6502__NEXT;
         M6502__OP(0x9F) M6502__SH_ABS(y); M6502__SH_STORE(a & x); M6502__NEXT;      /* SHA abs,Y */
         M6502__OP(0x93) /* SHA (zp),Y */
-            M6502__FETCH(t);
+            M6502__FIRST(t);
             ea = M6502__RD(t);
             t = M6502__RD((t + 1u) & 0xFFu);
             ea += y;
@@ -778,7 +800,7 @@ int M6502_FN(rg_m6502 *cpu, M6502_CTX *ctx)
 
         /* ---- KIL: the chip stops; pc stays at the opcode ---- */
         M6502__OP_KIL
-            (void)M6502__RD(pc);
+            M6502__FIRST_DUMMY;
             pc--;
             jammed = 1;
             goto out;
@@ -815,6 +837,10 @@ out:
 #undef M6502__WR
 #undef M6502__RD_LD_ABS
 #undef M6502__FETCH
+#undef M6502__FETCH_OP
+#undef M6502__OPCODE
+#undef M6502__FIRST
+#undef M6502__FIRST_DUMMY
 #undef M6502__PUSH
 #undef M6502__PULL
 #undef M6502__NZ
