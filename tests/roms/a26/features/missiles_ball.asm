@@ -3,9 +3,10 @@
 ; What a correct picture shows, on a dark grey background (red = player/missile 0, blue = 1, yellow = ball):
 ;  S1, 4 bands of 8 lines: sizes 1, 2, 4, 8 pixels from top to bottom for missile 0 (x=20), missile 1 (x=60,
 ;      NUSIZ1 three close copies: x=60, 76, 92) and the ball (x=120, CTRLPF size bits).
-;  S2, RESMPx: player 0 (double width, GRP0 $81: two 2-pixel posts 16 apart) and player 1 (x=80, quad width,
-;      32 pixels) with both missiles enabled: first 12 lines with RESMP0/RESMP1 set (missiles hidden), then
-;      12 lines after clearing them: each missile now sits at the centre of its player.
+;  S2, RESMPx: one line with both missiles at their S1 places (x=20 and x=60, three copies), then player 0
+;      (double width, GRP0 $81: two 2-pixel posts 16 apart) and player 1 (x=80, quad width, 32 pixels) with both
+;      missiles enabled: first 12 lines with RESMP0/RESMP1 set (missiles hidden), then 12 lines after clearing
+;      them: each missile now sits at the centre of its player.
 ;  S3, VDELBL (ball 4 wide at x=120; missile 1 toggled by ENAM1 with the same on/off table for reference):
 ;      12 lines without delay (ball rows equal missile 1 rows), 12 lines with VDELBL = 1 and GRP1 written
 ;      before ENABL on every line (ball one line lower than missile 1), then 12 lines with VDELBL = 1 where
@@ -104,9 +105,12 @@ Sizes:  lda #0
         lda #$07        ; missile 1 size 1, player 1 quad width
         sta NUSIZ1
         lda #2
-        sta RESMP0
-        sta RESMP1
-        LINES 2
+        sta ENAM0       ; one line with both missiles where S1 left them (their pictures built there) ...
+        sta ENAM1
+        sta WSYNC
+        sta RESMP0      ; ... then locked to the players (hidden); the release below moves them with no other
+        sta RESMP1      ; write in between that would redraw them
+        LINES 1
         lda #$81
         sta GRP0
         lda #$FF
