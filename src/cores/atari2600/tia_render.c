@@ -182,17 +182,26 @@ static void rebuild(rg__a26_tia *t, uint8_t objs)
 
 /* --- runs */
 
-/* The pixels below x (0..160) in word w. */
-static uint64_t below(int w, int x)
-{
-    int n = x - 64 * w;
-    return n >= 64 ? ~(uint64_t)0 : n <= 0 ? 0 : ((uint64_t)1 << n) - 1u;
-}
+/* The pixels below x in each of the three words, for x = 0..160: a table, so that a segment's three masks are six
+ * loads (a segment's ends fall anywhere, and computing them took two branches each). */
+#define RG__LOW(n) ((n) <= 0 ? (uint64_t)0 : (n) >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << ((n) & 63)) - 1u)
+#define RG__BELOW(x) {RG__LOW(x), RG__LOW((x) - 64), RG__LOW((x) - 128)}
+#define RG__BELOW8(x) RG__BELOW(x), RG__BELOW((x) + 1), RG__BELOW((x) + 2), RG__BELOW((x) + 3), RG__BELOW((x) + 4), \
+    RG__BELOW((x) + 5), RG__BELOW((x) + 6), RG__BELOW((x) + 7)
+static const uint64_t k_below[161][3] = {
+    RG__BELOW8(0), RG__BELOW8(8), RG__BELOW8(16), RG__BELOW8(24), RG__BELOW8(32), RG__BELOW8(40), RG__BELOW8(48),
+    RG__BELOW8(56), RG__BELOW8(64), RG__BELOW8(72), RG__BELOW8(80), RG__BELOW8(88), RG__BELOW8(96), RG__BELOW8(104),
+    RG__BELOW8(112), RG__BELOW8(120), RG__BELOW8(128), RG__BELOW8(136), RG__BELOW8(144), RG__BELOW8(152),
+    RG__BELOW(160),
+};
+#undef RG__BELOW8
+#undef RG__BELOW
+#undef RG__LOW
 
 /* The pixels x0..x1-1 (0 <= x0 <= x1 <= 160) in word w. */
 static uint64_t word_range(int w, int x0, int x1)
 {
-    return below(w, x1) & ~below(w, x0);
+    return k_below[x1][w] & ~k_below[x0][w];
 }
 
 /* Sets the latches in todo whose two objects' bitmaps (cov) share a pixel within the masks r0..r2. */
