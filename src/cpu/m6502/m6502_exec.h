@@ -156,8 +156,8 @@ static inline uint8_t rg__m6502_sbc_decimal(unsigned a, unsigned m, unsigned c)
 #endif
 #define M6502__FETCH(dst) do { (dst) = M6502__RD(pc); pc++; } while (0)
 /* The opcode fetch, and the instruction's second cycle, which always reads the byte after the opcode (its operand,
- * or the dummy read of a one-byte instruction): with M6502_FETCH2 both at once at the dispatch (b1_ holds the
- * second byte), else one access each where the instruction makes it. */
+ * or the dummy read of a one-byte instruction): with M6502_FETCH2 both at once at the dispatch (op holds the
+ * second byte above the opcode), else one access each where the instruction makes it. */
 #ifdef M6502_FETCH2
 #if M6502__INT
 #error "M6502_FETCH2 is for CPUs without interrupts (M6502_INTERRUPTS 0): a branch samples its poll between the two"
