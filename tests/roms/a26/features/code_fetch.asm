@@ -1,12 +1,14 @@
 ; retrogym TIA feature ROM: instructions fetched from outside the plain ROM window, and the data bus they leave.
 ;
-; The CPU loop reads an opcode and the byte after it together where both are plain ROM; this ROM runs the code
-; that cannot be read so, and checks the TIA reads that show the data bus (bits 5-0 of a TIA read are the last
-; byte on the bus, here an operand just fetched):
+; The bank-switching carts' CPU loops read an opcode and the byte after it together where both are plain ROM (the
+; F8 twin of this ROM, code_fetch_f8.a26, runs there; this 4K image runs the plain carts' per-byte reads). It runs
+; the code that cannot be read so, and checks the TIA reads that show the data bus (bits 5-0 of a TIA read are the
+; last byte on the bus, here an operand just fetched):
 ;  S1 (VBLANK line 1): a routine copied into RAM at $C0 and called there (opcodes, operands and dummy reads from
 ;     RAM, a branch back within RAM): it reads the TIA at $30 (CXM0P: no collision, so $30 from the bus) -> R0 and
 ;     at $3D (INPT5, bit 7 set: $BD) -> R1, counts a loop down -> R2 = 0, and returns.
-;  S2 (VBLANK line 2): a TIA read from ROM code (INPT5 at $3D again: $BD) -> R3, then JMP to $FFFE, where a JMP's
+;  S2 (VBLANK line 2): a TIA read from ROM code (INPT5 at $3D again: $BD, after a WSYNC strobe that left 0 on the
+;     bus: only the operand fetched with the opcode gives $3D) -> R3, then JMP to $FFFE, where a JMP's
 ;     opcode and low byte ($F0) are the last two bytes of the window: its high byte is the read of $0000 (CXM0P,
 ;     $30 from the bus), so it lands at $30F0 (= $F0F0), which stores $1E -> R4.
 ; Picture: four bands of 48 lines with the background colour R0, R1, R3, R4 ($30, $BD, $BD, $1E): red-brown,
@@ -59,6 +61,7 @@ Frame:
         lda #0          ; 12
         sta CXCLR       ; 15  no collision latched (nothing is drawn anyway)
         jsr RAMCODE     ; 21 + 34 + 6 = 61
+        lda #0          ; 63  the strobe below leaves 0 on the bus, so the read after it shows its own operand
         sta WSYNC
         lda $3D         ;  3  VBLANK line 2: INPT5 read from ROM code
         sta R3          ;  6
