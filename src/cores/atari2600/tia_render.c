@@ -378,6 +378,37 @@ int rg__tia_wide_paint_supported(void)
  * outside the window) the collisions are latched at once, and only while a latch can still be set. Like Stella
  * 3.9.3 there are no collisions during VBLANK, and the first 8 pixels after an HMOVE blank are painted black but
  * still collide. */
+/* A segment's pixels (masks r0..r2) of each enabled object, added to the line's accumulators (a line drawn, no
+ * VBLANK). */
+static inline void accumulate(rg__a26_machine *m, rg__a26_tia *t, uint64_t r0, uint64_t r1, uint64_t r2)
+{
+    uint8_t en = t->enabled;
+    if (!en)
+        return;
+    rebuild(t, en);
+    m->acc_en |= en;
+    for (; en; en &= (uint8_t)(en - 1u)) {
+        int o = CTZ64(en);
+        m->acc[o][0] |= t->cover[o][0] & r0;
+        m->acc[o][1] |= t->cover[o][1] & r1;
+        m->acc[o][2] |= t->cover[o][2] & r2;
+    }
+}
+
+/* The accumulated run's bounds after a segment x0..x1 of a line drawn, and the HMOVE blank's black pixels in it
+ * (from: the segment's first clock). */
+static inline void extend_run(rg__a26_machine *m, const rg__a26_tia *t, int32_t line, int from, int x0, int x1,
+                              uint64_t r0)
+{
+    if (m->acc_x1 <= m->acc_x0) {
+        m->acc_x0 = (int16_t)x0;
+        m->acc_line = line;
+    }
+    m->acc_x1 = (int16_t)x1;
+    if (t->hmove_blank && from < RG__TIA_HBLANK + 8)
+        m->acc_black[0] |= r0 & 0xFFu;
+}
+
 static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
 {
     rg__a26_tia *t = &m->st.tia;
@@ -393,17 +424,7 @@ static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
                 m->acc_black[2] |= r2;
             }
         } else if (drawn) {
-            uint8_t en = t->enabled;
-            if (en) {
-                rebuild(t, en);
-                m->acc_en |= en;
-                for (; en; en &= (uint8_t)(en - 1u)) {
-                    int o = CTZ64(en);
-                    m->acc[o][0] |= t->cover[o][0] & r0;
-                    m->acc[o][1] |= t->cover[o][1] & r1;
-                    m->acc[o][2] |= t->cover[o][2] & r2;
-                }
-            }
+            accumulate(m, t, r0, r1, r2);
         } else {
             /* nothing to paint: latched at once, so that the latches set let later segments skip (the update's
              * fast path tests them) */
@@ -413,15 +434,8 @@ static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
                 latch(t, todo, (const uint64_t (*)[3])t->cover, r0, r1, r2);
             }
         }
-        if (drawn) {
-            if (m->acc_x1 <= m->acc_x0) {
-                m->acc_x0 = (int16_t)x0;
-                m->acc_line = line;
-            }
-            m->acc_x1 = (int16_t)x1;
-            if (t->hmove_blank && from < RG__TIA_HBLANK + 8)
-                m->acc_black[0] |= r0 & 0xFFu;
-        }
+        if (drawn)
+            extend_run(m, t, line, from, x0, x1, r0);
     }
     if (t->hmove_blank && from < RG__TIA_HBLANK + 8 && c1 >= RG__TIA_HBLANK + 8)
         t->hmove_blank = 0;
@@ -455,6 +469,21 @@ void rg__tia_update(rg__a26_machine *m, int32_t clock)
     rg__a26_tia *t = &m->st.tia;
     if (t->last_update >= clock)
         return;
+    /* the most common case on a frame drawn: a TIA write in the visible part of a line shown, up from earlier in the
+     * same line. draw()'s steps for that one segment (a line drawn, no VBLANK, no line end), without the line walk. */
+    int32_t d0 = t->last_update - t->line_clock, d1 = clock - t->line_clock;
+    if (d1 < RG__TIA_LINE && d1 > RG__TIA_HBLANK && !(t->vblank & 2u) && m->video && t->line >= m->ystart &&
+        t->line < m->ystart + m->height && (uint32_t)t->line < m->stop_lines) {
+        int from = d0 > RG__TIA_HBLANK ? (int)d0 : RG__TIA_HBLANK;
+        int x0 = from - RG__TIA_HBLANK, x1 = (int)d1 - RG__TIA_HBLANK;
+        uint64_t r0 = word_range(0, x0, x1), r1 = word_range(1, x0, x1), r2 = word_range(2, x0, x1);
+        accumulate(m, t, r0, r1, r2);
+        extend_run(m, t, t->line, from, x0, x1, r0);
+        if (t->hmove_blank && from < RG__TIA_HBLANK + 8 && d1 >= RG__TIA_HBLANK + 8)
+            t->hmove_blank = 0;
+        t->last_update = clock;
+        return;
+    }
     /* the common cases: within the line's blank part, or nothing to draw or to latch */
     if (clock < t->line_clock + RG__TIA_LINE &&
         (clock <= t->line_clock + RG__TIA_HBLANK ||
