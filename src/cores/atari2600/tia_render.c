@@ -373,11 +373,6 @@ int rg__tia_wide_paint_supported(void)
 #endif
 }
 
-/* Clocks c0..c1 (0..228) of a line: on a line drawn, the segment's pixels are accumulated (rg__tia_flush paints
- * them and latches their collisions, once for all the line's segments); without video (skipped frames, lines
- * outside the window) the collisions are latched at once, and only while a latch can still be set. Like Stella
- * 3.9.3 there are no collisions during VBLANK, and the first 8 pixels after an HMOVE blank are painted black but
- * still collide. */
 /* A segment's pixels (masks r0..r2) of each enabled object, added to the line's accumulators (a line drawn, no
  * VBLANK). */
 static inline void accumulate(rg__a26_machine *m, rg__a26_tia *t, uint64_t r0, uint64_t r1, uint64_t r2)
@@ -409,6 +404,11 @@ static inline void extend_run(rg__a26_machine *m, const rg__a26_tia *t, int32_t 
         m->acc_black[0] |= r0 & 0xFFu;
 }
 
+/* Clocks c0..c1 (0..228) of a line: on a line drawn, the segment's pixels are accumulated (rg__tia_flush paints
+ * them and latches their collisions, once for all the line's segments); without video (skipped frames, lines
+ * outside the window) the collisions are latched at once, and only while a latch can still be set. Like Stella
+ * 3.9.3 there are no collisions during VBLANK, and the first 8 pixels after an HMOVE blank are painted black but
+ * still collide. */
 static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
 {
     rg__a26_tia *t = &m->st.tia;
