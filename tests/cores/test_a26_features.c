@@ -233,8 +233,8 @@ static void our_core_gives_golden_hashes(void **state)
         fail_msg("%d of %zu feature ROM runs differ from the golden hashes in our core", bad, n_entries);
 }
 
-/* The scalar painter (atari2600_paint=scalar) gives the golden hashes too: where the CPU has AVX-512 the test above
- * ran the wide painter, this one the code every other CPU runs. */
+/* The baseline drawing (atari2600_paint=scalar) gives the golden hashes too: where the CPU has AVX2 or AVX-512 the
+ * test above ran tia_render.c's AVX2 instance or the wide painter, this one the code every other CPU runs. */
 static void scalar_painter_gives_golden_hashes(void **state)
 {
     (void)state;
@@ -248,10 +248,11 @@ static void scalar_painter_gives_golden_hashes(void **state)
         fail_msg("%d of %zu feature ROM runs differ from the golden hashes with the scalar painter", bad, n_entries);
 }
 
-/* Both painters on real games (ale-py's ROMs in .venv; skipped without them): every frame's RGB24 picture the
- * same for 600 frames of moving joystick input, on the games whose pictures have the most runs and layers. The
- * wide painter is asked for (atari2600_paint=wide) so that it runs wherever the CPU has AVX-512 BW, VBMI or not;
- * elsewhere both sides run the scalar painter. */
+/* The drawing code's variants on real games (ale-py's ROMs in .venv; skipped without them): every frame's RGB24
+ * picture the same for 600 frames of moving joystick input, on the games whose pictures have the most runs and
+ * layers, against the baseline (atari2600_paint=scalar): the AVX-512 painter (atari2600_paint=wide, so that it runs
+ * wherever the CPU has AVX-512 BW, VBMI or not) and tia_render.c's AVX2 instance (atari2600_paint=avx2). Where the
+ * CPU lacks one, both sides of its pair run the baseline. */
 static void painters_agree_on_real_games(void **state)
 {
     (void)state;
@@ -265,14 +266,16 @@ static void painters_agree_on_real_games(void **state)
         skip();
     }
     static uint8_t a[W * 320 * 3], b[W * 320 * 3], ga[W * 320], gb[W * 320];
+    static const char *const variants[] = {"wide", "avx2"};
     size_t compared = 0;
-    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+    for (size_t i = 0; i < 2 * sizeof games / sizeof games[0]; i++) {
+        const char *variant = variants[i & 1u];
         char rom[1200];
-        snprintf(rom, sizeof rom, "%s/%s.bin", g.gl_pathv[0], games[i]);
+        snprintf(rom, sizeof rom, "%s/%s.bin", g.gl_pathv[0], games[i / 2]);
         rg_emu *emu[2] = {NULL, NULL};
         for (int k = 0; k < 2; k++) {
             rg_emu_options o = RG_EMU_OPTIONS_INIT;
-            const rg_core_option opt[] = {{"atari2600_paint", k ? "scalar" : "wide"}};
+            const rg_core_option opt[] = {{"atari2600_paint", k ? "scalar" : variant}};
             o.core = "atari2600";
             o.log = test_quiet_log;
             o.core_options = opt;
@@ -294,13 +297,13 @@ static void painters_agree_on_real_games(void **state)
             assert_int_equal(rg_emu_frame_rgb24(emu[0], a, sizeof a), RG_OK);
             assert_int_equal(rg_emu_frame_rgb24(emu[1], b, sizeof b), RG_OK);
             if (memcmp(a, b, n) != 0)
-                fail_msg("%s, frame %u: the two painters' RGB24 frames differ", games[i], f);
+                fail_msg("%s, frame %u: the %s and baseline RGB24 frames differ", games[i / 2], f, variant);
             /* every other way out of the core: the XRGB8888 frame (written from the indices when asked for), the
              * screen as RGB24 and as gray (made from the indices) */
             if (f % 3 == 0) {
                 assert_int_equal(rg_emu_frame(emu[0], &fa), RG_OK);
                 if (memcmp(fa.data, fb.data, (size_t)fa.pitch * fa.height) != 0)
-                    fail_msg("%s, frame %u: the two painters' XRGB8888 frames differ", games[i], f);
+                    fail_msg("%s, frame %u: the %s and baseline XRGB8888 frames differ", games[i / 2], f, variant);
             }
             unsigned sw, sh;
             assert_int_equal(rg_emu_screen_size(emu[0], &sw, &sh), RG_OK);
@@ -309,15 +312,17 @@ static void painters_agree_on_real_games(void **state)
             assert_int_equal(rg_emu_screen_gray(emu[0], ga, sizeof ga), RG_OK);
             assert_int_equal(rg_emu_screen_gray(emu[1], gb, sizeof gb), RG_OK);
             if (memcmp(a, b, (size_t)sw * sh * 3) != 0 || memcmp(ga, gb, (size_t)sw * sh) != 0)
-                fail_msg("%s, frame %u: the two painters' screens differ", games[i], f);
+                fail_msg("%s, frame %u: the %s and baseline screens differ", games[i / 2], f, variant);
         }
         compared++;
         rg_emu_free(emu[0]);
         rg_emu_free(emu[1]);
     }
     globfree(&g);
-    print_message("both painters equal on %zu games, 600 frames each (AVX-512 painter %s on this CPU)\n", compared,
-                  rg__tia_wide_paint_supported() ? "used" : "not available: both ran the scalar one");
+    print_message("each variant equal to the baseline on %zu games, 600 frames each (on this CPU the AVX-512 painter "
+                  "%s, the AVX2 instance %s)\n", compared / 2,
+                  rg__tia_wide_paint_supported() ? "ran" : "is not available: both ran the baseline",
+                  rg__tia_avx2_supported() ? "ran" : "is not available: both ran the baseline");
 }
 
 static void stella_gives_golden_hashes(void **state)

@@ -74,6 +74,7 @@ typedef struct rg__a26_machine {
     uint8_t video;                 /* write pixels in this run */
     uint8_t wide_paint;            /* paint palette indices into fb8 with AVX-512 masked stores (the CPU has them;
                                     * the same pixels once through the palette) instead of XRGB8888 into fb */
+    uint8_t tia_avx2;              /* draw with tia_render.c's AVX2 instance (a26.h's RG__TIA_AVX2) */
     uint8_t audio;                 /* produce samples in this run */
     uint8_t snoop;                 /* the cart watches accesses below $1000 */
     uint32_t budget;               /* instructions left in this run; 0 ends it after the current instruction */
@@ -161,15 +162,38 @@ void rg__tia_line_end(rg__a26_tia *t);
 int rg__tia_wide_paint_supported(void);
 /* The index of the colour-loss palette's colours in fb8 (added to colour register / 2). */
 #define RG__A26_LOSS 128u
+/* tia_render.c is compiled twice: for the baseline instruction set (names ending _base) and, with GCC on x86, for
+ * AVX2 (tia_render_avx2.c, names ending _avx2), picked at each call by m->tia_avx2 (the CPU has AVX2; a26_core.c).
+ * The pixels and latches are the same either way (test_a26_features compares them on real games). */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__)
+#define RG__TIA_AVX2 1
+#else
+#define RG__TIA_AVX2 0
+#endif
+int rg__tia_avx2_supported(void);
+#define RG__TIA_RENDER_DECLARE(name, ...) void name##_base(__VA_ARGS__); void name##_avx2(__VA_ARGS__);
+RG__TIA_RENDER_DECLARE(rg__tia_update, rg__a26_machine *m, int32_t clock)
+RG__TIA_RENDER_DECLARE(rg__tia_flush, rg__a26_machine *m)
+RG__TIA_RENDER_DECLARE(rg__tia_collisions, rg__a26_machine *m)
+RG__TIA_RENDER_DECLARE(rg__tia_clear_lines, rg__a26_machine *m, int32_t from, int32_t to)
+#undef RG__TIA_RENDER_DECLARE
+#if RG__TIA_AVX2
+#define RG__TIA_PICK(m, name, ...) ((m)->tia_avx2 ? name##_avx2(__VA_ARGS__) : name##_base(__VA_ARGS__))
+#else
+#define RG__TIA_PICK(m, name, ...) name##_base(__VA_ARGS__)
+#endif
 /* Brings the picture and the collision latches up to `clock` (colour clocks, frame relative). */
-void rg__tia_update(rg__a26_machine *m, int32_t clock);
+static inline void rg__tia_update(rg__a26_machine *m, int32_t clock) { RG__TIA_PICK(m, rg__tia_update, m, clock); }
 /* Paints the pixels drawn since the last flush and latches their collisions (the picture and the collision
  * registers are then up to date with the last update); rg__tia_collisions latches only. Writes that change how
  * drawn pixels are painted (colours, CTRLPF) or the latches (CXCLR) flush first. */
-void rg__tia_flush(rg__a26_machine *m);
-void rg__tia_collisions(rg__a26_machine *m);
+static inline void rg__tia_flush(rg__a26_machine *m) { RG__TIA_PICK(m, rg__tia_flush, m); }
+static inline void rg__tia_collisions(rg__a26_machine *m) { RG__TIA_PICK(m, rg__tia_collisions, m); }
 /* Clears lines [from, to) of the frame (relative to the frame start) in both framebuffers. */
-void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to);
+static inline void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to)
+{
+    RG__TIA_PICK(m, rg__tia_clear_lines, m, from, to);
+}
 
 /* tia_audio.c */
 void rg__tia_audio_reset(rg__a26_tia *t);

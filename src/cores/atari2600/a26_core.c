@@ -42,7 +42,10 @@ typedef struct a26_core {
     rg__a26_controller controller[2];
     int32_t ystart, height;
     uint8_t switches;       /* SWCHB with no console button pressed */
-    uint8_t paint_scalar;   /* atari2600_paint=scalar: no AVX-512 painter even where the CPU has it */
+    uint8_t paint_scalar;   /* atari2600_paint=scalar: the baseline drawing (tia_render.c's baseline instance, no
+                             * AVX-512 painter) even where the CPU has more */
+    uint8_t paint_avx2;     /* atari2600_paint=avx2: the AVX2 instance where the CPU has AVX2, never the AVX-512
+                             * painter (for tests) */
     uint8_t paint_wide;     /* atari2600_paint=wide: the AVX-512 painter wherever the CPU has AVX-512 F/BW, also
                              * without VBMI (its indices then go through the scalar lookups: for tests) */
 } a26_core;
@@ -358,10 +361,11 @@ static int apply_option(a26_core *c, const rg_core_option *o, int *cart_given, i
         return RG_OK;
     }
     if (strcmp(k, "atari2600_paint") == 0) {
-        if (!option_is(v, "auto") && !option_is(v, "scalar") && !option_is(v, "wide"))
-            return rg__error(RG_EINVAL, "atari2600_paint must be auto, scalar or wide, not '%s'", v);
+        if (!option_is(v, "auto") && !option_is(v, "scalar") && !option_is(v, "wide") && !option_is(v, "avx2"))
+            return rg__error(RG_EINVAL, "atari2600_paint must be auto, scalar, avx2 or wide, not '%s'", v);
         c->paint_scalar = option_is(v, "scalar");
         c->paint_wide = option_is(v, "wide");
+        c->paint_avx2 = option_is(v, "avx2");
         return RG_OK;
     }
     rg__log(&c->io->log, RG_LOG_DEBUG, "atari2600: option %s is not ours; ignored", k);
@@ -416,7 +420,8 @@ int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args
         c->rom = malloc(args->rom_size);
         c->fb = calloc(2 * FB_PIXELS, sizeof *c->fb);
         /* the wide painter's indices: only where it will run (the CPU has AVX-512 BW and VBMI, or BW when asked) */
-        int wide = !c->paint_scalar && rg__tia_wide_paint_supported() && (c->paint_wide || rg__index_simd());
+        int wide = !c->paint_scalar && !c->paint_avx2 && rg__tia_wide_paint_supported() &&
+                   (c->paint_wide || rg__index_simd());
         c->fb8 = wide ? calloc(2 * FB_PIXELS + 64, 1) : NULL; /* + a store's width past the last row */
         if (!c->rom || !c->fb || (wide && !c->fb8))
             rc = rg__error(RG_ENOMEM, "out of memory loading a %zu-byte ROM", args->rom_size);
@@ -436,6 +441,7 @@ int rg__a26_open(void **core, const rg__core_ops **ops, const rg__core_open_args
         c->m.fb8 = c->fb8;
         c->m.fb8_prev = c->fb8 ? c->fb8 + FB_PIXELS : NULL;
         c->m.wide_paint = c->fb8 != NULL; /* allocated exactly where the wide painter runs */
+        c->m.tia_avx2 = !c->paint_scalar && rg__tia_avx2_supported();
         c->m.in.swcha = 0xFF;
         c->m.in.swchb = c->switches;
         c->m.in.fire[0] = c->m.in.fire[1] = 0x80;

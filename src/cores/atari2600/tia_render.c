@@ -10,6 +10,13 @@
 
 #include <string.h>
 
+/* This instance's names (a26.h): tia_render_avx2.c includes this file for AVX2 with RG__TIA_RENDER_AVX2 defined. */
+#ifdef RG__TIA_RENDER_AVX2
+#define RG__TR(name) name##_avx2
+#else
+#define RG__TR(name) name##_base
+#endif
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -218,7 +225,7 @@ static inline void latch(rg__a26_tia *t, unsigned todo, const uint64_t (*cov)[3]
 
 /* The latches two objects' pixels in the accumulated segments set (the segments are disjoint, so the AND of two
  * objects' accumulated pixels is the union of their per-segment ANDs). */
-void rg__tia_collisions(rg__a26_machine *m)
+void RG__TR(rg__tia_collisions)(rg__a26_machine *m)
 {
     rg__a26_tia *t = &m->st.tia;
     latch(t, k_possible[m->acc_en] & ~(unsigned)t->collisions, (const uint64_t (*)[3])m->acc, ~(uint64_t)0,
@@ -364,6 +371,7 @@ __attribute__((target("avx512f,avx512bw"))) static void paint_objects_wide(rg__a
 }
 #endif
 
+#ifndef RG__TIA_RENDER_AVX2 /* once, in the baseline instance */
 int rg__tia_wide_paint_supported(void)
 {
 #if RG__TIA_WIDE_PAINT
@@ -372,6 +380,16 @@ int rg__tia_wide_paint_supported(void)
     return 0;
 #endif
 }
+
+int rg__tia_avx2_supported(void)
+{
+#if RG__TIA_AVX2
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+#endif
 
 /* A segment's pixels (masks r0..r2) of each enabled object, added to the line's accumulators (a line drawn, no
  * VBLANK). */
@@ -442,11 +460,11 @@ static void draw(rg__a26_machine *m, int32_t line, int c0, int c1)
 }
 
 /* Only lines drawn accumulate: with no pixel drawn since the last flush, every accumulator is empty. */
-void rg__tia_flush(rg__a26_machine *m)
+void RG__TR(rg__tia_flush)(rg__a26_machine *m)
 {
     if (m->acc_x1 <= m->acc_x0)
         return;
-    rg__tia_collisions(m);
+    RG__TR(rg__tia_collisions)(m);
     size_t at = (size_t)(m->acc_line - m->ystart) * RG__A26_WIDTH;
     if (m->wide_paint) {
 #if RG__TIA_WIDE_PAINT
@@ -464,7 +482,7 @@ void rg__tia_flush(rg__a26_machine *m)
     m->acc_x0 = m->acc_x1 = 0;
 }
 
-void rg__tia_update(rg__a26_machine *m, int32_t clock)
+void RG__TR(rg__tia_update)(rg__a26_machine *m, int32_t clock)
 {
     rg__a26_tia *t = &m->st.tia;
     if (t->last_update >= clock)
@@ -506,7 +524,7 @@ void rg__tia_update(rg__a26_machine *m, int32_t clock)
         if (c1 > c0)
             draw(m, line, c0, c1);
         if (c1 == RG__TIA_LINE && m->acc_x1 > m->acc_x0)
-            rg__tia_flush(m);
+            RG__TR(rg__tia_flush)(m);
         if (c1 == RG__TIA_LINE || c1 == 0)
             rg__tia_line_end(t);
         if (clock < next)
@@ -521,7 +539,7 @@ void rg__tia_update(rg__a26_machine *m, int32_t clock)
     t->last_update = clock;
 }
 
-void rg__tia_clear_lines(rg__a26_machine *m, int32_t from, int32_t to)
+void RG__TR(rg__tia_clear_lines)(rg__a26_machine *m, int32_t from, int32_t to)
 {
     if (from < m->ystart)
         from = m->ystart;
