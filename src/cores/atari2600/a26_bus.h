@@ -136,7 +136,7 @@ A26_INLINE unsigned load16(const uint8_t *p)
 /* The opcode fetch at pc and the read of the byte after it (M6502_FETCH2): opcode | byte << 8. Where both bytes
  * are plain ROM of the window (no bank-switching address, no cart that watches the bus) they are read together:
  * two cycles, and the data bus holds the second byte, as two bus_read calls would leave them; anywhere else (code
- * in RAM, at the window's last byte, a hot spot) it is those two calls. The bank-switching loops use it (A26_FETCH2,
+ * in RAM, at the window's last byte, a hot spot, on E0 a pair across two slices) it is those two calls. The bank-switching loops use it (A26_FETCH2,
  * a26_cpu_attr.h). */
 A26_INLINE unsigned bus_fetch2(rg__a26_machine *m, bus_regs *r, uint16_t pc, int kind)
 {
@@ -150,9 +150,9 @@ A26_INLINE unsigned bus_fetch2(rg__a26_machine *m, bus_regs *r, uint16_t pc, int
             goto slow;
         w = load16(m->rom4k + a);
     } else { /* BUS_E0 */
-        if (a >= E0_HOT - 1u)
+        if (a >= E0_HOT - 1u || (a & 0x3FFu) == 0x3FFu) /* the pair within one slice: one load */
             goto slow;
-        w = m->slice[a >> 10][a & 0x3FFu] | (unsigned)m->slice[(a + 1u) >> 10][(a + 1u) & 0x3FFu] << 8;
+        w = load16(m->slice[a >> 10] + (a & 0x3FFu));
     }
     r->cb += (uint64_t)2 << CB_SHIFT;
     m->st.databus = (uint8_t)(w >> 8);

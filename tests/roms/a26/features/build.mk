@@ -22,3 +22,16 @@ $(OUT)/a26/code_fetch_f8.a26: $(OUT)/a26/code_fetch.a26
 	{ head -c 128 $<; printf '\000'; tail -c +130 $<; cat $<; } > $@
 	test "$$(wc -c < $@)" -eq 8192
 	chmod 644 $@
+
+# e0_fetch.asm: an 8 KiB E0 cartridge (eight 1 KiB slices; instructions straddling its window slots), assembled
+# whole by dasm (a segment per slice) and checked like the others: 8 KiB, the RESET and IRQ vectors into the fixed
+# last slice ($1C00-$1FFF).
+ROMS += $(OUT)/a26/e0_fetch.a26
+$(OUT)/a26/e0_fetch.a26: $(A26F_DIR)/e0_fetch.asm $(A26F_DIR)/a26.inc $(A26F_DIR)/build.mk
+	@mkdir -p $(A26F_OBJ) $(OUT)/a26
+	dasm $< -f3 -v0 -R -E2 -I$(A26F_DIR) -o$(A26F_OBJ)/e0_fetch.a26
+	test "$$(wc -c < $(A26F_OBJ)/e0_fetch.a26)" -eq 8192
+	for at in 8189 8191; do v="$$(od -An -tu1 -j$$at -N1 $(A26F_OBJ)/e0_fetch.a26)"; \
+	  test "$$v" -ge 28 && test "$$v" -le 31 || exit 1; done
+	cp $(A26F_OBJ)/e0_fetch.a26 $@
+	chmod 644 $@
