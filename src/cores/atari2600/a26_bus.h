@@ -136,8 +136,8 @@ A26_INLINE unsigned load16(const uint8_t *p)
 /* The opcode fetch at pc and the read of the byte after it (M6502_FETCH2): opcode | byte << 8. Where both bytes
  * are plain ROM of the window (no bank-switching address, no cart that watches the bus) they are read together:
  * two cycles, and the data bus holds the second byte, as two bus_read calls would leave them; anywhere else (code
- * in RAM, at the window's last byte, a hot spot, on E0 a pair across two slices) it is those two calls. The bank-switching loops use it (A26_FETCH2,
- * a26_cpu_attr.h). */
+ * in RAM, at the window's last byte, a hot spot, on E0 a pair across two slices) it is those two calls. The
+ * bank-switching loops use it (A26_FETCH2, a26_cpu_attr.h). */
 A26_INLINE unsigned bus_fetch2(rg__a26_machine *m, bus_regs *r, uint16_t pc, int kind)
 {
     /* pc and pc + 1 in the window: pc's 13-bit address is $1000-$1FFE, the window offset a below $FFF (a below
