@@ -37,8 +37,9 @@ rg_test(a26_features cores/test_a26_features.c)
 # read as the range 0x61d-0x10000171f; glibc 2.36) after every test had passed. This test's leak check skips
 # TLS as a root (use_tls=0): that can only add reports, not hide one; glibc's thread vector it then reports is
 # suppressed (tests/lsan.supp).
-set_tests_properties(a26_features PROPERTIES ENVIRONMENT
-  "TMPDIR=${CMAKE_BINARY_DIR}/test-tmp/a26_features;LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/lsan.supp:print_suppressions=0:use_tls=0;ASAN_OPTIONS=alloc_dealloc_mismatch=0")
+get_test_property(a26_features ENVIRONMENT a26_features_env)
+string(REPLACE "print_suppressions=0" "print_suppressions=0:use_tls=0" a26_features_env "${a26_features_env}")
+set_tests_properties(a26_features PROPERTIES ENVIRONMENT "${a26_features_env}")
 # --- nes ppu ---
 # The NES PPU on a bare machine: registers, vblank/NMI timing to the dot, the odd-frame skip, tiles, sprites, sprite-0
 # hit, overflow, segmented runs against whole ones.
